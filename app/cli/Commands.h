@@ -1,0 +1,23 @@
+// beamscope-cli subcommands: each file registers one subcommand on the CLI11 app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "pipeline/PipelineSource.h"
+
+#include <functional>
+
+namespace beamscope::cli {
+
+/// A registered subcommand's action; runs after parsing, returns the exit status.
+using CommandAction = std::function<int()>;
+
+/// Adds the pipeline-selection options (APP positional, --generator-lib, -p) to `command`.
+void addPipelineOptions(CLI::App &command, PipelineSource &source);
+
+void addAppsCommand(CLI::App &app, CommandAction &action);
+void addDagCommand(CLI::App &app, CommandAction &action);
+void addHalideFlagsCommand(CLI::App &app, CommandAction &action);
+void addGeneratorsCommand(CLI::App &app, CommandAction &action);
+
+} // namespace beamscope::cli

@@ -1,0 +1,53 @@
+// beamscope-cli: the headless front end over beamscope_core (no Qt). Parses the command line,
+// runs one subcommand, and turns every error into one line on stderr and a non-zero exit:
+// 2 for usage errors, 1 for failures.
+#include "Commands.h"
+
+#include "util/Error.h"
+
+#include <iostream>
+
+namespace beamscope::cli {
+
+void addPipelineOptions(CLI::App &command, PipelineSource &source) {
+    command.add_option("app", source.name, "catalog app name, or generator name with --generator-lib")
+        ->required();
+    command.add_option("--generator-lib", source.generatorLibrary,
+                       "shared library of Halide generators built against Beamscope's Halide");
+    command.add_option("-p,--param", source.params, "parameter as key=value (repeatable)")
+        ->allow_extra_args(false);
+}
+
+} // namespace beamscope::cli
+
+int main(int argc, char **argv) {
+    using namespace beamscope;
+    CLI::App app{"beamscope-cli: explore GPU schedules of Halide pipelines, headless"};
+    app.require_subcommand(1);
+    app.set_help_all_flag("--help-all", "show help for every subcommand");
+    cli::CommandAction action;
+    cli::addAppsCommand(app, action);
+    cli::addDagCommand(app, action);
+    cli::addGeneratorsCommand(app, action);
+    cli::addHalideFlagsCommand(app, action);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError &e) {
+        std::cerr << "beamscope-cli: " << e.what() << "\n";
+        return 2;
+    }
+    try {
+        return action ? action() : 2;
+    } catch (const UsageError &e) {
+        std::cerr << "beamscope-cli: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception &e) {
+        std::cerr << "beamscope-cli: " << e.what() << "\n";
+        return 1;
+    }
+}

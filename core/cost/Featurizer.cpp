@@ -1,0 +1,450 @@
+// Featurizer: GPU schedule features per stage (appendix A), memoized per kernel.
+// Contents: kernel context (blocks, threads, shared memory); the boxes a stage covers per
+// realization, block, thread and warp; loads gathered through inlined Funcs; memory
+// transactions from footprints (coalescing) and strides (bank conflicts); the feature rows.
+#include "cost/Featurizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace beamscope {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t product(const std::vector<int64_t> &v) {
+    int64_t p = 1;
+    for (int64_t x : v) p *= x;
+    return p;
+}
+
+/// Rows of a region: points not along the innermost (contiguous) dimension.
+int64_t rowsOf(const Box &r) {
+    int64_t rows = 1;
+    for (size_t d = 1; d < r.size(); ++d) rows *= r[d].extent();
+    return rows;
+}
+
+struct KernelContext {
+    int64_t blocks = 1;
+    int64_t blockThreads = 1;
+    int64_t sharedBytes = 0;
+    int64_t registerBytes = 0; ///< per-thread register allocations in the kernel
+};
+
+/// A producer read by a stage (after looking through inlined Funcs) and the region read.
+struct Access {
+    int producer = -1;
+    const Edge *edge = nullptr;
+    Box region;
+};
+
+/// How a stage's loops are covered by one realization, block, thread and warp.
+struct StageView {
+    Box realization, task, thread, point, warp, tailWarp;
+    int64_t threads = 1;      ///< threads of a block that compute the stage
+    int64_t realizations = 1;
+    int64_t rvarIterations = 1;
+    int64_t pureSerial = 1;
+    int laneLoop = -1;        ///< the stage loop that warp lanes run along first
+    int64_t laneStride = 1;   ///< loop-index step between adjacent lanes
+    MemoryType storage = MemoryType::Global;
+    bool hasTail = false;
+};
+
+class KernelFeaturizer {
+public:
+    KernelFeaturizer(const ScheduleState &state, const GpuSpec &gpu) : m_s(state), m_dag(state.dag()), m_gpu(gpu) {}
+
+    KernelFeatures run(const LoopNest &kernel) {
+        context(kernel);
+        KernelFeatures rows;
+        visit(kernel, rows);
+        return rows;
+    }
+
+private:
+    void context(const LoopNest &block) {
+        m_ctx.blocks = block.iterations();
+        for (const LoopNestPtr &c : block.children) {
+            if (c->level == LoopLevel::Thread) m_ctx.blockThreads = std::max(m_ctx.blockThreads, c->iterations());
+        }
+        for (int f : block.stored) m_ctx.sharedBytes += regionBytes(f, m_s.placement(f).region);
+        accumulateRegisters(block);
+    }
+
+    void accumulateRegisters(const LoopNest &n) {
+        if (n.level == LoopLevel::Thread) {
+            for (int f : n.stored) m_ctx.registerBytes += regionBytes(f, m_s.placement(f).region);
+        }
+        for (const LoopNestPtr &c : n.children) accumulateRegisters(*c);
+    }
+
+    int64_t regionBytes(int node, const Box &region) const {
+        return boxVolume(region) * m_dag.node(node).bytesPerPoint;
+    }
+
+    void visit(const LoopNest &n, KernelFeatures &rows) {
+        for (const LoopNestPtr &c : n.children) visit(*c, rows);
+        if (n.computesHere) rows.push_back({n.node, n.stage, features(n)});
+    }
+
+    /// Lanes per loop of a warp (innermost loops first), for `threads` per loop.
+    std::vector<int64_t> lanesFor(const Stage &stage, const std::vector<int64_t> &threads, int64_t warp) const {
+        std::vector<int64_t> lanes(stage.loops.size(), 1);
+        int64_t remaining = warp;
+        for (size_t l = 0; l < stage.loops.size() && remaining > 1; ++l) {
+            lanes[l] = std::min(threads[l], remaining);
+            remaining = ceilDiv(remaining, lanes[l]);
+        }
+        return lanes;
+    }
+
+    StageView view(int node, int stageIndex) const {
+        const Stage &stage = m_dag.node(node).stages[size_t(stageIndex)];
+        const FuncPlacement &p = m_s.placement(node);
+        const StageTiling &t = p.tilings[size_t(stageIndex)];
+        StageView v;
+        const size_t n = stage.loops.size();
+        v.realization.resize(n);
+        v.task.resize(n);
+        v.thread.resize(n);
+        v.point.resize(n);
+        v.warp.resize(n);
+        v.tailWarp.resize(n);
+        std::vector<int64_t> threads = t.threads, serial = t.serial;
+        if (p.kind == ComputeKind::Thread) {
+            const FuncPlacement &h = m_s.placement(p.host);
+            threads = h.tilings.back().threads;
+            v.threads = product(threads);
+            v.storage = MemoryType::Register;
+        } else {
+            v.threads = product(threads);
+            v.storage = p.kind == ComputeKind::Block ? MemoryType::Shared : MemoryType::Global;
+        }
+        v.realizations = p.realizations;
+        const int64_t warp = m_gpu.warpSize;
+        const int64_t tail = v.threads % warp;
+        v.hasTail = tail != 0 && v.threads > warp;
+        std::vector<int64_t> lanes, tailLanes;
+        if (p.kind == ComputeKind::Thread) {
+            // Each thread of the host computes the whole region; a warp's 32 copies sit side by
+            // side along the innermost loop, one host serial tile apart.
+            lanes.assign(n, 1);
+            tailLanes.assign(n, 1);
+            if (n > 0) {
+                lanes[0] = std::min<int64_t>(warp, std::max<int64_t>(1, threads.empty() ? 1 : threads[0]));
+                tailLanes[0] = std::max<int64_t>(1, std::min(lanes[0], tail ? tail : lanes[0]));
+            }
+        } else {
+            lanes = lanesFor(stage, threads, warp);
+            tailLanes = lanesFor(stage, threads, tail ? tail : warp);
+        }
+        for (size_t l = 0; l < n; ++l) {
+            const LoopVar &loop = stage.loops[l];
+            const int64_t base = loop.funcDim >= 0 && !p.region.empty() && p.kind != ComputeKind::Root
+                                     ? p.region[size_t(loop.funcDim)].min
+                                     : loop.estimate.min;
+            v.point[l] = {base, base};
+            if (loop.isReduction) {
+                v.realization[l] = v.task[l] = v.thread[l] = loop.estimate;
+                v.warp[l] = v.tailWarp[l] = {base, base};
+                v.rvarIterations *= loop.estimate.extent();
+                continue;
+            }
+            int64_t perRealization, perTask, perThread, laneStep;
+            if (p.kind == ComputeKind::Thread) {
+                perRealization = perTask = perThread = serial[l];
+                const FuncPlacement &h = m_s.placement(p.host);
+                laneStep = l == 0 && !h.tilings.back().serial.empty() ? h.tilings.back().serial[0] : 1;
+            } else {
+                perThread = serial[l];
+                perTask = threads[l] * serial[l];
+                perRealization = t.blocks[l] * perTask;
+                laneStep = serial[l];
+            }
+            v.pureSerial *= perThread;
+            v.realization[l] = {base, base + perRealization - 1};
+            v.task[l] = {base, base + perTask - 1};
+            v.thread[l] = {base, base + perThread - 1};
+            v.warp[l] = {base, base + (lanes[l] - 1) * laneStep + perThread - 1};
+            v.tailWarp[l] = {base, base + (tailLanes[l] - 1) * laneStep + perThread - 1};
+            if (v.laneLoop < 0 && lanes[l] > 1) {
+                v.laneLoop = int(l);
+                v.laneStride = laneStep;
+            }
+        }
+        return v;
+    }
+
+    void gather(int node, int stageIndex, const Box &box, std::vector<Access> &out) const {
+        const Stage &stage = m_dag.node(node).stages[size_t(stageIndex)];
+        for (int e : stage.incoming) {
+            const Edge &edge = m_dag.edge(e);
+            Box region = edge.requiredRegion(box);
+            if (m_s.placement(edge.producer).kind == ComputeKind::Inline) {
+                const Stage &inner = m_dag.node(edge.producer).stages[0];
+                Box innerBox(inner.loops.size());
+                for (size_t l = 0; l < inner.loops.size(); ++l) {
+                    innerBox[l] = region[size_t(inner.loops[l].funcDim)];
+                }
+                gather(edge.producer, 0, innerBox, out);
+            } else {
+                out.push_back({edge.producer, &edge, std::move(region)});
+            }
+        }
+    }
+
+    /// Global sectors touched by a warp reading `region` of `node`.
+    int64_t sectors(int node, const Box &region) const {
+        if (region.empty()) return 1;
+        const int64_t rowBytes = region[0].extent() * m_dag.node(node).bytesPerPoint;
+        return rowsOf(region) * std::max<int64_t>(1, ceilDiv(rowBytes, m_gpu.globalTransactionBytes));
+    }
+
+    /// Shared memory bank-conflict degree of lanes stepping `laneStride` along stage loop `loop`.
+    int64_t conflictDegree(const Access &a, const Stage &stage, const StageView &v) const {
+        if (v.laneLoop < 0 || a.edge->calls.empty()) return 1;
+        const CallSite &site = a.edge->calls[0];
+        const Box &alloc = m_s.placement(a.producer).region;
+        const int64_t bytes = m_dag.node(a.producer).bytesPerPoint;
+        double strideElems = 0;
+        int64_t rowStride = 1;
+        for (size_t d = 0; d < site.args.size(); ++d) {
+            if (site.args[d].affine) {
+                strideElems += site.args[d].affine->coefficient(size_t(v.laneLoop)) * double(v.laneStride) *
+                               double(rowStride);
+            }
+            rowStride *= d < alloc.size() ? alloc[d].extent() : 1;
+        }
+        (void)stage;
+        const int64_t strideWords = int64_t(std::llround(std::fabs(strideElems) * double(bytes) /
+                                                         double(m_gpu.sharedBankWidthBytes)));
+        if (strideWords == 0) return 1;
+        return std::gcd(strideWords, int64_t(m_gpu.sharedMemoryBanks));
+    }
+
+    StageFeatures features(const LoopNest &leaf) {
+        const int node = leaf.node, stageIndex = leaf.stage;
+        const Node &n = m_dag.node(node);
+        const Stage &stage = n.stages[size_t(stageIndex)];
+        const StageView v = view(node, stageIndex);
+        StageFeatures f;
+        using F = Feature;
+
+        const double perRealization = double(boxVolume(v.realization));
+        f[F::num_realizations] = double(v.realizations);
+        f[F::num_productions] = double(v.realizations);
+        f[F::points_computed_per_realization] = perRealization;
+        f[F::points_computed_total] = perRealization * double(v.realizations);
+        f[F::points_computed_minimum] = double(stage.points());
+        f[F::num_scalars] = f[F::points_computed_total];
+        double inlinedCalls = 0, ops = double(stage.features.arithmeticOps() + stage.features.loads());
+        int strahler = stage.features.strahler;
+        for (const InlinedCall &c : leaf.inlined) {
+            const Stage &in = m_dag.node(c.node).stages[0];
+            inlinedCalls += double(c.calls);
+            ops += double(c.calls) * double(in.features.arithmeticOps());
+            strahler = std::max(strahler, in.features.strahler);
+        }
+        f[F::inlined_calls] = inlinedCalls * f[F::points_computed_total];
+        f[F::ops_per_point] = std::max(1.0, ops);
+        f[F::expr_branching] = strahler;
+        f[F::num_blocks] = double(m_ctx.blocks);
+        f[F::num_tasks] = double(m_ctx.blocks);
+        f[F::outer_parallelism] = double(m_ctx.blocks);
+        f[F::inner_parallelism] = double(m_ctx.blocks * v.threads);
+        f[F::points_computed_per_thread] = double(v.pureSerial * v.rvarIterations);
+        f[F::unrolled_loop_extent] = leaf.unrolled ? double(v.pureSerial) : 1.0;
+
+        const int64_t bytes = n.bytesPerPoint;
+        f[F::bytes_at_realization] = perRealization * double(bytes);
+        f[F::innermost_bytes_at_realization] = v.realization.empty() ? double(bytes) : double(v.realization[0].extent() * bytes);
+
+        // Parallelism and occupancy.
+        const int64_t warp = m_gpu.warpSize;
+        const int64_t activeWarps = ceilDiv(v.threads, warp);
+        f[F::num_threads_per_block] = double(v.threads);
+        f[F::num_warps_per_block] = double(ceilDiv(m_ctx.blockThreads, warp));
+        f[F::num_active_warps_per_block] = double(activeWarps);
+        f[F::block_occupancy] = double(m_ctx.blockThreads) / m_gpu.maxThreadsPerBlock;
+        f[F::warp_lane_utilization] = double(v.threads) / double(activeWarps * warp);
+        f[F::idle_lane_wastage] = double(activeWarps * warp - v.threads) / m_gpu.maxThreadsPerBlock;
+        const int activeBlocks = m_gpu.activeBlocksPerSm(int(std::min<int64_t>(m_ctx.blockThreads, m_gpu.maxThreadsPerBlock)),
+                                                         m_ctx.sharedBytes, 32);
+        f[F::max_block_occupancy] = double(activeBlocks) / m_gpu.maxBlocksPerSm;
+        f[F::max_warp_occupancy] =
+            double(std::min<int64_t>(m_gpu.maxWarpsPerSm, activeBlocks * ceilDiv(m_ctx.blockThreads, warp))) /
+            m_gpu.maxWarpsPerSm;
+        f[F::shared_mem_occupancy] = double(m_ctx.sharedBytes) / double(m_gpu.sharedMemoryPerBlockBytes);
+        const double smemBlocks = m_ctx.sharedBytes > 0 ? double(m_gpu.sharedMemoryPerSmBytes / m_ctx.sharedBytes)
+                                                        : double(m_gpu.maxBlocksPerSm);
+        f[F::shared_mem_block_limit_factor] = std::min(1.0, smemBlocks / m_gpu.maxBlocksPerSm);
+        f[F::working_set_at_thread] =
+            double(m_ctx.registerBytes + (leaf.unrolled ? v.pureSerial * bytes : bytes));
+        f[F::working_set] = f[F::working_set_at_thread] * f[F::inner_parallelism];
+
+        // What this stage writes per block, by where it is stored.
+        const double taskBytes = double(boxVolume(v.task) / std::max<int64_t>(1, v.rvarIterations) * bytes) *
+                                 (v.storage == MemoryType::Register ? double(v.threads) : 1.0);
+        const double innermostTask = v.task.empty() ? double(bytes) : double(v.task[0].extent() * bytes);
+        const Feature atTask = v.storage == MemoryType::Global   ? F::global_bytes_at_task
+                               : v.storage == MemoryType::Shared ? F::shared_bytes_at_task
+                                                                 : F::register_bytes_at_task;
+        const Feature innermostAtTask = v.storage == MemoryType::Global   ? F::global_innermost_bytes_at_task
+                                        : v.storage == MemoryType::Shared ? F::shared_innermost_bytes_at_task
+                                                                          : F::register_innermost_bytes_at_task;
+        f[atTask] = taskBytes;
+        f[innermostAtTask] = innermostTask;
+
+        loads(node, stageIndex, stage, v, f);
+        stores(node, stage, v, f);
+        return f;
+    }
+
+    void loads(int node, int stageIndex, const Stage &stage, const StageView &v, StageFeatures &f) const {
+        using F = Feature;
+        std::vector<Access> perRealization, perThread, perTask, perPoint, perWarp, perTailWarp;
+        gather(node, stageIndex, v.realization, perRealization);
+        gather(node, stageIndex, v.thread, perThread);
+        gather(node, stageIndex, v.task, perTask);
+        gather(node, stageIndex, v.point, perPoint);
+        gather(node, stageIndex, v.warp, perWarp);
+        if (v.hasTail) gather(node, stageIndex, v.tailWarp, perTailWarp);
+
+        auto byMemory = [&](const std::vector<Access> &accesses, Feature global, Feature shared,
+                            Feature reg, bool lines) {
+            for (const Access &a : accesses) {
+                const MemoryType m = m_s.memoryOf(a.producer);
+                const double value = lines ? double(rowsOf(a.region))
+                                           : double(boxVolume(a.region) * m_dag.node(a.producer).bytesPerPoint);
+                f[m == MemoryType::Global ? global : m == MemoryType::Shared ? shared : reg] += value;
+            }
+        };
+        byMemory(perRealization, F::unique_global_bytes_read_per_realization,
+                 F::unique_shared_bytes_read_per_realization, F::unique_register_bytes_read_per_realization, false);
+        byMemory(perRealization, F::unique_global_lines_read_per_realization,
+                 F::unique_shared_lines_read_per_realization, F::unique_register_lines_read_per_realization, true);
+        byMemory(perThread, F::unique_global_bytes_read_per_thread, F::unique_shared_bytes_read_per_thread,
+                 F::unique_register_bytes_read_per_thread, false);
+        byMemory(perThread, F::unique_global_lines_read_per_thread, F::unique_shared_lines_read_per_thread,
+                 F::unique_register_lines_read_per_thread, true);
+        for (const Access &a : perPoint) {
+            f[F::unique_bytes_read_per_point] += double(boxVolume(a.region) * m_dag.node(a.producer).bytesPerPoint);
+            f[F::unique_lines_read_per_point] += double(rowsOf(a.region));
+        }
+        for (const Access &a : perTask) {
+            f[F::unique_bytes_read_per_task] += double(boxVolume(a.region) * m_dag.node(a.producer).bytesPerPoint);
+            f[F::unique_lines_read_per_task] += double(rowsOf(a.region));
+        }
+        for (const Access &a : perRealization) {
+            const MemoryType m = m_s.memoryOf(a.producer);
+            const Box &alloc = m == MemoryType::Global ? m_dag.node(a.producer).region : m_s.placement(a.producer).region;
+            const double bytes = double(boxVolume(alloc) * m_dag.node(a.producer).bytesPerPoint);
+            f[m == MemoryType::Global   ? F::global_allocation_bytes_read_per_realization
+              : m == MemoryType::Shared ? F::shared_allocation_bytes_read_per_realization
+                                        : F::register_allocation_bytes_read_per_realization] += bytes;
+        }
+
+        // Transactions per block: full warps plus the tail warp, each over its footprint.
+        const int64_t warp = m_gpu.warpSize;
+        const int64_t fullWarps = v.hasTail ? v.threads / warp : ceilDiv(v.threads, warp);
+        const double warpPoints = double(boxVolume(v.warp));
+        double globalTx = 0, globalNeeded = 0, sharedTx = 0, sharedNeeded = 0;
+        auto count = [&](const std::vector<Access> &accesses, int64_t warps, double points) {
+            for (const Access &a : accesses) {
+                const MemoryType m = m_s.memoryOf(a.producer);
+                const int64_t bytes = m_dag.node(a.producer).bytesPerPoint;
+                const double needed = std::min(double(boxVolume(a.region)), points * double(a.edge->calls.size())) * double(bytes);
+                if (m == MemoryType::Global) {
+                    globalTx += double(warps * sectors(a.producer, a.region) * v.rvarIterations);
+                    globalNeeded += double(warps) * needed * double(v.rvarIterations);
+                } else if (m == MemoryType::Shared) {
+                    const double words = double(boxVolume(a.region) * bytes) / m_gpu.sharedBankWidthBytes;
+                    const double tx = std::max(1.0, std::ceil(words / m_gpu.sharedMemoryBanks)) *
+                                      double(conflictDegree(a, stage, v));
+                    sharedTx += double(warps) * tx * double(v.rvarIterations);
+                    sharedNeeded += double(warps) * needed * double(v.rvarIterations);
+                }
+            }
+        };
+        count(perWarp, fullWarps, warpPoints);
+        if (v.hasTail) count(perTailWarp, 1, double(boxVolume(v.tailWarp)));
+        f[F::num_global_mem_loads_per_block] = globalTx;
+        f[F::num_shared_mem_loads_per_block] = sharedTx;
+        f[F::global_mem_load_efficiency] =
+            globalTx > 0 ? std::min(1.0, globalNeeded / (globalTx * m_gpu.globalTransactionBytes)) : 1.0;
+        f[F::shared_mem_load_efficiency] =
+            sharedTx > 0 ? std::min(1.0, sharedNeeded / (sharedTx * m_gpu.sharedMemoryBanks * m_gpu.sharedBankWidthBytes)) : 1.0;
+    }
+
+    void stores(int node, const Stage &stage, const StageView &v, StageFeatures &f) const {
+        using F = Feature;
+        const Node &n = m_dag.node(node);
+        Box own(size_t(n.dimensions), Interval{0, 0});
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            if (stage.loops[l].funcDim >= 0) own[size_t(stage.loops[l].funcDim)] = v.warp[l];
+        }
+        const int64_t warp = m_gpu.warpSize;
+        const double warps = double(ceilDiv(v.threads, warp));
+        const double points = double(boxVolume(own) * n.bytesPerPoint);
+        if (v.storage == MemoryType::Global) {
+            const double tx = warps * double(sectors(node, own));
+            f[F::num_global_mem_stores_per_block] = tx;
+            f[F::global_mem_store_efficiency] = std::min(1.0, warps * points / (tx * m_gpu.globalTransactionBytes));
+            f[F::shared_mem_store_efficiency] = 1.0;
+        } else if (v.storage == MemoryType::Shared) {
+            const double words = points / m_gpu.sharedBankWidthBytes;
+            const int64_t strideWords = std::max<int64_t>(0, v.laneStride * n.bytesPerPoint / m_gpu.sharedBankWidthBytes);
+            const int64_t degree = strideWords > 0 ? std::gcd(strideWords, int64_t(m_gpu.sharedMemoryBanks)) : 1;
+            const double tx = warps * std::max(1.0, std::ceil(words / m_gpu.sharedMemoryBanks)) * double(degree);
+            f[F::num_shared_mem_stores_per_block] = tx;
+            f[F::shared_mem_store_efficiency] =
+                std::min(1.0, warps * points / (tx * m_gpu.sharedMemoryBanks * m_gpu.sharedBankWidthBytes));
+            f[F::global_mem_store_efficiency] = 1.0;
+        } else {
+            f[F::global_mem_store_efficiency] = 1.0;
+            f[F::shared_mem_store_efficiency] = 1.0;
+        }
+    }
+
+    const ScheduleState &m_s;
+    const FunctionDAG &m_dag;
+    const GpuSpec &m_gpu;
+    KernelContext m_ctx;
+};
+
+} // namespace
+
+Featurizer::Featurizer(GpuSpec gpu, bool memoize) : m_gpu(std::move(gpu)), m_memoize(memoize) {}
+
+void Featurizer::resetCounters() { m_featurizations = m_hits = m_misses = 0; }
+
+KernelFeatures Featurizer::featurizeKernel(const ScheduleState &state, const LoopNest &kernel) const {
+    return KernelFeaturizer(state, m_gpu).run(kernel);
+}
+
+std::vector<std::shared_ptr<const KernelFeatures>> Featurizer::featurize(const ScheduleState &state) {
+    std::vector<std::shared_ptr<const KernelFeatures>> out;
+    out.reserve(state.kernels().size());
+    for (const LoopNestPtr &kernel : state.kernels()) {
+        if (m_memoize) {
+            auto it = m_memo.find(kernel.get());
+            if (it != m_memo.end()) {
+                ++m_hits;
+                out.push_back(it->second.second);
+                continue;
+            }
+            ++m_misses;
+        }
+        ++m_featurizations;
+        auto rows = std::make_shared<const KernelFeatures>(featurizeKernel(state, *kernel));
+        if (m_memoize) m_memo.emplace(kernel.get(), std::make_pair(kernel, rows));
+        out.push_back(std::move(rows));
+    }
+    return out;
+}
+
+} // namespace beamscope

@@ -1,0 +1,52 @@
+// Featurizer: computes the schedule features of every stage a state computes (paper 5.1,
+// appendix A), one kernel at a time, memoized per kernel subtree (paper 3.3).
+#pragma once
+
+#include "cost/StageFeatures.h"
+#include "schedule/GpuSpec.h"
+#include "schedule/ScheduleState.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace beamscope {
+
+/// The features of one computed stage, with where it was computed.
+struct StageFeatureRow {
+    int node = -1;
+    int stage = -1;
+    StageFeatures features;
+};
+
+/// The feature rows of one kernel (its root stage and every stage fused into it).
+using KernelFeatures = std::vector<StageFeatureRow>;
+
+class Featurizer {
+public:
+    explicit Featurizer(GpuSpec gpu, bool memoize = true);
+
+    /// Features of every stage computed by `state` (inlined Funcs have none), kernel by
+    /// kernel in launch order. Unscheduled producers are read as if they were in global memory.
+    std::vector<std::shared_ptr<const KernelFeatures>> featurize(const ScheduleState &state);
+
+    /// Features of one kernel, bypassing the memo.
+    KernelFeatures featurizeKernel(const ScheduleState &state, const LoopNest &kernel) const;
+
+    const GpuSpec &gpu() const { return m_gpu; }
+    int64_t featurizations() const { return m_featurizations; }
+    int64_t memoHits() const { return m_hits; }
+    int64_t memoMisses() const { return m_misses; }
+    void resetCounters();
+
+private:
+    GpuSpec m_gpu;
+    bool m_memoize;
+    int64_t m_featurizations = 0, m_hits = 0, m_misses = 0;
+    // Keyed by kernel identity; the LoopNestPtr pins the address so it cannot be reused.
+    std::map<const LoopNest *, std::pair<LoopNestPtr, std::shared_ptr<const KernelFeatures>>> m_memo;
+};
+
+} // namespace beamscope

@@ -1,0 +1,450 @@
+// Construction of the FunctionDAG from Halide's internal representation.
+// Contents: symbol constants from input estimates; call-site collection; stage loops;
+// region propagation (outputs first); edge summaries; simple accessors.
+#include "dag/FunctionDAG.h"
+
+#include "util/Error.h"
+
+#include <set>
+
+namespace beamscope {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+using HInterval = Halide::Internal::Interval;
+
+namespace {
+
+/// Every call in a stage's definition, grouped by callee (Funcs and input buffers).
+class CallCollector : public IRVisitor {
+public:
+    explicit CallCollector(std::string self) : m_self(std::move(self)) {}
+    std::map<std::string, std::vector<const Call *>> calls;
+    std::map<std::string, Parameter> params;
+    std::map<std::string, Buffer<>> buffers;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Halide && op->name != m_self) {
+            calls[op->name].push_back(op);
+        } else if (op->call_type == Call::Image) {
+            calls[op->name].push_back(op);
+            if (op->param.defined()) params[op->name] = op->param;
+            if (op->image.defined()) buffers[op->name] = op->image;
+        }
+    }
+    std::string m_self;
+};
+
+/// Values, left-hand side arguments and predicate of a definition, with lets substituted so
+/// that every call's arguments are expressed in loop variables.
+std::vector<Expr> definitionExprs(const Definition &def) {
+    std::vector<Expr> exprs = def.values();
+    for (const Expr &a : def.args()) exprs.push_back(a);
+    if (def.predicate().defined()) exprs.push_back(def.predicate());
+    for (Expr &e : exprs) e = substitute_in_all_lets(e);
+    return exprs;
+}
+
+int64_t bytesOf(const std::vector<Type> &types) {
+    int64_t bytes = 0;
+    for (const Type &t : types) bytes += t.bytes();
+    return bytes;
+}
+
+} // namespace
+
+/// Builds a FunctionDAG; a friend so it can fill the private members in one pass.
+class FunctionDAGBuilder {
+public:
+    FunctionDAGBuilder(FunctionDAG &dag, const PipelineInstance &instance)
+        : m_dag(dag), m_instance(instance) {}
+
+    void build() {
+        m_dag.m_name = m_instance.name;
+        std::vector<Function> outputs;
+        for (const Func &f : m_instance.pipeline.outputs()) outputs.push_back(f.function());
+        std::map<std::string, Function> env = build_environment(outputs);
+        std::vector<std::string> order = realization_order(outputs, env).first;
+
+        m_valueBounds = compute_function_value_bounds(order, env);
+        collectInputs(env);
+        for (const Parameter &p : m_instance.inputs) addParameterSymbols(p);
+        for (const std::string &name : order) addFuncNode(env.at(name), outputs);
+        for (const Function &f : outputs) initOutputRegion(f);
+
+        // Consumers before producers: a Func's region is final when it is processed.
+        for (auto it = order.rbegin(); it != order.rend(); ++it) processFunc(m_index.at(*it));
+        finishInputs();
+        summarizeEdges();
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            m_dag.m_outputsFirst.push_back(m_index.at(*it));
+        }
+    }
+
+private:
+    void collectInputs(const std::map<std::string, Function> &env) {
+        std::map<std::string, std::pair<Parameter, Buffer<>>> inputs;
+        for (const auto &[name, f] : env) {
+            std::vector<Definition> defs{f.definition()};
+            for (const Definition &u : f.updates()) defs.push_back(u);
+            for (const Definition &def : defs) {
+                CallCollector c(name);
+                for (const Expr &e : definitionExprs(def)) e.accept(&c);
+                for (const auto &[n, p] : c.params) inputs[n].first = p;
+                for (const auto &[n, b] : c.buffers) inputs[n].second = b;
+            }
+        }
+        for (const auto &[name, source] : inputs) {
+            Node node;
+            node.index = int(m_dag.m_nodes.size());
+            node.halideName = name;
+            node.name = displayName(name);
+            node.isInput = true;
+            if (source.first.defined()) {
+                node.dimensions = source.first.dimensions();
+                node.types = {source.first.type()};
+                addParameterSymbols(source.first);
+            } else {
+                node.dimensions = source.second.dimensions();
+                node.types = {source.second.type()};
+                for (int d = 0; d < node.dimensions; ++d) {
+                    m_symbols[name + ".min." + std::to_string(d)] = source.second.dim(d).min();
+                    m_symbols[name + ".extent." + std::to_string(d)] =
+                        source.second.dim(d).extent();
+                }
+            }
+            node.bytesPerPoint = int(bytesOf(node.types));
+            node.region.assign(size_t(node.dimensions), Interval{});
+            m_index[name] = node.index;
+            m_dag.m_nodes.push_back(std::move(node));
+        }
+    }
+
+    void addParameterSymbols(const Parameter &p) {
+        if (!p.is_buffer()) return;
+        for (int d = 0; d < p.dimensions(); ++d) {
+            std::optional<int64_t> min = as_const_int(p.min_constraint_estimate(d));
+            std::optional<int64_t> extent = as_const_int(p.extent_constraint_estimate(d));
+            if (min) m_symbols[p.name() + ".min." + std::to_string(d)] = *min;
+            if (extent) m_symbols[p.name() + ".extent." + std::to_string(d)] = *extent;
+        }
+    }
+
+    std::optional<int64_t> symbol(const std::string &name) const {
+        auto it = m_symbols.find(name);
+        if (it != m_symbols.end()) return it->second;
+        return std::nullopt;
+    }
+
+    /// The user's name: Halide appends "$n" when a name is reused in the process.
+    std::string displayName(const std::string &halideName) const {
+        const size_t dollar = halideName.find('$');
+        std::string name = dollar == std::string::npos ? halideName : halideName.substr(0, dollar);
+        for (const Node &n : m_dag.m_nodes) {
+            if (n.name == name) return halideName; // a real clash within this pipeline
+        }
+        return name;
+    }
+
+    void addFuncNode(const Function &f, const std::vector<Function> &outputs) {
+        Node node;
+        node.index = int(m_dag.m_nodes.size());
+        node.halideName = f.name();
+        node.name = displayName(f.name());
+        node.dimensions = f.dimensions();
+        node.args = f.args();
+        node.types = f.output_types();
+        node.bytesPerPoint = int(bytesOf(node.types));
+        node.function = f;
+        for (const Function &o : outputs) node.isOutput |= o.same_as(f);
+        node.region.assign(size_t(node.dimensions), Interval{});
+        m_index[node.halideName] = node.index;
+        m_dag.m_nodes.push_back(std::move(node));
+    }
+
+    void initOutputRegion(const Function &f) {
+        Node &node = m_dag.m_nodes[size_t(m_index.at(f.name()))];
+        for (const Bound &b : f.schedule().estimates()) {
+            auto it = std::find(node.args.begin(), node.args.end(), b.var);
+            const std::optional<int64_t> min = as_const_int(b.min);
+            const std::optional<int64_t> extent = as_const_int(b.extent);
+            if (it == node.args.end() || !min || !extent) continue;
+            node.region[size_t(it - node.args.begin())] = {*min, *min + *extent - 1};
+        }
+        for (int d = 0; d < node.dimensions; ++d) {
+            if (node.region[size_t(d)].empty()) {
+                throw Error("missing estimate for output '" + node.name + "' dimension " +
+                            std::to_string(d) + " (" + node.args[size_t(d)] + ")");
+            }
+        }
+    }
+
+    /// Builds the stages of Func `index` and pushes its demands onto its producers.
+    void processFunc(int index) {
+        Node &node = m_dag.m_nodes[size_t(index)];
+        for (int d = 0; d < node.dimensions; ++d) {
+            if (node.region[size_t(d)].empty()) {
+                throw Error("Func '" + node.name + "' is never used over a known region");
+            }
+        }
+        std::vector<Definition> defs{node.function.definition()};
+        for (const Definition &u : node.function.updates()) defs.push_back(u);
+        for (size_t s = 0; s < defs.size(); ++s) {
+            Stage stage;
+            stage.node = index;
+            stage.index = int(s);
+            stage.name = s == 0 ? node.name : node.name + ".update(" + std::to_string(s - 1) + ")";
+            stage.loops = stageLoops(node, defs[s], s == 0);
+            m_dag.m_nodes[size_t(index)].stages.push_back(std::move(stage));
+            addStageEdges(index, int(s), defs[s]);
+        }
+    }
+
+    std::vector<LoopVar> stageLoops(const Node &node, const Definition &def, bool pure) {
+        std::vector<LoopVar> loops;
+        if (pure) {
+            for (int d = 0; d < node.dimensions; ++d) {
+                loops.push_back({node.args[size_t(d)], false, d, node.region[size_t(d)]});
+            }
+            return loops;
+        }
+        for (const Dim &dim : def.schedule().dims()) {
+            if (dim.var == Var::outermost().name()) continue;
+            LoopVar loop;
+            loop.name = dim.var;
+            const std::vector<Expr> &args = def.args();
+            for (size_t a = 0; a < args.size(); ++a) {
+                const Variable *v = args[a].as<Variable>();
+                if (v && v->name == dim.var && !dim.is_rvar()) loop.funcDim = int(a);
+            }
+            if (loop.funcDim >= 0) {
+                loop.estimate = node.region[size_t(loop.funcDim)];
+            } else {
+                loop.isReduction = true;
+                loop.estimate = reductionRange(node, def, dim.var);
+            }
+            loops.push_back(loop);
+        }
+        return loops;
+    }
+
+    Interval reductionRange(const Node &node, const Definition &def, const std::string &var) {
+        const ConstantOf constants = [this](const std::string &n) { return symbol(n); };
+        for (const ReductionVariable &rv : def.schedule().rvars()) {
+            if (rv.var != var) continue;
+            std::optional<int64_t> min = evaluateConstant(rv.min, constants);
+            std::optional<int64_t> extent = evaluateConstant(rv.extent, constants);
+            if (!min || !extent) {
+                throw Error("the extent of reduction variable '" + var + "' of '" + node.name +
+                            "' is not known from the estimates");
+            }
+            return {*min, *min + *extent - 1};
+        }
+        throw Error("loop '" + var + "' of '" + node.name + "' is neither pure nor reduction");
+    }
+
+    void addStageEdges(int index, int stageIndex, const Definition &def) {
+        const Node &node = m_dag.m_nodes[size_t(index)];
+        const Stage &stage = node.stages[size_t(stageIndex)];
+        CallCollector collector(node.halideName);
+        const std::vector<Expr> exprs = definitionExprs(def); // owns the Calls collected below
+        for (const Expr &e : exprs) e.accept(&collector);
+
+        const Box loopBox = stage.fullLoopBox();
+        Scope<HInterval> scope;
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            scope.push(stage.loops[l].name,
+                       HInterval(Expr(int(loopBox[l].min)), Expr(int(loopBox[l].max))));
+        }
+        const LoopIndexOf loopIndexOf = [&stage](const std::string &n) {
+            for (size_t l = 0; l < stage.loops.size(); ++l) {
+                if (stage.loops[l].name == n) return int(l);
+            }
+            return -1;
+        };
+        const ConstantOf constants = [this](const std::string &n) { return symbol(n); };
+
+        for (const auto &[producerName, calls] : collector.calls) {
+            auto found = m_index.find(producerName);
+            if (found == m_index.end()) continue;
+            Edge edge;
+            edge.producer = found->second;
+            edge.consumer = index;
+            edge.consumerStage = stageIndex;
+            for (const Call *call : calls) {
+                CallSite site;
+                for (const Expr &arg : call->args) {
+                    CallArg callArg;
+                    callArg.affine = analyzeAffine(arg, stage.loops.size(), loopIndexOf, constants);
+                    if (!callArg.affine) callArg.fallback = boundOverWholeStage(arg, scope, edge.producer);
+                    site.args.push_back(callArg);
+                }
+                edge.calls.push_back(std::move(site));
+            }
+            const int edgeIndex = int(m_dag.m_edges.size());
+            const Box required = edge.requiredRegion(loopBox);
+            Node &producer = m_dag.m_nodes[size_t(edge.producer)];
+            for (size_t d = 0; d < required.size() && d < producer.region.size(); ++d) {
+                producer.region[d].unite(required[d]);
+            }
+            producer.outgoing.push_back(edgeIndex);
+            m_dag.m_nodes[size_t(index)].stages[size_t(stageIndex)].incoming.push_back(edgeIndex);
+            m_dag.m_edges.push_back(std::move(edge));
+        }
+        Stage &built = m_dag.m_nodes[size_t(index)].stages[size_t(stageIndex)];
+        const ArgLoopDependence pattern = [&built](const std::vector<Expr> &args) {
+            return classifyAccess(args, built);
+        };
+        built.features = computeAlgorithmFeatures(def.values(), def.args(), node.halideName, pattern);
+    }
+
+    /// Range of a non-affine argument over the whole consumer stage, by Halide's bounds
+    /// inference; the producer's type range or estimates when that is unbounded.
+    Interval boundOverWholeStage(const Expr &arg, const Scope<HInterval> &scope,
+                                 int producer) {
+        Expr e = arg;
+        for (const auto &[name, value] : m_symbols) {
+            e = substitute(name, Expr(int(value)), e);
+        }
+        HInterval range = bounds_of_expr_in_scope(e, scope, m_valueBounds);
+        std::optional<int64_t> lo, hi;
+        if (range.has_lower_bound()) lo = as_const_int(simplify(range.min));
+        if (range.has_upper_bound()) hi = as_const_int(simplify(range.max));
+        if (lo && hi) return {*lo, *hi};
+        const Node &p = m_dag.m_nodes[size_t(producer)];
+        throw Error("cannot bound the region of '" + p.name +
+                    "' read through a data-dependent index; clamp the index");
+    }
+
+    static AccessPattern classifyAccess(const std::vector<Expr> &args, const Stage &stage) {
+        std::vector<int> loopOfArg;
+        for (const Expr &a : args) {
+            const Variable *v = a.as<Variable>();
+            int which = -2;
+            if (v) {
+                which = -1;
+                for (size_t l = 0; l < stage.loops.size(); ++l) {
+                    if (stage.loops[l].name == v->name) which = int(l);
+                }
+            } else if (is_const(a)) {
+                which = -3;
+            }
+            loopOfArg.push_back(which);
+        }
+        bool allVars = true, inOrder = true, anyConst = false;
+        std::set<int> used;
+        for (size_t i = 0; i < loopOfArg.size(); ++i) {
+            if (loopOfArg[i] == -3) {
+                anyConst = true;
+                continue;
+            }
+            if (loopOfArg[i] < 0) {
+                allVars = false;
+                continue;
+            }
+            if (loopOfArg[i] != int(i)) inOrder = false;
+            used.insert(loopOfArg[i]);
+        }
+        if (!allVars) return AccessPattern::Other;
+        if (anyConst) return AccessPattern::Slice;
+        if (used.size() < stage.loops.size()) return AccessPattern::Broadcast;
+        return inOrder ? AccessPattern::Pointwise : AccessPattern::Transpose;
+    }
+
+    void finishInputs() {
+        for (Node &node : m_dag.m_nodes) {
+            if (!node.isInput) continue;
+            for (int d = 0; d < node.dimensions; ++d) {
+                if (!node.region[size_t(d)].empty()) continue;
+                const std::string prefix = node.name;
+                std::optional<int64_t> min = symbol(prefix + ".min." + std::to_string(d));
+                std::optional<int64_t> extent = symbol(prefix + ".extent." + std::to_string(d));
+                node.region[size_t(d)] = {min.value_or(0), min.value_or(0) + extent.value_or(1) - 1};
+            }
+        }
+    }
+
+    void summarizeEdges() {
+        for (Edge &edge : m_dag.m_edges) {
+            const Node &producer = m_dag.m_nodes[size_t(edge.producer)];
+            const Stage &stage = m_dag.m_nodes[size_t(edge.consumer)].stages[size_t(edge.consumerStage)];
+            edge.pointwise = stage.index == 0 && !producer.isInput;
+            for (const CallSite &site : edge.calls) {
+                for (size_t d = 0; d < site.args.size(); ++d) {
+                    const CallArg &arg = site.args[d];
+                    if (!arg.affine) {
+                        edge.allAffine = false;
+                        edge.pointwise = false;
+                        continue;
+                    }
+                    bool identity = false;
+                    for (size_t l = 0; l < stage.loops.size(); ++l) {
+                        if (stage.loops[l].funcDim == int(d) && arg.affine->isIdentity(l)) identity = true;
+                    }
+                    if (!identity) edge.pointwise = false;
+                }
+                if (site.args.size() != stage.loops.size()) edge.pointwise = false;
+            }
+        }
+        for (Node &node : m_dag.m_nodes) {
+            if (node.isInput || node.isOutput || node.stages.size() != 1 || node.outgoing.empty()) continue;
+            node.alwaysInline = std::all_of(node.outgoing.begin(), node.outgoing.end(),
+                                            [&](int e) { return m_dag.m_edges[size_t(e)].pointwise; });
+        }
+    }
+
+    FunctionDAG &m_dag;
+    const PipelineInstance &m_instance;
+    std::map<std::string, int> m_index;
+    std::map<std::string, int64_t> m_symbols;
+    FuncValueBounds m_valueBounds; ///< value ranges of Funcs, for data-dependent indices
+};
+
+Box Edge::requiredRegion(const Box &loops) const {
+    Box region;
+    for (const CallSite &site : calls) {
+        if (region.size() < site.args.size()) region.resize(site.args.size());
+        for (size_t d = 0; d < site.args.size(); ++d) {
+            const CallArg &arg = site.args[d];
+            region[d].unite(arg.affine ? arg.affine->over(loops) : arg.fallback);
+        }
+    }
+    return region;
+}
+
+Box Stage::fullLoopBox() const {
+    Box box;
+    box.reserve(loops.size());
+    for (const LoopVar &l : loops) box.push_back(l.estimate);
+    return box;
+}
+
+FunctionDAG::FunctionDAG(const PipelineInstance &instance) {
+    wrapHalideErrors("analyzing pipeline '" + instance.name + "'", [&] {
+        FunctionDAGBuilder(*this, instance).build();
+        return 0;
+    });
+}
+
+int FunctionDAG::find(const std::string &name) const {
+    for (const Node &n : m_nodes) {
+        if (n.name == name) return n.index;
+    }
+    return -1;
+}
+
+int FunctionDAG::funcCount() const {
+    return int(std::count_if(m_nodes.begin(), m_nodes.end(), [](const Node &n) { return !n.isInput; }));
+}
+
+int FunctionDAG::stageCount() const {
+    int total = 0;
+    for (const Node &n : m_nodes) total += int(n.stages.size());
+    return total;
+}
+
+} // namespace beamscope

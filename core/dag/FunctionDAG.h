@@ -1,0 +1,118 @@
+// FunctionDAG: the analysis of a Halide pipeline that the search, cost model and views read.
+// Nodes are Funcs (and input buffers) with their stages; edges go producer -> consumer stage and
+// carry every call site as affine forms over the consumer's loops. Immutable once built.
+#pragma once
+
+#include "dag/Affine.h"
+#include "dag/AlgorithmFeatures.h"
+#include "dag/Interval.h"
+#include "pipeline/PipelineInstance.h"
+
+#include <Halide.h>
+
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// One loop of a stage: a pure variable of the Func or a reduction variable of an RDom.
+struct LoopVar {
+    std::string name;
+    bool isReduction = false;
+    int funcDim = -1;      ///< the Func dimension a pure loop iterates over; -1 for RVars
+    Interval estimate;     ///< estimated range when the Func is computed over its whole region
+};
+
+/// One argument of one call: an affine form over the consumer stage's loops, or not affine.
+struct CallArg {
+    std::optional<AffineForm> affine;
+    Interval fallback; ///< conservative range over the whole consumer (for non-affine args)
+};
+
+/// One call site: producer(args...) somewhere in the consumer stage's definition.
+struct CallSite {
+    std::vector<CallArg> args; ///< one per producer dimension
+};
+
+/// producer -> consumer stage, with every call site.
+struct Edge {
+    int producer = -1;      ///< node index
+    int consumer = -1;      ///< node index
+    int consumerStage = -1; ///< stage index within the consumer
+    std::vector<CallSite> calls;
+    bool allAffine = true;  ///< every argument of every call is affine
+    bool pointwise = false; ///< every call is exactly the consumer's pure variables
+
+    /// Region of the producer needed to compute the consumer stage over `loops`
+    /// (one interval per consumer loop, in the stage's loop order).
+    Box requiredRegion(const Box &loops) const;
+};
+
+/// A definition of a Func: pure (index 0) or an update.
+struct Stage {
+    int node = -1;
+    int index = 0;
+    std::string name;             ///< "f" or "f.update(0)"
+    std::vector<LoopVar> loops;   ///< innermost first, as Halide orders them
+    std::vector<int> incoming;    ///< edge indices of the producers this stage calls
+    AlgorithmFeatures features;
+
+    /// Estimated loop ranges when the whole Func is computed (the stage's full box).
+    Box fullLoopBox() const;
+    /// Product of the full loop extents: points this stage computes at root.
+    int64_t points() const { return boxVolume(fullLoopBox()); }
+};
+
+/// A Func of the pipeline, or an input buffer (isInput, no stages).
+struct Node {
+    int index = -1;
+    std::string name;       ///< as the user wrote it (Halide's "$n" uniquifying suffix removed)
+    std::string halideName; ///< Halide's unique name of the Function or buffer
+    int dimensions = 0;
+    std::vector<std::string> args;     ///< pure argument names
+    std::vector<Halide::Type> types;   ///< one per tuple element
+    int bytesPerPoint = 0;             ///< sum of tuple element sizes
+    bool isInput = false;
+    bool isOutput = false;
+    Box region;                        ///< estimated region when all outputs are computed
+    std::vector<Stage> stages;
+    std::vector<int> outgoing;         ///< edge indices to consumer stages
+    Halide::Internal::Function function; ///< undefined for inputs
+
+    /// True for a single-stage Func whose every use is pointwise (the paper always inlines it).
+    bool alwaysInline = false;
+};
+
+class FunctionDAG {
+public:
+    /// Analyzes `instance`'s pipeline. Throws Error if an estimate needed for bounds is missing.
+    explicit FunctionDAG(const PipelineInstance &instance);
+
+    const std::string &pipelineName() const { return m_name; }
+    const std::vector<Node> &nodes() const { return m_nodes; }
+    const std::vector<Edge> &edges() const { return m_edges; }
+    const Node &node(int i) const { return m_nodes[size_t(i)]; }
+    const Edge &edge(int i) const { return m_edges[size_t(i)]; }
+    /// Index of the node called `name`, or -1.
+    int find(const std::string &name) const;
+    /// Non-input nodes, consumers before producers (outputs first): the search order.
+    const std::vector<int> &outputsFirst() const { return m_outputsFirst; }
+    /// Number of Funcs (non-input nodes) and of their stages.
+    int funcCount() const;
+    int stageCount() const;
+
+    /// Human-readable description of every node, stage and edge, for debugging and tests.
+    void dump(std::ostream &os) const;
+
+private:
+    std::string m_name;
+    std::vector<Node> m_nodes;
+    std::vector<Edge> m_edges;
+    std::vector<int> m_outputsFirst;
+    friend class FunctionDAGBuilder;
+};
+
+} // namespace beamscope

@@ -1,0 +1,22 @@
+// loadPipeline: dispatches to the catalog or a generator library, then checks estimates.
+#include "pipeline/PipelineSource.h"
+
+#include "pipeline/AppCatalog.h"
+#include "pipeline/Estimates.h"
+#include "pipeline/GeneratorLibrary.h"
+
+namespace beamscope {
+
+PipelineInstance loadPipeline(const PipelineSource &source) {
+    PipelineInstance instance;
+    if (source.generatorLibrary.empty()) {
+        instance = buildApp(source.name, parseAppParams(source.params));
+    } else {
+        GeneratorLibrary library = GeneratorLibrary::open(source.generatorLibrary);
+        instance = library.build(source.name, parseKeyValues(source.params));
+    }
+    requireEstimates(instance);
+    return instance;
+}
+
+} // namespace beamscope

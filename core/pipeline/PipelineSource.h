@@ -1,0 +1,22 @@
+// Where a pipeline comes from (catalog app or generator library) and how to build it.
+#pragma once
+
+#include "pipeline/PipelineInstance.h"
+
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// A reference to a pipeline, as a user gives it on the command line or in a session.
+struct PipelineSource {
+    std::string name;                ///< catalog app name, or generator name
+    std::string generatorLibrary;    ///< path of a generator .so; empty for the catalog
+    std::vector<std::string> params; ///< "key=value" parameter assignments
+};
+
+/// Builds the pipeline `source` refers to and checks that it has every estimate.
+/// Throws UsageError / Error with a one-line message.
+PipelineInstance loadPipeline(const PipelineSource &source);
+
+} // namespace beamscope

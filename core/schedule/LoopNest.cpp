@@ -1,0 +1,66 @@
+// LoopNest printing and small queries.
+#include "schedule/LoopNest.h"
+
+#include "dag/FunctionDAG.h"
+
+namespace beamscope {
+
+const char *loopLevelName(LoopLevel level) {
+    switch (level) {
+    case LoopLevel::Root: return "root";
+    case LoopLevel::Block: return "block";
+    case LoopLevel::Thread: return "thread";
+    case LoopLevel::Serial: return "serial";
+    }
+    return "?";
+}
+
+const char *memoryTypeName(MemoryType type) {
+    switch (type) {
+    case MemoryType::Global: return "global";
+    case MemoryType::Shared: return "shared";
+    case MemoryType::Register: return "register";
+    case MemoryType::None: return "none";
+    }
+    return "?";
+}
+
+int64_t LoopNest::iterations() const {
+    int64_t n = 1;
+    for (int64_t e : extents) n *= e;
+    return n;
+}
+
+void LoopNest::print(std::ostream &os, const FunctionDAG &dag, int indent) const {
+    const std::string pad(size_t(indent) * 2, ' ');
+    const MemoryType memory = level == LoopLevel::Root     ? MemoryType::Global
+                              : level == LoopLevel::Block  ? MemoryType::Shared
+                              : level == LoopLevel::Thread ? MemoryType::Register
+                                                           : MemoryType::None;
+    for (int f : stored) {
+        os << pad << "allocate " << dag.node(f).name << " @" << memoryTypeName(memory) << "\n";
+    }
+    int childIndent = indent;
+    if (level != LoopLevel::Root) {
+        const Stage &s = dag.node(node).stages[size_t(stage)];
+        os << pad << "for " << s.name << " ";
+        for (size_t l = 0; l < extents.size(); ++l) {
+            os << (l ? ", " : "") << s.loops[l].name << ":" << extents[l];
+        }
+        os << " @" << loopLevelName(level) << (unrolled ? ", unrolled" : "") << "\n";
+        childIndent = indent + 1;
+    }
+    for (const LoopNestPtr &child : children) child->print(os, dag, childIndent);
+    if (computesHere) {
+        const std::string inner(size_t(childIndent) * 2, ' ');
+        os << inner << "compute " << dag.node(node).stages[size_t(stage)].name;
+        if (!inlined.empty()) {
+            os << " (inlined:";
+            for (const InlinedCall &c : inlined) os << " " << dag.node(c.node).name << "x" << c.calls;
+            os << ")";
+        }
+        os << "\n";
+    }
+}
+
+} // namespace beamscope

@@ -1,0 +1,493 @@
+// ScheduleState: decisions, legality of fusion, bounds of fused Funcs, and kernel (re)building.
+// Contents: names; initial/derive; decisions (with*); legality (can*, insideHost); bounds
+// (regionWithin, loopBoxWithin); kernel construction (buildKernel, buildFused, addInlined).
+#include "schedule/ScheduleState.h"
+
+#include "util/Error.h"
+
+#include <algorithm>
+#include <set>
+
+namespace beamscope {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int levelRank(LoopLevel l) { return static_cast<int>(l); }
+
+} // namespace
+
+const char *computeKindName(ComputeKind kind) {
+    switch (kind) {
+    case ComputeKind::Unscheduled: return "unscheduled";
+    case ComputeKind::Inline: return "inline";
+    case ComputeKind::Root: return "root";
+    case ComputeKind::Block: return "block";
+    case ComputeKind::Thread: return "thread";
+    }
+    return "?";
+}
+
+StatePtr ScheduleState::initial(std::shared_ptr<const FunctionDAG> dag) {
+    auto state = std::shared_ptr<ScheduleState>(new ScheduleState());
+    state->m_placements.resize(dag->nodes().size());
+    state->m_dag = std::move(dag);
+    return state;
+}
+
+bool ScheduleState::complete() const {
+    for (const Node &n : m_dag->nodes()) {
+        if (n.isInput) continue;
+        const FuncPlacement &p = m_placements[size_t(n.index)];
+        if (p.kind == ComputeKind::Unscheduled) return false;
+        if (p.kind == ComputeKind::Root && !p.tiled) return false;
+    }
+    return true;
+}
+
+StageTiling ScheduleState::makeTiling(const Stage &stage, std::vector<int64_t> threads,
+                                      std::vector<int64_t> serial) {
+    StageTiling t;
+    t.threads = std::move(threads);
+    t.serial = std::move(serial);
+    t.blocks.resize(stage.loops.size());
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        const int64_t extent = stage.loops[l].estimate.extent();
+        if (stage.loops[l].isReduction) {
+            t.threads[l] = 1;
+            t.serial[l] = extent;
+        }
+        t.threads[l] = std::max<int64_t>(1, std::min(t.threads[l], extent));
+        t.serial[l] = std::max<int64_t>(1, std::min(t.serial[l], ceilDiv(extent, t.threads[l])));
+        t.blocks[l] = ceilDiv(extent, t.threads[l] * t.serial[l]);
+    }
+    return t;
+}
+
+std::vector<StageTiling> ScheduleState::provisionalTiling(const FunctionDAG &dag, int node) {
+    std::vector<StageTiling> tilings;
+    for (const Stage &stage : dag.node(node).stages) {
+        std::vector<int64_t> threads(stage.loops.size(), 1), serial(stage.loops.size(), 1);
+        int innermost = -1;
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            if (!stage.loops[l].isReduction && stage.loops[l].estimate.extent() >= 16) {
+                innermost = int(l);
+                break;
+            }
+        }
+        if (innermost >= 0) {
+            threads[size_t(innermost)] = 32;
+            for (size_t l = 0; l < stage.loops.size(); ++l) {
+                if (int(l) != innermost && !stage.loops[l].isReduction) {
+                    threads[l] = 8;
+                    break;
+                }
+            }
+        }
+        tilings.push_back(makeTiling(stage, threads, serial));
+    }
+    return tilings;
+}
+
+// ---- decisions ---------------------------------------------------------------------------
+
+StatePtr ScheduleState::withInline(int node) const {
+    if (!canInline(node)) throw Error("'" + m_dag->node(node).name + "' cannot be inlined");
+    FuncPlacement p;
+    p.kind = ComputeKind::Inline;
+    p.tiled = true;
+    return derive(node, std::move(p));
+}
+
+StatePtr ScheduleState::withRoot(int node) const {
+    FuncPlacement p;
+    p.kind = ComputeKind::Root;
+    p.tilings = provisionalTiling(*m_dag, node);
+    p.region = m_dag->node(node).region;
+    return derive(node, std::move(p));
+}
+
+StatePtr ScheduleState::withRootTiling(int node, const std::vector<StageTiling> &tilings) const {
+    FuncPlacement p;
+    p.kind = ComputeKind::Root;
+    p.tiled = true;
+    p.tilings = tilings;
+    p.region = m_dag->node(node).region;
+    return derive(node, std::move(p));
+}
+
+StatePtr ScheduleState::withBlock(int node, int host, const std::vector<int64_t> &serial) const {
+    if (!canFuse(node, host, LoopLevel::Block)) {
+        throw Error("'" + m_dag->node(node).name + "' cannot be computed at the block level of '" +
+                    m_dag->node(host).name + "'");
+    }
+    FuncPlacement p;
+    p.kind = ComputeKind::Block;
+    p.host = host;
+    p.tiled = true;
+    p.region = regionWithin(node, host, LoopLevel::Block);
+    const Stage &stage = m_dag->node(node).stages[0];
+    std::vector<int64_t> threads(stage.loops.size(), 1), serialSizes(stage.loops.size(), 1);
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        const int64_t extent = p.region[size_t(stage.loops[l].funcDim)].extent();
+        serialSizes[l] = std::max<int64_t>(1, std::min(l < serial.size() ? serial[l] : 1, extent));
+        threads[l] = ceilDiv(extent, serialSizes[l]);
+    }
+    StageTiling t{std::vector<int64_t>(stage.loops.size(), 1), threads, serialSizes};
+    p.tilings = {t};
+    const FuncPlacement &h = m_placements[size_t(host)];
+    int64_t blocks = 1;
+    for (int64_t b : h.tilings.back().blocks) blocks *= b;
+    p.realizations = h.realizations * blocks;
+    return derive(node, std::move(p));
+}
+
+StatePtr ScheduleState::withThread(int node, int host) const {
+    if (!canFuse(node, host, LoopLevel::Thread)) {
+        throw Error("'" + m_dag->node(node).name + "' cannot be computed at the thread level of '" +
+                    m_dag->node(host).name + "'");
+    }
+    FuncPlacement p;
+    p.kind = ComputeKind::Thread;
+    p.host = host;
+    p.tiled = true;
+    p.region = regionWithin(node, host, LoopLevel::Thread);
+    const Stage &stage = m_dag->node(node).stages[0];
+    std::vector<int64_t> ones(stage.loops.size(), 1), serial(stage.loops.size(), 1);
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        serial[l] = p.region[size_t(stage.loops[l].funcDim)].extent();
+    }
+    p.tilings = {StageTiling{ones, ones, serial}};
+    const FuncPlacement &h = m_placements[size_t(host)];
+    int64_t outer = 1;
+    for (int64_t b : h.tilings.back().blocks) outer *= b;
+    for (int64_t t : h.tilings.back().threads) outer *= t;
+    p.realizations = h.realizations * outer;
+    return derive(node, std::move(p));
+}
+
+StatePtr ScheduleState::withPlacement(int node, const FuncPlacement &placement) const {
+    switch (placement.kind) {
+    case ComputeKind::Inline: return withInline(node);
+    case ComputeKind::Root:
+        return placement.tiled ? withRootTiling(node, placement.tilings) : withRoot(node);
+    case ComputeKind::Block:
+        return withBlock(node, placement.host, placement.tilings.at(0).serial);
+    case ComputeKind::Thread: return withThread(node, placement.host);
+    case ComputeKind::Unscheduled: break;
+    }
+    throw Error("cannot replay an unscheduled placement of '" + m_dag->node(node).name + "'");
+}
+
+StatePtr ScheduleState::derive(int node, FuncPlacement placement) const {
+    auto child = std::shared_ptr<ScheduleState>(new ScheduleState());
+    child->m_dag = m_dag;
+    child->m_placements = m_placements;
+    child->m_placements[size_t(node)] = std::move(placement);
+    child->m_decisions = m_decisions + 1;
+    child->m_parent = shared_from_this();
+    const FuncPlacement &now = child->m_placements[size_t(node)];
+
+    // Kernels whose contents the decision changes are rebuilt; the others are shared.
+    std::set<std::pair<int, int>> dirty;
+    child->m_kernelIds = m_kernelIds;
+    for (int k : child->kernelsContaining(node)) dirty.insert(child->m_kernelIds[size_t(k)]);
+    std::vector<std::pair<int, int>> ids;
+    for (const Node &n : m_dag->nodes()) {
+        if (n.isInput || child->m_placements[size_t(n.index)].kind != ComputeKind::Root) continue;
+        for (size_t s = 0; s < n.stages.size(); ++s) ids.push_back({n.index, int(s)});
+    }
+    for (const auto &id : ids) {
+        if (id.first == node && now.kind == ComputeKind::Root) dirty.insert(id);
+    }
+    std::vector<LoopNestPtr> kernels;
+    for (const auto &id : ids) {
+        auto old = std::find(m_kernelIds.begin(), m_kernelIds.end(), id);
+        if (old != m_kernelIds.end() && !dirty.count(id)) {
+            kernels.push_back(m_kernels[size_t(old - m_kernelIds.begin())]);
+        } else {
+            kernels.push_back(nullptr);
+        }
+    }
+    child->m_kernelIds = ids;
+    child->m_kernels = kernels;
+    for (size_t k = 0; k < ids.size(); ++k) {
+        if (!child->m_kernels[k]) child->m_kernels[k] = child->buildKernel(ids[k].first, ids[k].second);
+    }
+    return child;
+}
+
+// ---- legality ----------------------------------------------------------------------------
+
+bool ScheduleState::canInline(int node) const {
+    const Node &n = m_dag->node(node);
+    return !n.isInput && !n.isOutput && n.stages.size() == 1;
+}
+
+bool ScheduleState::insideHost(int node, int host, LoopLevel level) const {
+    if (node == host) return false;
+    const FuncPlacement &p = m_placements[size_t(node)];
+    switch (p.kind) {
+    case ComputeKind::Inline: {
+        const Node &n = m_dag->node(node);
+        if (n.outgoing.empty()) return false;
+        for (int e : n.outgoing) {
+            const Edge &edge = m_dag->edge(e);
+            const bool atHost = edge.consumer == host &&
+                                edge.consumerStage == int(m_dag->node(host).stages.size()) - 1;
+            if (!atHost && !insideHost(edge.consumer, host, level)) return false;
+        }
+        return true;
+    }
+    case ComputeKind::Block:
+    case ComputeKind::Thread: {
+        const LoopLevel own = p.kind == ComputeKind::Block ? LoopLevel::Block : LoopLevel::Thread;
+        if (p.host == host) return levelRank(own) >= levelRank(level);
+        return insideHost(p.host, host, level);
+    }
+    default: return false;
+    }
+}
+
+bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
+    const Node &n = m_dag->node(node);
+    if (n.isInput || n.isOutput || n.stages.size() != 1 || node == host) return false;
+    if (level != LoopLevel::Block && level != LoopLevel::Thread) return false;
+    const FuncPlacement &h = m_placements[size_t(host)];
+    if (h.kind == ComputeKind::Root) {
+        if (!h.tiled) return false;
+    } else if (h.kind == ComputeKind::Block) {
+        if (level != LoopLevel::Thread) return false;
+    } else {
+        return false;
+    }
+    bool usedByHost = false;
+    const int lastStage = int(m_dag->node(host).stages.size()) - 1;
+    for (int e : n.outgoing) {
+        const Edge &edge = m_dag->edge(e);
+        if (edge.consumer == host) {
+            if (edge.consumerStage != lastStage) return false;
+            usedByHost = true;
+        } else if (!insideHost(edge.consumer, host, level)) {
+            return false;
+        }
+    }
+    if (!usedByHost) {
+        // Reached only through Funcs inside the host's loop: still legal, still inside.
+        return !n.outgoing.empty();
+    }
+    return true;
+}
+
+// ---- bounds ------------------------------------------------------------------------------
+
+Box ScheduleState::loopBoxWithin(int consumer, int stageIndex, int host, LoopLevel level) const {
+    const Stage &stage = m_dag->node(consumer).stages[size_t(stageIndex)];
+    Box box(stage.loops.size());
+    if (consumer == host) {
+        const FuncPlacement &h = m_placements[size_t(host)];
+        const StageTiling &t = h.tilings[size_t(stageIndex)];
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            const LoopVar &loop = stage.loops[l];
+            const int64_t base =
+                loop.funcDim >= 0 && !h.region.empty() ? h.region[size_t(loop.funcDim)].min
+                                                       : loop.estimate.min;
+            const int64_t span = level == LoopLevel::Block ? t.threads[l] * t.serial[l] : t.serial[l];
+            box[l] = loop.isReduction ? loop.estimate : Interval{base, base + span - 1};
+        }
+        return box;
+    }
+    if (!insideHost(consumer, host, level)) return {};
+    const Box region = regionWithin(consumer, host, level);
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        const LoopVar &loop = stage.loops[l];
+        box[l] = loop.funcDim >= 0 ? region[size_t(loop.funcDim)] : loop.estimate;
+    }
+    return box;
+}
+
+Box ScheduleState::regionWithin(int node, int host, LoopLevel level) const {
+    const Node &n = m_dag->node(node);
+    Box region(size_t(n.dimensions));
+    for (int e : n.outgoing) {
+        const Edge &edge = m_dag->edge(e);
+        const Box box = loopBoxWithin(edge.consumer, edge.consumerStage, host, level);
+        if (box.empty() && !m_dag->node(edge.consumer).stages[size_t(edge.consumerStage)].loops.empty()) {
+            continue;
+        }
+        const Box required = edge.requiredRegion(box);
+        for (size_t d = 0; d < region.size() && d < required.size(); ++d) region[d].unite(required[d]);
+    }
+    return region;
+}
+
+MemoryType ScheduleState::memoryOf(int node) const {
+    if (m_dag->node(node).isInput) return MemoryType::Global;
+    switch (m_placements[size_t(node)].kind) {
+    case ComputeKind::Block: return MemoryType::Shared;
+    case ComputeKind::Thread: return MemoryType::Register;
+    case ComputeKind::Inline: return MemoryType::None;
+    default: return MemoryType::Global; // root, and not yet scheduled (treated as root)
+    }
+}
+
+std::pair<int, int> ScheduleState::kernelOf(int node) const {
+    const FuncPlacement &p = m_placements[size_t(node)];
+    if (p.kind == ComputeKind::Root) return {node, int(m_dag->node(node).stages.size()) - 1};
+    if (p.kind == ComputeKind::Block || p.kind == ComputeKind::Thread) return kernelOf(p.host);
+    return {-1, -1};
+}
+
+std::vector<int> ScheduleState::kernelsContaining(int node) const {
+    std::set<int> roots;
+    std::vector<int> work{node};
+    std::set<int> seen;
+    while (!work.empty()) {
+        const int f = work.back();
+        work.pop_back();
+        if (!seen.insert(f).second) continue;
+        const FuncPlacement &p = m_placements[size_t(f)];
+        if (p.kind == ComputeKind::Root) {
+            roots.insert(f);
+        } else if (p.kind == ComputeKind::Block || p.kind == ComputeKind::Thread) {
+            work.push_back(p.host);
+        } else if (p.kind == ComputeKind::Inline) {
+            for (int e : m_dag->node(f).outgoing) work.push_back(m_dag->edge(e).consumer);
+        }
+    }
+    std::vector<int> out;
+    for (size_t k = 0; k < m_kernelIds.size(); ++k) {
+        if (roots.count(m_kernelIds[k].first)) out.push_back(int(k));
+    }
+    return out;
+}
+
+// ---- kernels -----------------------------------------------------------------------------
+
+void ScheduleState::addInlined(int node, int stage, int64_t factor,
+                               std::vector<InlinedCall> &out) const {
+    for (int e : m_dag->node(node).stages[size_t(stage)].incoming) {
+        const Edge &edge = m_dag->edge(e);
+        if (m_placements[size_t(edge.producer)].kind != ComputeKind::Inline) continue;
+        const int64_t calls = factor * int64_t(edge.calls.size());
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const InlinedCall &c) { return c.node == edge.producer; });
+        if (it == out.end()) out.push_back({edge.producer, calls});
+        else it->calls += calls;
+        addInlined(edge.producer, 0, calls, out);
+    }
+}
+
+LoopNestPtr ScheduleState::buildFused(int node, int stage, LoopLevel level) const {
+    const FuncPlacement &p = m_placements[size_t(node)];
+    const StageTiling &t = p.tilings[size_t(stage)];
+    auto serial = std::make_shared<LoopNest>();
+    serial->level = LoopLevel::Serial;
+    serial->node = node;
+    serial->stage = stage;
+    serial->extents = t.serial;
+    serial->computesHere = true;
+    serial->unrolled = serial->iterations() <= 16;
+    addInlined(node, stage, 1, serial->inlined);
+    if (level == LoopLevel::Thread) return serial;
+
+    auto thread = std::make_shared<LoopNest>();
+    thread->level = LoopLevel::Thread;
+    thread->node = node;
+    thread->stage = stage;
+    thread->extents = t.threads;
+    for (const Node &n : m_dag->nodes()) {
+        const FuncPlacement &q = m_placements[size_t(n.index)];
+        if (q.kind == ComputeKind::Thread && q.host == node) {
+            thread->stored.push_back(n.index);
+            thread->children.push_back(buildFused(n.index, 0, LoopLevel::Thread));
+        }
+    }
+    thread->children.push_back(serial);
+    return thread;
+}
+
+LoopNestPtr ScheduleState::buildKernel(int root, int stageIndex) const {
+    const FuncPlacement &p = m_placements[size_t(root)];
+    const StageTiling &t = p.tilings[size_t(stageIndex)];
+    const Stage &stage = m_dag->node(root).stages[size_t(stageIndex)];
+    const bool last = stageIndex == int(m_dag->node(root).stages.size()) - 1;
+
+    auto serial = std::make_shared<LoopNest>();
+    serial->level = LoopLevel::Serial;
+    serial->node = root;
+    serial->stage = stageIndex;
+    serial->extents = t.serial;
+    serial->computesHere = true;
+    int64_t pureSerial = 1;
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        if (!stage.loops[l].isReduction) pureSerial *= t.serial[l];
+    }
+    serial->unrolled = pureSerial <= 16;
+    addInlined(root, stageIndex, 1, serial->inlined);
+
+    auto thread = std::make_shared<LoopNest>();
+    thread->level = LoopLevel::Thread;
+    thread->node = root;
+    thread->stage = stageIndex;
+    thread->extents = t.threads;
+
+    auto block = std::make_shared<LoopNest>();
+    block->level = LoopLevel::Block;
+    block->node = root;
+    block->stage = stageIndex;
+    block->extents = t.blocks;
+
+    if (last) {
+        for (const Node &n : m_dag->nodes()) {
+            const FuncPlacement &q = m_placements[size_t(n.index)];
+            if (q.host != root) continue;
+            if (q.kind == ComputeKind::Block) {
+                block->stored.push_back(n.index);
+                block->children.push_back(buildFused(n.index, 0, LoopLevel::Block));
+            } else if (q.kind == ComputeKind::Thread) {
+                thread->stored.push_back(n.index);
+                thread->children.push_back(buildFused(n.index, 0, LoopLevel::Thread));
+            }
+        }
+    }
+    thread->children.push_back(serial);
+    block->children.push_back(thread);
+    return block;
+}
+
+// ---- printing ----------------------------------------------------------------------------
+
+void ScheduleState::printLoopNest(std::ostream &os) const {
+    for (size_t k = 0; k < m_kernels.size(); ++k) {
+        const int root = m_kernelIds[k].first;
+        if (m_kernelIds[k].second == 0) {
+            os << "allocate " << m_dag->node(root).name << " @global\n";
+        }
+        m_kernels[k]->print(os, *m_dag, 0);
+    }
+}
+
+void ScheduleState::dump(std::ostream &os) const {
+    for (const Node &n : m_dag->nodes()) {
+        if (n.isInput) continue;
+        const FuncPlacement &p = m_placements[size_t(n.index)];
+        os << n.name << ": " << computeKindName(p.kind);
+        if (p.host >= 0) os << " in " << m_dag->node(p.host).name;
+        if (p.kind == ComputeKind::Root && !p.tiled) os << " (untiled)";
+        for (size_t s = 0; s < p.tilings.size(); ++s) {
+            const StageTiling &t = p.tilings[s];
+            os << " [s" << s << " blocks";
+            for (int64_t v : t.blocks) os << " " << v;
+            os << " threads";
+            for (int64_t v : t.threads) os << " " << v;
+            os << " serial";
+            for (int64_t v : t.serial) os << " " << v;
+            os << "]";
+        }
+        os << "\n";
+    }
+}
+
+} // namespace beamscope

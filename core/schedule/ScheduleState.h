@@ -1,0 +1,114 @@
+// ScheduleState: a (partial) GPU schedule of a pipeline — where each Func is computed, how its
+// stages are tiled, the region each realization covers — and the LoopNest tree it implies.
+// States are immutable; a child state shares every kernel subtree its decision did not touch.
+#pragma once
+
+#include "dag/FunctionDAG.h"
+#include "schedule/LoopNest.h"
+
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// Where a Func is computed (paper section 4, decision 1).
+enum class ComputeKind : uint8_t { Unscheduled, Inline, Root, Block, Thread };
+
+const char *computeKindName(ComputeKind kind);
+
+/// The tiling of one stage: per stage loop (innermost first), threads per block and serial
+/// iterations per thread; blocks cover the rest. RVar loops stay serial and whole.
+struct StageTiling {
+    std::vector<int64_t> blocks;
+    std::vector<int64_t> threads;
+    std::vector<int64_t> serial;
+    bool operator==(const StageTiling &) const = default;
+};
+
+/// Everything decided for one Func.
+struct FuncPlacement {
+    ComputeKind kind = ComputeKind::Unscheduled;
+    int host = -1;                    ///< Func hosting a Block/Thread placement
+    bool tiled = false;               ///< decision 2 taken (Root) or implied (others)
+    std::vector<StageTiling> tilings; ///< per stage (empty for Inline)
+    Box region;                       ///< region computed per realization
+    int64_t realizations = 1;         ///< realizations per pipeline run
+};
+
+class ScheduleState;
+using StatePtr = std::shared_ptr<const ScheduleState>;
+
+class ScheduleState : public std::enable_shared_from_this<ScheduleState> {
+public:
+    /// The empty schedule of `dag`: nothing placed yet.
+    static StatePtr initial(std::shared_ptr<const FunctionDAG> dag);
+
+    const FunctionDAG &dag() const { return *m_dag; }
+    const std::shared_ptr<const FunctionDAG> &dagPtr() const { return m_dag; }
+    const FuncPlacement &placement(int node) const { return m_placements[size_t(node)]; }
+    /// Kernels in launch order (producers first); shared with parent states when untouched.
+    const std::vector<LoopNestPtr> &kernels() const { return m_kernels; }
+    /// Number of decisions taken so far.
+    int decisions() const { return m_decisions; }
+    const ScheduleState *parent() const { return m_parent.get(); }
+
+    /// True if every Func has a final placement (root Funcs tiled).
+    bool complete() const;
+
+    /// Children: the same schedule plus one decision. Throw Error when the decision is illegal;
+    /// use the can* checks first.
+    StatePtr withInline(int node) const;
+    StatePtr withRoot(int node) const; ///< untiled: a provisional tiling costs it until tiled
+    StatePtr withRootTiling(int node, const std::vector<StageTiling> &tilings) const;
+    StatePtr withBlock(int node, int host, const std::vector<int64_t> &serial) const;
+    StatePtr withThread(int node, int host) const;
+    /// Replays `placement` (as decided in another state of the same DAG) onto this one.
+    StatePtr withPlacement(int node, const FuncPlacement &placement) const;
+
+    bool canInline(int node) const;
+    /// Can `node` be fused into `host` at `level` (Block or Thread)?
+    bool canFuse(int node, int host, LoopLevel level) const;
+
+    /// The region of `node` needed within one iteration of `host`'s `level` loop, from its
+    /// consumers as currently placed.
+    Box regionWithin(int node, int host, LoopLevel level) const;
+
+    /// Memory type of `node`'s storage as placed (None when inlined).
+    MemoryType memoryOf(int node) const;
+    /// The kernel (root Func, stage) whose loops contain `node`; {-1,-1} when not placed.
+    std::pair<int, int> kernelOf(int node) const;
+
+    /// The whole tree as text, one line per loop.
+    void printLoopNest(std::ostream &os) const;
+    /// One line per Func: decision, host, tiles.
+    void dump(std::ostream &os) const;
+
+    /// A tiling that a root Func uses until decision 2 is taken (32 threads on the innermost
+    /// loop of size >= 16, up to 8 on the next, serial 1).
+    static std::vector<StageTiling> provisionalTiling(const FunctionDAG &dag, int node);
+    /// Blocks for threads/serial over a stage's full extents.
+    static StageTiling makeTiling(const Stage &stage, std::vector<int64_t> threads,
+                                  std::vector<int64_t> serial);
+
+private:
+    ScheduleState() = default;
+    StatePtr derive(int node, FuncPlacement placement) const;
+    std::vector<int> kernelsContaining(int node) const;
+    LoopNestPtr buildKernel(int root, int stage) const;
+    LoopNestPtr buildFused(int node, int stage, LoopLevel level) const;
+    void addInlined(int node, int stage, int64_t factor, std::vector<InlinedCall> &out) const;
+    Box loopBoxWithin(int consumer, int stage, int host, LoopLevel level) const;
+    bool insideHost(int node, int host, LoopLevel level) const;
+
+    std::shared_ptr<const FunctionDAG> m_dag;
+    std::vector<FuncPlacement> m_placements;
+    std::vector<LoopNestPtr> m_kernels;
+    std::vector<std::pair<int, int>> m_kernelIds; ///< (root Func, stage) per kernel
+    int m_decisions = 0;
+    StatePtr m_parent;
+};
+
+} // namespace beamscope

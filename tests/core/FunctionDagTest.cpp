@@ -1,0 +1,157 @@
+// FunctionDAG: nodes, edges, affine call sites and required regions of real Halide pipelines.
+#include "dag/FunctionDAG.h"
+
+#include "pipeline/AppCatalog.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace beamscope;
+
+namespace {
+
+/// A one-input, one-output pipeline instance around `output` for tests.
+PipelineInstance instanceOf(const std::string &name, Halide::Func output,
+                            Halide::ImageParam input, std::vector<int> outputExtents) {
+    PipelineInstance instance;
+    instance.name = name;
+    std::vector<Halide::Var> args = output.args();
+    for (size_t d = 0; d < outputExtents.size(); ++d) output.set_estimate(args[d], 0, outputExtents[d]);
+    instance.pipeline = Halide::Pipeline(output);
+    instance.inputs = {input.parameter()};
+    return instance;
+}
+
+const Edge &edgeBetween(const FunctionDAG &dag, const std::string &producer,
+                        const std::string &consumer) {
+    for (const Edge &e : dag.edges()) {
+        if (dag.node(e.producer).name == producer && dag.node(e.consumer).name == consumer) return e;
+    }
+    throw std::runtime_error("no edge " + producer + " -> " + consumer);
+}
+
+} // namespace
+
+TEST(FunctionDag, StencilChainHasOneNodePerStageAndAChainOfEdges) {
+    const FunctionDAG dag(buildApp("stencil_chain", {{"length", 4}, {"width", 64}, {"height", 48}}));
+    // input + its wrapper + repeat_edge + stage_0..4 + output
+    EXPECT_NE(dag.find("input"), -1);
+    EXPECT_TRUE(dag.node(dag.find("input")).isInput);
+    EXPECT_TRUE(dag.node(dag.find("output")).isOutput);
+    for (int s = 0; s <= 4; ++s) EXPECT_NE(dag.find("stage_" + std::to_string(s)), -1) << s;
+
+    const Edge &e = edgeBetween(dag, "stage_3", "stage_4");
+    EXPECT_EQ(e.calls.size(), 25u);
+    EXPECT_TRUE(e.allAffine);
+    EXPECT_FALSE(e.pointwise);
+    EXPECT_TRUE(edgeBetween(dag, "stage_4", "output").pointwise);
+
+    // Outputs first: the output comes before every stage it depends on.
+    const std::vector<int> &order = dag.outputsFirst();
+    ASSERT_FALSE(order.empty());
+    EXPECT_EQ(dag.node(order.front()).name, "output");
+}
+
+TEST(FunctionDag, StencilChainRegionsGrowByTheStencilRadiusPerStage) {
+    const FunctionDAG dag(buildApp("stencil_chain", {{"length", 4}, {"width", 64}, {"height", 48}}));
+    // Output 64x48; each 5x5 stage needs 2 more on each side than its consumer.
+    EXPECT_EQ(dag.node(dag.find("output")).region, (Box{{0, 63}, {0, 47}}));
+    EXPECT_EQ(dag.node(dag.find("stage_4")).region, (Box{{0, 63}, {0, 47}}));
+    EXPECT_EQ(dag.node(dag.find("stage_3")).region, (Box{{-2, 65}, {-2, 49}}));
+    EXPECT_EQ(dag.node(dag.find("stage_0")).region, (Box{{-8, 71}, {-8, 55}}));
+
+    // A 16x8 tile of stage_4 at (32, 8) needs a 20x12 tile of stage_3.
+    const Edge &e = edgeBetween(dag, "stage_3", "stage_4");
+    EXPECT_EQ(e.requiredRegion({{32, 47}, {8, 15}}), (Box{{30, 49}, {6, 17}}));
+}
+
+TEST(FunctionDag, StridedAndTransposedAccessesHaveTheirCoefficients) {
+    using namespace Halide;
+    ImageParam input(Float(32), 2, "input");
+    input.dim(0).set_estimate(0, 256);
+    input.dim(1).set_estimate(0, 256);
+    Var x("x"), y("y");
+    Func in("in"), strided("strided"), transposed("transposed");
+    in(x, y) = input(x, y) * 2.0f;
+    strided(x, y) = in(2 * x + 1, y / 2);
+    transposed(x, y) = strided(y, x) + in(x, y);
+    const FunctionDAG dag(instanceOf("access", transposed, input, {64, 32}));
+
+    const Edge &s = edgeBetween(dag, "in", "strided");
+    ASSERT_EQ(s.calls.size(), 1u);
+    const CallSite &site = s.calls[0];
+    ASSERT_TRUE(site.args[0].affine && site.args[1].affine);
+    EXPECT_DOUBLE_EQ(site.args[0].affine->coefficient(0), 2.0);
+    EXPECT_DOUBLE_EQ(site.args[0].affine->coefficient(1), 0.0);
+    EXPECT_EQ(site.args[0].affine->constant, 1);
+    EXPECT_DOUBLE_EQ(site.args[1].affine->coefficient(0), 0.0);
+    EXPECT_DOUBLE_EQ(site.args[1].affine->coefficient(1), 0.5);
+
+    const Edge &t = edgeBetween(dag, "strided", "transposed");
+    const CallSite &tsite = t.calls[0];
+    EXPECT_DOUBLE_EQ(tsite.args[0].affine->coefficient(0), 0.0);
+    EXPECT_DOUBLE_EQ(tsite.args[0].affine->coefficient(1), 1.0);
+    EXPECT_DOUBLE_EQ(tsite.args[1].affine->coefficient(0), 1.0);
+    EXPECT_FALSE(t.pointwise);
+    const beamscope::Stage &consumer = dag.node(dag.find("transposed")).stages[0];
+    EXPECT_EQ(consumer.features.accesses[size_t(AccessKind::LoadFunc)][size_t(AccessPattern::Transpose)], 1);
+
+    // strided is 32x64 (transposed output 64x32), so in is needed over x in [1, 63], y in [0, 31].
+    EXPECT_EQ(dag.node(dag.find("strided")).region, (Box{{0, 31}, {0, 63}}));
+    EXPECT_EQ(dag.node(dag.find("in")).region, (Box{{0, 63}, {0, 31}}));
+}
+
+TEST(FunctionDag, DataDependentIndexIsNonAffineAndBoundedByItsRange) {
+    using namespace Halide;
+    ImageParam input(UInt(8), 2, "input");
+    input.dim(0).set_estimate(0, 128);
+    input.dim(1).set_estimate(0, 128);
+    Var x("x"), y("y"), i("i");
+    Func lut("lut"), mapped("mapped");
+    lut(i) = cast<float>(i) * 0.5f;
+    mapped(x, y) = lut(cast<int>(input(x, y)));
+    const FunctionDAG dag(instanceOf("lut", mapped, input, {128, 128}));
+
+    const Edge &e = edgeBetween(dag, "lut", "mapped");
+    EXPECT_FALSE(e.allAffine);
+    ASSERT_FALSE(e.calls[0].args[0].affine.has_value());
+    EXPECT_EQ(dag.node(dag.find("lut")).region, (Box{{0, 255}}));
+}
+
+TEST(FunctionDag, ReductionStagesHaveTheirRDomLoops) {
+    const FunctionDAG dag(buildApp("matmul", {{"m", 64}, {"n", 64}, {"k", 64}}));
+    bool sawReduction = false;
+    for (const Node &n : dag.nodes()) {
+        for (const Stage &s : n.stages) {
+            for (const LoopVar &l : s.loops) {
+                if (l.isReduction) {
+                    sawReduction = true;
+                    EXPECT_EQ(l.estimate.extent(), 64) << s.name << " " << l.name;
+                }
+            }
+        }
+    }
+    EXPECT_TRUE(sawReduction);
+}
+
+TEST(FunctionDag, DumpNamesEveryFuncAndEdge) {
+    const FunctionDAG dag(buildApp("stencil_chain", {{"length", 2}, {"width", 64}, {"height", 64}}));
+    std::ostringstream os;
+    dag.dump(os);
+    const std::string text = os.str();
+    EXPECT_NE(text.find("func stage_2"), std::string::npos);
+    EXPECT_NE(text.find("calls stage_1 x25"), std::string::npos);
+    EXPECT_NE(text.find("input input"), std::string::npos);
+}
+
+TEST(FunctionDag, EveryCatalogAppAnalyzes) {
+    for (const AppDefinition &app : appCatalog()) {
+        SCOPED_TRACE(app.name);
+        const FunctionDAG dag(buildApp(app.name));
+        EXPECT_GT(dag.funcCount(), 0);
+        for (const Node &n : dag.nodes()) {
+            for (const Interval &i : n.region) EXPECT_GT(i.extent(), 0) << n.name;
+        }
+    }
+}

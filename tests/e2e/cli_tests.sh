@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# End-to-end tests of beamscope-cli as a user drives it: listing, DAG output, every error path
+# (one line on stderr, exit 2 for usage errors, 1 for failures) and building a generator
+# library with the flags `halide-flags` prints.
+# Usage: cli_tests.sh BEAMSCOPE_CLI GENERATOR_LIB NOT_GENERATOR_LIB
+set -u
+
+if [ $# -ne 3 ]; then
+    echo "usage: $0 BEAMSCOPE_CLI GENERATOR_LIB NOT_GENERATOR_LIB" >&2
+    exit 2
+fi
+cli=$1
+generatorLib=$2
+notGeneratorLib=$3
+sourceDir=$(cd "$(dirname "$0")/../.." && pwd)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+pass() {
+    passed=$((passed + 1))
+    echo "PASS: $1"
+}
+
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+    shift
+    for detail in "$@"; do echo "    $detail"; done
+}
+
+# run ARGS...: runs the CLI; leaves exit status in $rc, output in $tmp/out and $tmp/err.
+run() {
+    "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+
+# expectError NAME CODE ARGS...: the CLI exits with CODE and prints exactly one stderr line.
+expectError() {
+    local name=$1 code=$2
+    shift 2
+    run "$@"
+    local lines
+    lines=$(grep -c '' "$tmp/err")
+    if [ "$rc" -eq "$code" ] && [ "$lines" -eq 1 ]; then
+        pass "$name (exit $rc: $(cat "$tmp/err"))"
+    else
+        fail "$name" "command: $cli $*" "exit $rc (want $code), $lines stderr lines (want 1):" \
+            "$(head -c 2000 "$tmp/err")"
+    fi
+}
+
+# --- listing and DAG output -------------------------------------------------------------------
+run apps
+count=$(grep -c '' "$tmp/out")
+if [ "$rc" -eq 0 ] && [ "$count" -eq 16 ]; then
+    pass "apps lists 16 apps"
+else
+    fail "apps lists 16 apps" "exit $rc, $count lines" "$(head -c 2000 "$tmp/err")"
+fi
+
+run dag stencil_chain --format json
+if [ "$rc" -eq 0 ] && python3 -m json.tool "$tmp/out" >/dev/null 2>"$tmp/json-err" &&
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1]));
+sys.exit(0 if isinstance(d.get("funcs"), list) and d["funcs"] else 1)' "$tmp/out"; then
+    pass "dag stencil_chain --format json is JSON with a funcs array"
+else
+    fail "dag stencil_chain --format json is JSON with a funcs array" "exit $rc" \
+        "$(head -c 1000 "$tmp/err")" "$(head -c 1000 "$tmp/json-err" 2>/dev/null)"
+fi
+
+run generators --generator-lib "$generatorLib"
+if [ "$rc" -eq 0 ] && [ "$(tr '\n' ' ' <"$tmp/out")" = "test_blur test_no_estimates test_throws " ]
+then
+    pass "generators lists the fixture library"
+else
+    fail "generators lists the fixture library" "exit $rc" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
+run dag test_blur --generator-lib "$generatorLib" -p radius=2
+if [ "$rc" -eq 0 ]; then
+    pass "dag of a generator from a library"
+else
+    fail "dag of a generator from a library" "exit $rc" "$(head -c 2000 "$tmp/err")"
+fi
+
+# --- error paths: one line on stderr, the right exit status ------------------------------------
+expectError "unknown app" 2 dag nosuch_app
+expectError "non-integer app parameter" 2 dag stencil_chain -p length=abc
+expectError "unknown app parameter" 2 dag stencil_chain -p nosuch=3
+expectError "unknown generator parameter" 2 dag test_blur --generator-lib "$generatorLib" \
+    -p nosuch=3
+expectError "unknown generator" 2 dag nosuch --generator-lib "$generatorLib"
+expectError "unreadable generator library" 1 dag test_blur --generator-lib "$tmp/missing.so"
+expectError "not a shared library" 1 generators --generator-lib \
+    "$sourceDir/tests/data/generators/NotGenerators.cpp"
+expectError "library without generators" 1 generators --generator-lib "$notGeneratorLib"
+expectError "library without generators (dag)" 1 dag test_blur --generator-lib "$notGeneratorLib"
+expectError "throwing generator" 1 dag test_throws --generator-lib "$generatorLib"
+if grep -q "test_throws" "$tmp/err"; then
+    pass "throwing generator's message names it"
+else
+    fail "throwing generator's message names it" "$(cat "$tmp/err")"
+fi
+expectError "missing estimates" 1 dag test_no_estimates --generator-lib "$generatorLib"
+if grep -q "missing estimates: output 'blur' dimension 0" "$tmp/err"; then
+    pass "missing estimates are named"
+else
+    fail "missing estimates are named" "$(cat "$tmp/err")"
+fi
+expectError "unknown subcommand" 2 nosuchcommand
+expectError "no subcommand" 2
+
+# --- a generator library built with halide-flags -----------------------------------------------
+run halide-flags
+if [ "$rc" -eq 0 ] && [ "$(grep -c '' "$tmp/out")" -eq 2 ]; then
+    pass "halide-flags prints two lines"
+else
+    fail "halide-flags prints two lines" "exit $rc" "$(cat "$tmp/out" "$tmp/err")"
+fi
+compileFlags=$(sed -n 1p "$tmp/out")
+linkFlags=$(sed -n 2p "$tmp/out")
+cxx=${CXX:-g++}
+# shellcheck disable=SC2086 # the flags are meant to split into words
+if "$cxx" $compileFlags "$sourceDir/tests/data/generators/TestGenerators.cpp" $linkFlags \
+    -o "$tmp/libuser_generators.so" 2>"$tmp/cxx-err"; then
+    pass "halide-flags builds a generator library"
+    run generators --generator-lib "$tmp/libuser_generators.so"
+    listed=$(tr '\n' ' ' <"$tmp/out")
+    if [ "$rc" -eq 0 ] && [ "$listed" = "test_blur test_no_estimates test_throws " ]; then
+        pass "generators lists the library built with halide-flags"
+    else
+        fail "generators lists the library built with halide-flags" "exit $rc, got: $listed" \
+            "$(cat "$tmp/err")"
+    fi
+else
+    fail "halide-flags builds a generator library" "$cxx $compileFlags ... $linkFlags" \
+        "$(head -c 2000 "$tmp/cxx-err")"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
