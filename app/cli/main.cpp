@@ -49,5 +49,8 @@ int main(int argc, char **argv) {
     } catch (const std::exception &e) {
         std::cerr << "beamscope-cli: " << e.what() << "\n";
         return 1;
+    } catch (const Halide::Error &e) {
+        std::cerr << "beamscope-cli: Halide: " << detail::firstLine(e.what()) << "\n";
+        return 1;
     }
 }

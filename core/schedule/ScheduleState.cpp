@@ -31,7 +31,7 @@ const char *computeKindName(ComputeKind kind) {
 
 StatePtr ScheduleState::initial(std::shared_ptr<const FunctionDAG> dag) {
     auto state = std::shared_ptr<ScheduleState>(new ScheduleState());
-    state->m_placements.resize(dag->nodes().size());
+    state->m_placements.assign(dag->nodes().size(), std::make_shared<const FuncPlacement>());
     state->m_dag = std::move(dag);
     return state;
 }
@@ -39,7 +39,7 @@ StatePtr ScheduleState::initial(std::shared_ptr<const FunctionDAG> dag) {
 bool ScheduleState::complete() const {
     for (const Node &n : m_dag->nodes()) {
         if (n.isInput) continue;
-        const FuncPlacement &p = m_placements[size_t(n.index)];
+        const FuncPlacement &p = *m_placements[size_t(n.index)];
         if (p.kind == ComputeKind::Unscheduled) return false;
         if (p.kind == ComputeKind::Root && !p.tiled) return false;
     }
@@ -136,7 +136,7 @@ StatePtr ScheduleState::withBlock(int node, int host, const std::vector<int64_t>
     }
     StageTiling t{std::vector<int64_t>(stage.loops.size(), 1), threads, serialSizes};
     p.tilings = {t};
-    const FuncPlacement &h = m_placements[size_t(host)];
+    const FuncPlacement &h = *m_placements[size_t(host)];
     int64_t blocks = 1;
     for (int64_t b : h.tilings.back().blocks) blocks *= b;
     p.realizations = h.realizations * blocks;
@@ -159,7 +159,7 @@ StatePtr ScheduleState::withThread(int node, int host) const {
         serial[l] = p.region[size_t(stage.loops[l].funcDim)].extent();
     }
     p.tilings = {StageTiling{ones, ones, serial}};
-    const FuncPlacement &h = m_placements[size_t(host)];
+    const FuncPlacement &h = *m_placements[size_t(host)];
     int64_t outer = 1;
     for (int64_t b : h.tilings.back().blocks) outer *= b;
     for (int64_t t : h.tilings.back().threads) outer *= t;
@@ -184,10 +184,10 @@ StatePtr ScheduleState::derive(int node, FuncPlacement placement) const {
     auto child = std::shared_ptr<ScheduleState>(new ScheduleState());
     child->m_dag = m_dag;
     child->m_placements = m_placements;
-    child->m_placements[size_t(node)] = std::move(placement);
+    child->m_placements[size_t(node)] = std::make_shared<const FuncPlacement>(std::move(placement));
     child->m_decisions = m_decisions + 1;
     child->m_parent = shared_from_this();
-    const FuncPlacement &now = child->m_placements[size_t(node)];
+    const FuncPlacement &now = *child->m_placements[size_t(node)];
 
     // Kernels whose contents the decision changes are rebuilt; the others are shared.
     std::set<std::pair<int, int>> dirty;
@@ -195,7 +195,7 @@ StatePtr ScheduleState::derive(int node, FuncPlacement placement) const {
     for (int k : child->kernelsContaining(node)) dirty.insert(child->m_kernelIds[size_t(k)]);
     std::vector<std::pair<int, int>> ids;
     for (const Node &n : m_dag->nodes()) {
-        if (n.isInput || child->m_placements[size_t(n.index)].kind != ComputeKind::Root) continue;
+        if (n.isInput || child->m_placements[size_t(n.index)]->kind != ComputeKind::Root) continue;
         for (size_t s = 0; s < n.stages.size(); ++s) ids.push_back({n.index, int(s)});
     }
     for (const auto &id : ids) {
@@ -227,7 +227,7 @@ bool ScheduleState::canInline(int node) const {
 
 bool ScheduleState::insideHost(int node, int host, LoopLevel level) const {
     if (node == host) return false;
-    const FuncPlacement &p = m_placements[size_t(node)];
+    const FuncPlacement &p = *m_placements[size_t(node)];
     switch (p.kind) {
     case ComputeKind::Inline: {
         const Node &n = m_dag->node(node);
@@ -254,7 +254,7 @@ bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
     const Node &n = m_dag->node(node);
     if (n.isInput || n.isOutput || n.stages.size() != 1 || node == host) return false;
     if (level != LoopLevel::Block && level != LoopLevel::Thread) return false;
-    const FuncPlacement &h = m_placements[size_t(host)];
+    const FuncPlacement &h = *m_placements[size_t(host)];
     if (h.kind == ComputeKind::Root) {
         if (!h.tiled) return false;
     } else if (h.kind == ComputeKind::Block) {
@@ -286,7 +286,7 @@ Box ScheduleState::loopBoxWithin(int consumer, int stageIndex, int host, LoopLev
     const Stage &stage = m_dag->node(consumer).stages[size_t(stageIndex)];
     Box box(stage.loops.size());
     if (consumer == host) {
-        const FuncPlacement &h = m_placements[size_t(host)];
+        const FuncPlacement &h = *m_placements[size_t(host)];
         const StageTiling &t = h.tilings[size_t(stageIndex)];
         for (size_t l = 0; l < stage.loops.size(); ++l) {
             const LoopVar &loop = stage.loops[l];
@@ -324,7 +324,7 @@ Box ScheduleState::regionWithin(int node, int host, LoopLevel level) const {
 
 MemoryType ScheduleState::memoryOf(int node) const {
     if (m_dag->node(node).isInput) return MemoryType::Global;
-    switch (m_placements[size_t(node)].kind) {
+    switch (m_placements[size_t(node)]->kind) {
     case ComputeKind::Block: return MemoryType::Shared;
     case ComputeKind::Thread: return MemoryType::Register;
     case ComputeKind::Inline: return MemoryType::None;
@@ -333,7 +333,7 @@ MemoryType ScheduleState::memoryOf(int node) const {
 }
 
 std::pair<int, int> ScheduleState::kernelOf(int node) const {
-    const FuncPlacement &p = m_placements[size_t(node)];
+    const FuncPlacement &p = *m_placements[size_t(node)];
     if (p.kind == ComputeKind::Root) return {node, int(m_dag->node(node).stages.size()) - 1};
     if (p.kind == ComputeKind::Block || p.kind == ComputeKind::Thread) return kernelOf(p.host);
     return {-1, -1};
@@ -347,7 +347,7 @@ std::vector<int> ScheduleState::kernelsContaining(int node) const {
         const int f = work.back();
         work.pop_back();
         if (!seen.insert(f).second) continue;
-        const FuncPlacement &p = m_placements[size_t(f)];
+        const FuncPlacement &p = *m_placements[size_t(f)];
         if (p.kind == ComputeKind::Root) {
             roots.insert(f);
         } else if (p.kind == ComputeKind::Block || p.kind == ComputeKind::Thread) {
@@ -369,7 +369,7 @@ void ScheduleState::addInlined(int node, int stage, int64_t factor,
                                std::vector<InlinedCall> &out) const {
     for (int e : m_dag->node(node).stages[size_t(stage)].incoming) {
         const Edge &edge = m_dag->edge(e);
-        if (m_placements[size_t(edge.producer)].kind != ComputeKind::Inline) continue;
+        if (m_placements[size_t(edge.producer)]->kind != ComputeKind::Inline) continue;
         const int64_t calls = factor * int64_t(edge.calls.size());
         auto it = std::find_if(out.begin(), out.end(),
                                [&](const InlinedCall &c) { return c.node == edge.producer; });
@@ -380,7 +380,7 @@ void ScheduleState::addInlined(int node, int stage, int64_t factor,
 }
 
 LoopNestPtr ScheduleState::buildFused(int node, int stage, LoopLevel level) const {
-    const FuncPlacement &p = m_placements[size_t(node)];
+    const FuncPlacement &p = *m_placements[size_t(node)];
     const StageTiling &t = p.tilings[size_t(stage)];
     auto serial = std::make_shared<LoopNest>();
     serial->level = LoopLevel::Serial;
@@ -398,7 +398,7 @@ LoopNestPtr ScheduleState::buildFused(int node, int stage, LoopLevel level) cons
     thread->stage = stage;
     thread->extents = t.threads;
     for (const Node &n : m_dag->nodes()) {
-        const FuncPlacement &q = m_placements[size_t(n.index)];
+        const FuncPlacement &q = *m_placements[size_t(n.index)];
         if (q.kind == ComputeKind::Thread && q.host == node) {
             thread->stored.push_back(n.index);
             thread->children.push_back(buildFused(n.index, 0, LoopLevel::Thread));
@@ -409,7 +409,7 @@ LoopNestPtr ScheduleState::buildFused(int node, int stage, LoopLevel level) cons
 }
 
 LoopNestPtr ScheduleState::buildKernel(int root, int stageIndex) const {
-    const FuncPlacement &p = m_placements[size_t(root)];
+    const FuncPlacement &p = *m_placements[size_t(root)];
     const StageTiling &t = p.tilings[size_t(stageIndex)];
     const Stage &stage = m_dag->node(root).stages[size_t(stageIndex)];
     const bool last = stageIndex == int(m_dag->node(root).stages.size()) - 1;
@@ -441,7 +441,7 @@ LoopNestPtr ScheduleState::buildKernel(int root, int stageIndex) const {
 
     if (last) {
         for (const Node &n : m_dag->nodes()) {
-            const FuncPlacement &q = m_placements[size_t(n.index)];
+            const FuncPlacement &q = *m_placements[size_t(n.index)];
             if (q.host != root) continue;
             if (q.kind == ComputeKind::Block) {
                 block->stored.push_back(n.index);
@@ -472,7 +472,7 @@ void ScheduleState::printLoopNest(std::ostream &os) const {
 void ScheduleState::dump(std::ostream &os) const {
     for (const Node &n : m_dag->nodes()) {
         if (n.isInput) continue;
-        const FuncPlacement &p = m_placements[size_t(n.index)];
+        const FuncPlacement &p = *m_placements[size_t(n.index)];
         os << n.name << ": " << computeKindName(p.kind);
         if (p.host >= 0) os << " in " << m_dag->node(p.host).name;
         if (p.kind == ComputeKind::Root && !p.tiled) os << " (untiled)";

@@ -48,7 +48,7 @@ public:
 
     const FunctionDAG &dag() const { return *m_dag; }
     const std::shared_ptr<const FunctionDAG> &dagPtr() const { return m_dag; }
-    const FuncPlacement &placement(int node) const { return m_placements[size_t(node)]; }
+    const FuncPlacement &placement(int node) const { return *m_placements[size_t(node)]; }
     /// Kernels in launch order (producers first); shared with parent states when untouched.
     const std::vector<LoopNestPtr> &kernels() const { return m_kernels; }
     /// Number of decisions taken so far.
@@ -104,7 +104,7 @@ private:
     bool insideHost(int node, int host, LoopLevel level) const;
 
     std::shared_ptr<const FunctionDAG> m_dag;
-    std::vector<FuncPlacement> m_placements;
+    std::vector<std::shared_ptr<const FuncPlacement>> m_placements; ///< shared with parents
     std::vector<LoopNestPtr> m_kernels;
     std::vector<std::pair<int, int>> m_kernelIds; ///< (root Func, stage) per kernel
     int m_decisions = 0;
