@@ -19,5 +19,6 @@ void addAppsCommand(CLI::App &app, CommandAction &action);
 void addDagCommand(CLI::App &app, CommandAction &action);
 void addHalideFlagsCommand(CLI::App &app, CommandAction &action);
 void addGeneratorsCommand(CLI::App &app, CommandAction &action);
+void addSearchCommand(CLI::App &app, CommandAction &action);
 
 } // namespace beamscope::cli

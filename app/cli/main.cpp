@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
     cli::addAppsCommand(app, action);
     cli::addDagCommand(app, action);
     cli::addGeneratorsCommand(app, action);
+    cli::addSearchCommand(app, action);
     cli::addHalideFlagsCommand(app, action);
 
     try {

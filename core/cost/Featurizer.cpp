@@ -39,6 +39,12 @@ struct Access {
     int producer = -1;
     const Edge *edge = nullptr;
     Box region;
+    double elements = 0; ///< unique elements read: the region, capped by the points reading it
+    double fraction() const {
+        const double v = double(boxVolume(region));
+        return v > 0 ? std::min(1.0, elements / v) : 1.0;
+    }
+    double rows() const { return std::max(1.0, double(rowsOf(region)) * fraction()); }
 };
 
 /// How a stage's loops are covered by one realization, block, thread and warp.
@@ -179,29 +185,35 @@ private:
         return v;
     }
 
-    void gather(int node, int stageIndex, const Box &box, std::vector<Access> &out) const {
+    /// Producers read to compute `box` of a stage, looking through inlined Funcs. `reads` is
+    /// how many times the box's points are evaluated (inlined calls multiply it): no more
+    /// elements than that can be touched, whatever the region's bounding box.
+    void gather(int node, int stageIndex, const Box &box, std::vector<Access> &out, double reads = -1) const {
         const Stage &stage = m_dag.node(node).stages[size_t(stageIndex)];
+        if (reads < 0) reads = double(boxVolume(box));
         for (int e : stage.incoming) {
             const Edge &edge = m_dag.edge(e);
             Box region = edge.requiredRegion(box);
+            const double calls = reads * double(edge.calls.size());
             if (m_s.placement(edge.producer).kind == ComputeKind::Inline) {
                 const Stage &inner = m_dag.node(edge.producer).stages[0];
                 Box innerBox(inner.loops.size());
                 for (size_t l = 0; l < inner.loops.size(); ++l) {
                     innerBox[l] = region[size_t(inner.loops[l].funcDim)];
                 }
-                gather(edge.producer, 0, innerBox, out);
+                gather(edge.producer, 0, innerBox, out, std::min(calls, double(boxVolume(innerBox))));
             } else {
-                out.push_back({edge.producer, &edge, std::move(region)});
+                const double elements = std::min(double(boxVolume(region)), calls);
+                out.push_back({edge.producer, &edge, std::move(region), elements});
             }
         }
     }
 
     /// Global sectors touched by a warp reading `region` of `node`.
-    int64_t sectors(int node, const Box &region) const {
+    double sectors(int node, const Box &region, double rows) const {
         if (region.empty()) return 1;
         const int64_t rowBytes = region[0].extent() * m_dag.node(node).bytesPerPoint;
-        return rowsOf(region) * std::max<int64_t>(1, ceilDiv(rowBytes, m_gpu.globalTransactionBytes));
+        return rows * double(std::max<int64_t>(1, ceilDiv(rowBytes, m_gpu.globalTransactionBytes)));
     }
 
     /// Shared memory bank-conflict degree of lanes stepping `laneStride` along stage loop `loop`.
@@ -318,8 +330,7 @@ private:
                             Feature reg, bool lines) {
             for (const Access &a : accesses) {
                 const MemoryType m = m_s.memoryOf(a.producer);
-                const double value = lines ? double(rowsOf(a.region))
-                                           : double(boxVolume(a.region) * m_dag.node(a.producer).bytesPerPoint);
+                const double value = lines ? a.rows() : a.elements * m_dag.node(a.producer).bytesPerPoint;
                 f[m == MemoryType::Global ? global : m == MemoryType::Shared ? shared : reg] += value;
             }
         };
@@ -332,12 +343,12 @@ private:
         byMemory(perThread, F::unique_global_lines_read_per_thread, F::unique_shared_lines_read_per_thread,
                  F::unique_register_lines_read_per_thread, true);
         for (const Access &a : perPoint) {
-            f[F::unique_bytes_read_per_point] += double(boxVolume(a.region) * m_dag.node(a.producer).bytesPerPoint);
-            f[F::unique_lines_read_per_point] += double(rowsOf(a.region));
+            f[F::unique_bytes_read_per_point] += a.elements * m_dag.node(a.producer).bytesPerPoint;
+            f[F::unique_lines_read_per_point] += a.rows();
         }
         for (const Access &a : perTask) {
-            f[F::unique_bytes_read_per_task] += double(boxVolume(a.region) * m_dag.node(a.producer).bytesPerPoint);
-            f[F::unique_lines_read_per_task] += double(rowsOf(a.region));
+            f[F::unique_bytes_read_per_task] += a.elements * m_dag.node(a.producer).bytesPerPoint;
+            f[F::unique_lines_read_per_task] += a.rows();
         }
         for (const Access &a : perRealization) {
             const MemoryType m = m_s.memoryOf(a.producer);
@@ -357,12 +368,12 @@ private:
             for (const Access &a : accesses) {
                 const MemoryType m = m_s.memoryOf(a.producer);
                 const int64_t bytes = m_dag.node(a.producer).bytesPerPoint;
-                const double needed = std::min(double(boxVolume(a.region)), points * double(a.edge->calls.size())) * double(bytes);
+                const double needed = std::min(a.elements, points * double(a.edge->calls.size())) * double(bytes);
                 if (m == MemoryType::Global) {
-                    globalTx += double(warps * sectors(a.producer, a.region) * v.rvarIterations);
+                    globalTx += double(warps) * sectors(a.producer, a.region, a.rows()) * double(v.rvarIterations);
                     globalNeeded += double(warps) * needed * double(v.rvarIterations);
                 } else if (m == MemoryType::Shared) {
-                    const double words = double(boxVolume(a.region) * bytes) / m_gpu.sharedBankWidthBytes;
+                    const double words = a.elements * double(bytes) / m_gpu.sharedBankWidthBytes;
                     const double tx = std::max(1.0, std::ceil(words / m_gpu.sharedMemoryBanks)) *
                                       double(conflictDegree(a, stage, v));
                     sharedTx += double(warps) * tx * double(v.rvarIterations);
@@ -391,7 +402,7 @@ private:
         const double warps = double(ceilDiv(v.threads, warp));
         const double points = double(boxVolume(own) * n.bytesPerPoint);
         if (v.storage == MemoryType::Global) {
-            const double tx = warps * double(sectors(node, own));
+            const double tx = warps * sectors(node, own, double(rowsOf(own)));
             f[F::num_global_mem_stores_per_block] = tx;
             f[F::global_mem_store_efficiency] = std::min(1.0, warps * points / (tx * m_gpu.globalTransactionBytes));
             f[F::shared_mem_store_efficiency] = 1.0;

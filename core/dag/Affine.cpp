@@ -65,6 +65,14 @@ public:
         if (const Sub *sub = e.as<Sub>()) return sum(sub->a, sub->b, -1);
         if (const Mul *mul = e.as<Mul>()) return product(mul->a, mul->b);
         if (const Div *div = e.as<Div>()) return quotient(div->a, div->b);
+        if (const Min *m = e.as<Min>()) return clamped(m->a, m->b, false);
+        if (const Max *m = e.as<Max>()) return clamped(m->a, m->b, true);
+        if (const Call *call = e.as<Call>()) {
+            // likely() only steers loop partitioning; the value is its argument.
+            if (call->is_intrinsic(Call::likely) || call->is_intrinsic(Call::likely_if_innermost)) {
+                return analyze(call->args[0]);
+            }
+        }
         if (const Cast *cast = e.as<Cast>()) {
             if (cast->type.is_int_or_uint() && cast->value.type().is_int_or_uint()) {
                 return analyze(cast->value);
@@ -91,17 +99,17 @@ private:
 
     std::optional<AffineForm> sum(const Expr &a, const Expr &b, int64_t sign) const {
         auto fa = analyze(a);
-        if (!fa) return std::nullopt;
+        if (!fa || fa->isClamped()) return std::nullopt;
         auto fb = analyze(b);
-        if (!fb) return std::nullopt;
+        if (!fb || fb->isClamped()) return std::nullopt;
         return combine(*fa, 1, *fb, sign);
     }
 
     std::optional<AffineForm> product(const Expr &a, const Expr &b) const {
         auto fa = analyze(a);
-        if (!fa) return std::nullopt;
+        if (!fa || fa->isClamped()) return std::nullopt;
         auto fb = analyze(b);
-        if (!fb) return std::nullopt;
+        if (!fb || fb->isClamped()) return std::nullopt;
         if (fb->isConstant() && fb->denominator == 1) return scaled(*fa, fb->constant);
         if (fa->isConstant() && fa->denominator == 1) return scaled(*fb, fa->constant);
         return std::nullopt;
@@ -113,10 +121,31 @@ private:
             return std::nullopt;
         }
         auto fa = analyze(a);
-        if (!fa) return std::nullopt;
+        if (!fa || fa->isClamped()) return std::nullopt;
         fa->denominator *= fb->constant;
         normalize(*fa);
         return fa;
+    }
+
+    /// min(a, b) or max(a, b) where one side is constant: a clamp of the other side.
+    std::optional<AffineForm> clamped(const Expr &a, const Expr &b, bool isMax) const {
+        auto fa = analyze(a);
+        auto fb = analyze(b);
+        if (!fa || !fb) return std::nullopt;
+        const bool aConst = fa->isConstant() && !fa->isClamped();
+        const bool bConst = fb->isConstant() && !fb->isClamped();
+        if (aConst == bConst) return std::nullopt;
+        AffineForm f = aConst ? *fb : *fa;
+        const AffineForm &c = aConst ? *fa : *fb;
+        const int64_t bound = floorDiv(c.constant, c.denominator);
+        if (isMax) {
+            f.clampMin = f.clampMin ? std::max(*f.clampMin, bound) : bound;
+            if (f.clampMax) f.clampMax = std::max(*f.clampMax, bound);
+        } else {
+            f.clampMax = f.clampMax ? std::min(*f.clampMax, bound) : bound;
+            if (f.clampMin) f.clampMin = std::min(*f.clampMin, bound);
+        }
+        return f;
     }
 
     static AffineForm scaled(AffineForm f, int64_t factor) {
@@ -147,11 +176,20 @@ Interval AffineForm::over(const Box &loops) const {
             hi += c * r.min;
         }
     }
-    return {floorDiv(lo, denominator), floorDiv(hi, denominator)};
+    Interval r{floorDiv(lo, denominator), floorDiv(hi, denominator)};
+    if (clampMin) {
+        r.min = std::max(r.min, *clampMin);
+        r.max = std::max(r.max, *clampMin);
+    }
+    if (clampMax) {
+        r.min = std::min(r.min, *clampMax);
+        r.max = std::min(r.max, *clampMax);
+    }
+    return r;
 }
 
 bool AffineForm::isIdentity(size_t i) const {
-    if (constant != 0 || denominator != 1) return false;
+    if (constant != 0 || denominator != 1 || isClamped()) return false;
     for (size_t j = 0; j < coeffs.size(); ++j) {
         if (coeffs[j] != (j == i ? 1 : 0)) return false;
     }
@@ -170,7 +208,7 @@ std::optional<AffineForm> analyzeAffine(const Expr &e, size_t loopCount,
 
 std::optional<int64_t> evaluateConstant(const Expr &e, const ConstantOf &constantOf) {
     const LoopIndexOf none = [](const std::string &) { return -1; };
-    if (auto f = analyzeAffine(e, 0, none, constantOf)) return floorDiv(f->constant, f->denominator);
+    if (auto f = analyzeAffine(e, 0, none, constantOf)) return f->over({}).min;
     if (auto c = as_const_int(simplify(e))) return *c;
     return std::nullopt;
 }

@@ -14,11 +14,13 @@
 
 namespace beamscope {
 
-/// floor((sum coeffs[i] * loop[i] + constant) / denominator), denominator > 0.
+/// floor((sum coeffs[i] * loop[i] + constant) / denominator), denominator > 0, optionally
+/// clamped to [clampMin, clampMax] (boundary conditions clamp their index).
 struct AffineForm {
     std::vector<int64_t> coeffs; ///< one per loop variable of the consumer stage
     int64_t constant = 0;
     int64_t denominator = 1;
+    std::optional<int64_t> clampMin, clampMax;
 
     /// The range of values over a box of loop variables (same order as coeffs).
     Interval over(const Box &loops) const;
@@ -28,6 +30,7 @@ struct AffineForm {
     bool isIdentity(size_t i) const;
     /// True if no loop variable appears.
     bool isConstant() const;
+    bool isClamped() const { return clampMin.has_value() || clampMax.has_value(); }
 };
 
 /// Resolves a free Variable (a loop variable of the consumer stage) to its index, or -1.

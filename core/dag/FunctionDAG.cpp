@@ -409,8 +409,24 @@ Box Edge::requiredRegion(const Box &loops) const {
     for (const CallSite &site : calls) {
         if (region.size() < site.args.size()) region.resize(site.args.size());
         for (size_t d = 0; d < site.args.size(); ++d) {
+            if (site.args[d].affine) region[d].unite(site.args[d].affine->over(loops));
+        }
+    }
+    // A data-dependent index touches at most one element per point of the box, however many
+    // dimensions it spreads over. Where in its range is unknown: the window is put next to
+    // the affine accesses of the same dimension, if any, which is where stencils read.
+    const int64_t points = std::max<int64_t>(1, boxVolume(loops));
+    const Box affineOnly = region;
+    for (const CallSite &site : calls) {
+        int64_t remaining = points;
+        for (size_t d = 0; d < site.args.size(); ++d) {
             const CallArg &arg = site.args[d];
-            region[d].unite(arg.affine ? arg.affine->over(loops) : arg.fallback);
+            if (arg.affine) continue;
+            const int64_t extent = std::max<int64_t>(1, std::min(arg.fallback.extent(), remaining));
+            remaining = std::max<int64_t>(1, remaining / extent);
+            int64_t start = affineOnly[d].empty() ? arg.fallback.min : affineOnly[d].min;
+            start = std::clamp(start, arg.fallback.min, std::max(arg.fallback.min, arg.fallback.max - extent + 1));
+            region[d].unite({start, start + extent - 1});
         }
     }
     return region;

@@ -25,7 +25,7 @@ struct StageTiling {
     std::vector<int64_t> blocks;
     std::vector<int64_t> threads;
     std::vector<int64_t> serial;
-    bool operator==(const StageTiling &) const = default;
+    auto operator<=>(const StageTiling &) const = default;
 };
 
 /// Everything decided for one Func.

@@ -1,0 +1,116 @@
+// `beamscope-cli search APP [options]`: run the beam search and print the best schedule.
+#include "Commands.h"
+
+#include "search/SearchReport.h"
+#include "util/Error.h"
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+namespace beamscope::cli {
+
+namespace {
+
+struct SearchArgs {
+    PipelineSource source;
+    int beam = 32;
+    int passes = 5;
+    uint64_t seed = 0;
+    std::string gpu = "v100";
+    bool noSampling = false, noFreezing = false, noMemo = false;
+    std::string pins;
+    std::string trace;
+    bool json = false;
+    bool features = false;
+    std::string format = "text";
+};
+
+void printFeatures(const SearchEngine &engine, std::ostream &os) {
+    Featurizer featurizer(engine.options().gpu, false);
+    const ScheduleState &state = *engine.best()->state;
+    for (const auto &kernel : featurizer.featurize(state)) {
+        for (const StageFeatureRow &row : *kernel) {
+            os << "features of " << state.dag().node(row.node).stages[size_t(row.stage)].name << ":\n";
+            row.features.dump(os, "  ");
+        }
+    }
+}
+
+void printText(const SearchEngine &engine, std::ostream &os) {
+    const BeamEntry *best = engine.best();
+    const FunctionDAG &dag = engine.dag();
+    os << "pipeline " << dag.pipelineName() << " on " << engine.options().gpu.name << "\n";
+    os << "predicted cost " << std::setprecision(6) << best->cost.total << " ms (";
+    for (size_t t = 0; t < kCostTerms; ++t) {
+        os << (t ? ", " : "") << costTermName(CostTerm(t)) << " " << best->cost.terms[t];
+    }
+    os << ")\n";
+    const SearchCounters &c = engine.counters();
+    os << "enumerated " << c.enumerated << ", pruned " << c.pruned << ", evaluated " << c.evaluated
+       << ", featurizations " << c.featurizations << ", memo hits " << c.memoHits << ", frozen "
+       << engine.frozen().size() << ", " << std::setprecision(4) << engine.elapsedMs() << " ms\n\n";
+    os << std::left << std::setw(28) << "stage";
+    for (size_t t = 0; t < kCostTerms; ++t) os << std::right << std::setw(13) << costTermName(CostTerm(t));
+    os << "\n";
+    for (const StageCost &sc : best->cost.stages) {
+        os << std::left << std::setw(28) << dag.node(sc.node).stages[size_t(sc.stage)].name;
+        for (double v : sc.terms) os << std::right << std::setw(13) << std::setprecision(4) << v;
+        os << "\n";
+    }
+    os << "\n";
+    best->state->printLoopNest(os);
+}
+
+} // namespace
+
+void addSearchCommand(CLI::App &app, CommandAction &action) {
+    auto *command = app.add_subcommand("search", "run the GPU beam search and print the best schedule");
+    auto args = std::make_shared<SearchArgs>();
+    addPipelineOptions(*command, args->source);
+    command->add_option("--beam", args->beam, "beam size (1: greedy)")->check(CLI::Range(1, 4096));
+    command->add_option("--passes", args->passes, "passes (hash depth grows per pass)")->check(CLI::Range(1, 16));
+    command->add_option("--seed", args->seed, "seed of the sampling PRNG");
+    command->add_option("--gpu", args->gpu, "GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file");
+    command->add_flag("--no-sampling", args->noSampling, "cost every candidate (no hierarchical sampling)");
+    command->add_flag("--no-freezing", args->noFreezing, "no root/inline pre-pass and freezing");
+    command->add_flag("--no-memo", args->noMemo, "no memoization of featurization per kernel");
+    command->add_option("--pins", args->pins, "JSON pin file");
+    command->add_option("--trace", args->trace, "write one JSON line per step to this file");
+    command->add_flag("--json", args->json, "print the result as JSON");
+    command->add_flag("--features", args->features, "also print every stage's features (text format)");
+    command->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+    command->callback([&action, args] {
+        action = [args] {
+            SearchOptions options;
+            options.beamSize = args->beam;
+            options.passes = args->passes;
+            options.seed = args->seed;
+            options.gpu = GpuSpec::load(args->gpu);
+            options.sampling = !args->noSampling;
+            options.freezing = !args->noFreezing;
+            options.memoization = !args->noMemo;
+            if (!args->pins.empty()) options.pins = loadPinFile(args->pins);
+            auto dag = std::make_shared<const FunctionDAG>(loadPipeline(args->source));
+            SearchEngine engine(dag, options);
+            std::ofstream trace;
+            if (!args->trace.empty()) {
+                trace.open(args->trace);
+                if (!trace) throw Error("cannot write trace file '" + args->trace + "'");
+            }
+            while (!engine.finished()) {
+                SearchStepPtr step = engine.step();
+                if (trace.is_open()) trace << stepToJson(*step, *dag).dump() << "\n";
+            }
+            if (args->json || args->format == "json") {
+                std::cout << searchResultToJson(engine).dump(2) << "\n";
+            } else {
+                printText(engine, std::cout);
+                if (args->features) printFeatures(engine, std::cout);
+            }
+            return 0;
+        };
+    });
+}
+
+} // namespace beamscope::cli

@@ -1,0 +1,353 @@
+// SearchEngine: stepping (enumerate, bucket and sample, evaluate, penalize, select), passes,
+// the freezing pre-pass, pins and cancellation.
+#include "search/SearchEngine.h"
+
+#include "search/StructuralHash.h"
+#include "util/Error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace beamscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+void checkCancel(const CancelToken *cancel) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw SearchCancelled();
+}
+
+constexpr int kFullDepth = 99;
+
+} // namespace
+
+SearchOptions SearchOptions::greedy() {
+    SearchOptions o;
+    o.beamSize = 1;
+    o.passes = 1;
+    return o;
+}
+
+SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions options,
+                           std::shared_ptr<CostModel> model)
+    : m_dag(std::move(dag)), m_options(std::move(options)),
+      m_space(m_options.gpu.smCount ? m_options.gpu : GpuSpec::defaultSpec(), m_options.space),
+      m_rng(m_options.seed) {
+    if (m_options.gpu.smCount == 0) m_options.gpu = GpuSpec::defaultSpec();
+    if (m_options.beamSize < 1) throw UsageError("the beam size must be at least 1");
+    if (m_options.passes < 1) throw UsageError("the number of passes must be at least 1");
+    m_model = model ? std::move(model) : std::make_shared<AnalyticalGpuCostModel>(m_options.gpu);
+    m_featurizer = std::make_unique<Featurizer>(m_options.gpu, m_options.memoization);
+    m_pins = resolvePins(m_options.pins, *m_dag, m_options.gpu);
+    m_frozenPlacements.resize(m_dag->nodes().size());
+    for (const ResolvedPin &pin : m_pins) {
+        if (pin.frozen) m_frozen.insert(pin.node);
+    }
+    m_order = m_dag->outputsFirst();
+    m_badHashes.resize(size_t(m_options.passes) + 1);
+    startPass(m_options.freezing && m_order.size() > 1 ? 0 : 1);
+}
+
+int SearchEngine::estimatedSteps() const {
+    int perPass = 0;
+    for (int node : m_order) perPass += m_dag->node(node).alwaysInline ? 1 : 2;
+    return perPass * (m_options.passes + (m_options.freezing ? 1 : 0));
+}
+
+void SearchEngine::startPass(int pass) {
+    m_pass = pass;
+    m_cursor = 0;
+    m_phase = Phase::ComputeLocation;
+    m_space.options().rootOrInlineOnly = pass == 0;
+    BeamEntry start;
+    start.state = ScheduleState::initial(m_dag);
+    start.decision = "start";
+    m_beam = {start};
+    m_passBad.clear();
+    m_passGood.clear();
+}
+
+bool SearchEngine::needsTiling(int node) const {
+    for (const BeamEntry &e : m_beam) {
+        const FuncPlacement &p = e.state->placement(node);
+        if (p.kind == ComputeKind::Root && !p.tiled) return true;
+    }
+    return false;
+}
+
+bool SearchEngine::allowedByPins(const ScheduleState &child, int node) const {
+    for (const ResolvedPin &pin : m_pins) {
+        if (pin.node == node && !pinSatisfied(pin, child)) return false;
+        if (pin.host == node) {
+            // The host of a pinned fusion must stay able to host it.
+            const ComputeKind k = child.placement(node).kind;
+            const bool ok = k == ComputeKind::Root || (k == ComputeKind::Block && pin.location == ComputeKind::Thread);
+            if (!ok) return false;
+        }
+    }
+    return true;
+}
+
+std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
+                                                   std::vector<PrunedCandidate> &pruned,
+                                                   const CancelToken *cancel) {
+    std::vector<StepCandidate> out;
+    const ResolvedPin *pin = nullptr;
+    for (const ResolvedPin &p : m_pins) {
+        if (p.node == node) pin = &p;
+    }
+    for (size_t b = 0; b < m_beam.size(); ++b) {
+        checkCancel(cancel);
+        const ScheduleState &state = *m_beam[b].state;
+        std::vector<Candidate> kept;
+        if (phase == Phase::Tiling) {
+            const FuncPlacement &p = state.placement(node);
+            if (p.kind != ComputeKind::Root || p.tiled) {
+                StepCandidate carry{m_beam[b].state, "unchanged", int(b)};
+                carry.cost = m_beam[b].cost.total;
+                out.push_back(carry);
+                continue;
+            }
+            m_space.tilings(state, node, kept, pruned);
+            if (pin && !pin->threads.empty()) {
+                // A pinned tiling outside the enumerated menu is built directly.
+                bool found = false;
+                for (const Candidate &c : kept) found |= pinSatisfied(*pin, *c.state);
+                if (!found) {
+                    ResolvedPin exact = *pin;
+                    if (exact.serial.empty()) exact.serial.assign(exact.threads.size(), 1);
+                    exact.location = ComputeKind::Root;
+                    if (StatePtr s = applyFrozenPin(exact, state)) kept.push_back({s, "pinned tiling"});
+                }
+            }
+        } else if (m_frozen.count(node)) {
+            StatePtr child;
+            if (pin && pin->frozen) child = applyFrozenPin(*pin, state);
+            else child = state.withPlacement(node, m_frozenPlacements[size_t(node)]);
+            if (!child) throw Error("the frozen pin on '" + m_dag->node(node).name + "' cannot be applied here");
+            kept.push_back({child, std::string("frozen ") + computeKindName(child->placement(node).kind)});
+        } else {
+            m_space.locations(state, node, kept, pruned);
+        }
+        if (kept.empty()) {
+            // Every option was dropped for wasting hardware: the least bad ones still schedule
+            // the Func (a Func must be computed somewhere).
+            for (const PrunedCandidate &p : pruned) {
+                if (p.state && isSoftPruneReason(p.reason) && p.state->parent() == &state) {
+                    kept.push_back({p.state, p.label + " (kept: " + pruneReasonName(p.reason) + ")"});
+                }
+            }
+        }
+        for (Candidate &c : kept) {
+            if (!allowedByPins(*c.state, node)) continue;
+            StepCandidate sc;
+            sc.state = std::move(c.state);
+            sc.label = std::move(c.label);
+            sc.parent = int(b);
+            out.push_back(std::move(sc));
+        }
+    }
+    if (out.empty()) {
+        throw Error("no schedule for '" + m_dag->node(node).name + "' satisfies the pins");
+    }
+    return out;
+}
+
+void SearchEngine::evaluate(std::vector<StepCandidate> &candidates, const std::vector<int> &which,
+                            std::vector<StateCost> &costs, StepTimings &timings,
+                            const CancelToken *cancel) {
+    costs.assign(which.size(), StateCost{});
+    auto t = Clock::now();
+    std::vector<std::vector<std::shared_ptr<const KernelFeatures>>> features(which.size());
+    for (size_t k = 0; k < which.size(); ++k) {
+        if (k % 32 == 0) checkCancel(cancel);
+        features[k] = m_featurizer->featurize(*candidates[size_t(which[k])].state);
+    }
+    timings.featurize += msSince(t);
+    t = Clock::now();
+    for (size_t k = 0; k < which.size(); ++k) {
+        m_model->enqueue(*candidates[size_t(which[k])].state, std::move(features[k]), &costs[k]);
+    }
+    m_model->evaluateAll();
+    timings.cost += msSince(t);
+}
+
+SearchStepPtr SearchEngine::step(const CancelToken *cancel) {
+    if (m_finished) return m_last;
+    const auto start = Clock::now();
+    auto snapshot = std::make_shared<SearchStep>();
+    SearchStep &s = *snapshot;
+    const int node = m_order[m_cursor];
+    s.index = m_stepIndex;
+    s.pass = m_pass;
+    s.hashDepth = std::max(1, m_pass);
+    s.node = node;
+    s.func = m_dag->node(node).name;
+    s.phase = m_phase;
+
+    auto t = Clock::now();
+    s.candidates = enumerate(node, m_phase, s.pruned, cancel);
+    for (StepCandidate &c : s.candidates) c.hash = structuralHash(*c.state, s.hashDepth);
+    s.timings.enumerate = msSince(t);
+
+    // Hierarchical sampling: carried-over states are already costed and always kept.
+    t = Clock::now();
+    std::vector<uint64_t> hashes;
+    std::vector<int> fresh;
+    for (size_t i = 0; i < s.candidates.size(); ++i) {
+        if (std::isnan(s.candidates[i].cost)) fresh.push_back(int(i));
+    }
+    for (int i : fresh) hashes.push_back(s.candidates[size_t(i)].hash);
+    s.buckets = bucketAndSample(hashes, m_options.sampling, m_rng);
+    std::vector<int> which;
+    for (Bucket &b : s.buckets) {
+        for (int &m : b.members) m = fresh[size_t(m)];
+        for (int &m : b.sampled) {
+            m = fresh[size_t(m)];
+            which.push_back(m);
+            s.candidates[size_t(m)].sampled = true;
+        }
+    }
+    s.timings.sample = msSince(t);
+
+    std::vector<StateCost> costs;
+    evaluate(s.candidates, which, costs, s.timings, cancel);
+
+    // Rank: cost, raised for structures an earlier pass found unpromising (section 4.5).
+    t = Clock::now();
+    struct Ranked {
+        int index;
+        double rank;
+    };
+    std::vector<Ranked> ranked;
+    std::vector<StateCost> costOf(s.candidates.size());
+    for (size_t k = 0; k < which.size(); ++k) {
+        StepCandidate &c = s.candidates[size_t(which[k])];
+        c.cost = costs[k].total;
+        costOf[size_t(which[k])] = std::move(costs[k]);
+        double rank = c.cost;
+        for (int q = 1; q < m_pass; ++q) {
+            if (m_badHashes[size_t(q)].count(structuralHash(*c.state, q))) {
+                c.penalized = true;
+                rank *= 1.0 + m_options.knownBadPenalty;
+                break;
+            }
+        }
+        ranked.push_back({which[k], rank});
+    }
+    for (size_t i = 0; i < s.candidates.size(); ++i) {
+        if (!s.candidates[i].sampled) {
+            const StepCandidate &c = s.candidates[i];
+            if (!std::isnan(c.cost)) {
+                costOf[i] = m_beam[size_t(c.parent)].cost;
+                ranked.push_back({int(i), m_beam[size_t(c.parent)].rankCost});
+            }
+        }
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked &a, const Ranked &b) {
+        return a.rank < b.rank || (a.rank == b.rank && a.index < b.index);
+    });
+    std::vector<BeamEntry> beam;
+    std::set<uint64_t> inBeam;
+    for (const Ranked &r : ranked) {
+        if (int(beam.size()) >= m_options.beamSize) break;
+        StepCandidate &c = s.candidates[size_t(r.index)];
+        if (!inBeam.insert(structuralHash(*c.state, kFullDepth)).second) continue; // duplicate
+        c.inBeam = true;
+        BeamEntry e;
+        e.state = c.state;
+        e.cost = costOf[size_t(r.index)];
+        e.rankCost = r.rank;
+        e.hash = c.hash;
+        e.decision = c.label;
+        beam.push_back(std::move(e));
+    }
+    for (const StepCandidate &c : s.candidates) {
+        if (!c.sampled) continue;
+        (c.inBeam ? m_passGood : m_passBad).insert(structuralHash(*c.state, std::max(1, m_pass)));
+    }
+    m_beam = std::move(beam);
+    s.timings.select = msSince(t);
+
+    // Counters.
+    m_counters.enumerated += int64_t(s.candidates.size() + s.pruned.size());
+    m_counters.pruned += int64_t(s.pruned.size());
+    m_counters.evaluated += int64_t(which.size());
+    m_counters.featurizations = m_featurizer->featurizations();
+    m_counters.memoHits = m_featurizer->memoHits();
+    m_counters.memoMisses = m_featurizer->memoMisses();
+
+    // Advance: tiling follows the location decision when some state put the Func at root.
+    if (m_phase == Phase::ComputeLocation && needsTiling(node)) {
+        m_phase = Phase::Tiling;
+    } else {
+        m_phase = Phase::ComputeLocation;
+        ++m_cursor;
+    }
+    s.beam = m_beam;
+    if (m_cursor == m_order.size()) {
+        s.passFinished = true;
+        finishPass();
+    }
+    s.finished = m_finished;
+    s.frozen.assign(m_frozen.begin(), m_frozen.end());
+    s.counters = m_counters;
+    ++m_stepIndex;
+    m_elapsedMs += msSince(start);
+    m_last = snapshot;
+    return m_last;
+}
+
+void SearchEngine::finishPass() {
+    if (m_pass == 0) {
+        freezeAfterPrepass();
+        startPass(1);
+        return;
+    }
+    if (!m_beam.empty() && (!m_best || m_beam[0].cost.total < m_best->cost.total)) m_best = m_beam[0];
+    std::set<uint64_t> &bad = m_badHashes[size_t(m_pass)];
+    for (uint64_t h : m_passBad) {
+        if (!m_passGood.count(h)) bad.insert(h);
+    }
+    if (m_pass < m_options.passes) startPass(m_pass + 1);
+    else m_finished = true;
+}
+
+void SearchEngine::freezeAfterPrepass() {
+    const BeamEntry &best = m_beam.front();
+    std::vector<std::pair<double, int>> costByFunc;
+    for (int node : m_order) {
+        double cost = 0;
+        for (const StageCost &sc : best.cost.stages) {
+            if (sc.node == node) cost += sc.total();
+        }
+        costByFunc.push_back({cost, node});
+    }
+    // Cheapest first (ties by order); all but log2(N) of them are frozen.
+    std::stable_sort(costByFunc.begin(), costByFunc.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    const int n = int(costByFunc.size());
+    const int keep = std::max(1, int(std::floor(std::log2(double(n)))));
+    for (int i = 0; i < n - keep; ++i) {
+        const int node = costByFunc[size_t(i)].second;
+        if (m_frozen.count(node)) continue;
+        bool pinned = false;
+        for (const ResolvedPin &p : m_pins) pinned |= p.node == node || p.host == node;
+        if (pinned) continue; // a user's pin keeps the Func under search
+        m_frozen.insert(node);
+        m_frozenPlacements[size_t(node)] = best.state->placement(node);
+    }
+}
+
+SearchStepPtr SearchEngine::run(const CancelToken *cancel) {
+    while (!m_finished) step(cancel);
+    return m_last;
+}
+
+} // namespace beamscope

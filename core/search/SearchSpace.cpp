@@ -1,0 +1,351 @@
+// SearchSpace: enumeration of compute locations and tilings, and the pruning rules.
+// Contents: names; size menus (serialSizes, threadSizes); locations; tilings; pruning (check).
+#include "search/SearchSpace.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace beamscope {
+
+namespace {
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+std::string joinSizes(const std::vector<int64_t> &v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "x" : "") + std::to_string(v[i]);
+    return s;
+}
+
+/// Calls `visit` with every combination of one entry per list (first list varies fastest).
+template <typename F> void forEachCombination(const std::vector<std::vector<int64_t>> &lists, F &&visit) {
+    std::vector<size_t> index(lists.size(), 0);
+    std::vector<int64_t> pick(lists.size());
+    for (const auto &l : lists) {
+        if (l.empty()) return;
+    }
+    while (true) {
+        for (size_t i = 0; i < lists.size(); ++i) pick[i] = lists[i][index[i]];
+        visit(pick);
+        size_t i = 0;
+        while (i < lists.size() && ++index[i] == lists[i].size()) index[i++] = 0;
+        if (i == lists.size()) return;
+    }
+}
+
+} // namespace
+
+const char *pruneReasonName(PruneReason r) {
+    static const char *const names[] = {"excessive_recompute", "idle_sms", "poor_warp_lane_utilization",
+                                        "serial_too_large_to_unroll", "thread_allocation_dynamic_or_too_large",
+                                        "too_many_threads", "too_much_shared_memory"};
+    return names[size_t(r)];
+}
+
+bool isSoftPruneReason(PruneReason r) {
+    return r == PruneReason::IdleSms || r == PruneReason::PoorWarpLaneUtilization ||
+           r == PruneReason::ExcessiveRecompute;
+}
+
+const char *phaseName(Phase p) { return p == Phase::ComputeLocation ? "compute_location" : "tiling"; }
+
+SearchSpace::SearchSpace(GpuSpec gpu, SearchSpaceOptions options)
+    : m_gpu(std::move(gpu)), m_options(options) {}
+
+std::vector<int64_t> SearchSpace::serialSizes(int64_t extent) const {
+    std::vector<int64_t> sizes;
+    for (int64_t s : {1, 2, 4, 8}) {
+        if (s <= extent) sizes.push_back(s);
+    }
+    for (int64_t s : {3, 5, 7}) {
+        if (s <= extent && extent % s == 0 && (extent / s) % m_gpu.warpSize == 0) sizes.push_back(s);
+    }
+    return sizes;
+}
+
+std::vector<int64_t> SearchSpace::threadSizes(int64_t extent, bool innermost) const {
+    std::vector<int64_t> sizes;
+    if (innermost && extent >= 16) {
+        for (int64_t t : {16, 32, 64}) {
+            if (t <= extent || t == 16) sizes.push_back(t);
+        }
+        return sizes;
+    }
+    for (int64_t t = 1; t <= 16 && t <= extent; t *= 2) sizes.push_back(t);
+    return sizes;
+}
+
+// ---- decision 1 --------------------------------------------------------------------------
+
+std::vector<int> SearchSpace::fusionHosts(const ScheduleState &state, int node) const {
+    std::set<int> hosts, seen;
+    std::vector<int> work;
+    const FunctionDAG &dag = state.dag();
+    for (int e : dag.node(node).outgoing) work.push_back(dag.edge(e).consumer);
+    while (!work.empty()) {
+        const int c = work.back();
+        work.pop_back();
+        if (!seen.insert(c).second) continue;
+        const ComputeKind kind = state.placement(c).kind;
+        if (kind == ComputeKind::Inline) {
+            for (int e : dag.node(c).outgoing) work.push_back(dag.edge(e).consumer);
+        } else if (kind == ComputeKind::Root || kind == ComputeKind::Block) {
+            hosts.insert(c);
+        }
+    }
+    return {hosts.begin(), hosts.end()};
+}
+
+void SearchSpace::locations(const ScheduleState &state, int node, std::vector<Candidate> &kept,
+                            std::vector<PrunedCandidate> &pruned) const {
+    const Node &n = state.dag().node(node);
+    auto consider = [&](StatePtr child, std::string label) {
+        if (auto p = check(*child, node)) {
+            p->label = std::move(label);
+            p->state = std::move(child);
+            pruned.push_back(std::move(*p));
+        } else {
+            kept.push_back({std::move(child), std::move(label)});
+        }
+    };
+    if (n.alwaysInline && state.canInline(node)) {
+        kept.push_back({state.withInline(node), "inline (pointwise)"});
+        return;
+    }
+    kept.push_back({state.withRoot(node), "root"});
+    if (n.isOutput) return;
+    if (state.canInline(node)) consider(state.withInline(node), "inline");
+    if (m_options.rootOrInlineOnly) return;
+    for (int host : fusionHosts(state, node)) {
+        if (state.canFuse(node, host, LoopLevel::Block)) blockCandidates(state, node, host, kept, pruned);
+        if (state.canFuse(node, host, LoopLevel::Thread)) {
+            consider(state.withThread(node, host), "thread of " + state.dag().node(host).name);
+        }
+    }
+}
+
+void SearchSpace::blockCandidates(const ScheduleState &state, int node, int host,
+                                  std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const {
+    const Box region = state.regionWithin(node, host, LoopLevel::Block);
+    const Stage &stage = state.dag().node(node).stages[0];
+    std::vector<std::vector<int64_t>> menus;
+    for (const LoopVar &l : stage.loops) menus.push_back(serialSizes(region[size_t(l.funcDim)].extent()));
+    const std::string where = "block of " + state.dag().node(host).name;
+    forEachCombination(menus, [&](const std::vector<int64_t> &serial) {
+        StatePtr child = state.withBlock(node, host, serial);
+        std::string label = where + " serial " + joinSizes(serial);
+        if (auto p = check(*child, node)) {
+            p->label = std::move(label);
+            p->state = std::move(child);
+            pruned.push_back(std::move(*p));
+        } else {
+            kept.push_back({std::move(child), std::move(label)});
+        }
+    });
+}
+
+// ---- decision 2 --------------------------------------------------------------------------
+
+void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Candidate> &kept,
+                          std::vector<PrunedCandidate> &pruned) const {
+    const FunctionDAG &dag = state.dag();
+    const Node &n = dag.node(node);
+    int innermost = -1;
+    for (int d = 0; d < n.dimensions && innermost < 0; ++d) {
+        if (n.region[size_t(d)].extent() >= 16) innermost = d;
+    }
+    if (innermost < 0) innermost = 0;
+    // Thread dimensions: the innermost one first, then the others in order, up to the limit.
+    std::vector<bool> threaded(size_t(n.dimensions), false);
+    int used = 0;
+    for (int k = 0; k < n.dimensions && used < m_options.maxThreadDims; ++k) {
+        const int d = (innermost + k) % std::max(1, n.dimensions);
+        if (n.region[size_t(d)].extent() > 1 || d == innermost) {
+            threaded[size_t(d)] = true;
+            ++used;
+        }
+    }
+    std::vector<std::vector<int64_t>> serialMenus, threadMenus;
+    for (int d = 0; d < n.dimensions; ++d) {
+        const int64_t extent = n.region[size_t(d)].extent();
+        serialMenus.push_back(serialSizes(extent));
+        threadMenus.push_back(threaded[size_t(d)] ? threadSizes(extent, d == innermost)
+                                                  : std::vector<int64_t>{1});
+    }
+    std::set<std::vector<StageTiling>> seen;
+    forEachCombination(serialMenus, [&](const std::vector<int64_t> &serial) {
+        forEachCombination(threadMenus, [&](const std::vector<int64_t> &threads) {
+            std::vector<StageTiling> tilings;
+            for (const Stage &stage : n.stages) {
+                std::vector<int64_t> t(stage.loops.size(), 1), s(stage.loops.size(), 1);
+                for (size_t l = 0; l < stage.loops.size(); ++l) {
+                    const int d = stage.loops[l].funcDim;
+                    if (d < 0) continue;
+                    t[l] = threads[size_t(d)];
+                    s[l] = serial[size_t(d)];
+                }
+                tilings.push_back(ScheduleState::makeTiling(stage, t, s));
+            }
+            if (n.dimensions == 0) tilings = ScheduleState::provisionalTiling(dag, node);
+            if (!seen.insert(tilings).second) return;
+            std::string label = "threads " + joinSizes(tilings.back().threads) + " serial " +
+                                joinSizes(tilings.back().serial);
+            if (auto p = checkRootTiling(n, tilings)) {
+                // Built only when kept, or when soft-pruned (a possible fallback).
+                if (isSoftPruneReason(p->reason)) p->state = state.withRootTiling(node, tilings);
+                p->label = std::move(label);
+                pruned.push_back(std::move(*p));
+            } else {
+                kept.push_back({state.withRootTiling(node, tilings), std::move(label)});
+            }
+        });
+    });
+}
+
+// ---- pruning -----------------------------------------------------------------------------
+
+double SearchSpace::inlineRecompute(const ScheduleState &state, int node) const {
+    const FunctionDAG &dag = state.dag();
+    // Evaluations of an inlined Func: its call count times how often each consumer computes.
+    std::function<double(int)> evaluations = [&](int f) -> double {
+        double total = 0;
+        for (int e : dag.node(f).outgoing) {
+            const Edge &edge = dag.edge(e);
+            const FuncPlacement &c = state.placement(edge.consumer);
+            double computed;
+            if (c.kind == ComputeKind::Inline) {
+                computed = evaluations(edge.consumer);
+            } else if (c.kind == ComputeKind::Block || c.kind == ComputeKind::Thread) {
+                computed = double(boxVolume(c.region)) * double(c.realizations);
+            } else {
+                computed = double(dag.node(edge.consumer).stages[size_t(edge.consumerStage)].points());
+            }
+            total += double(edge.calls.size()) * computed;
+        }
+        return total;
+    };
+    const double minimum = double(std::max<int64_t>(1, dag.node(node).stages[0].points()));
+    return evaluations(node) / minimum;
+}
+
+namespace {
+
+/// Points a stage can spread over threads and blocks: the product of its pure loop extents.
+int64_t parallelPoints(const Stage &stage) {
+    int64_t points = 1;
+    for (const LoopVar &l : stage.loops) {
+        if (!l.isReduction) points *= l.estimate.extent();
+    }
+    return points;
+}
+
+} // namespace
+
+std::optional<PrunedCandidate> SearchSpace::checkRootTiling(const Node &n,
+                                                            const std::vector<StageTiling> &tilings) const {
+    for (size_t s = 0; s < n.stages.size(); ++s) {
+        const Stage &stage = n.stages[s];
+        const StageTiling &t = tilings[s];
+        const int64_t parallel = parallelPoints(stage);
+        int64_t threads = 1, serial = 1, blocks = 1;
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            threads *= t.threads[l];
+            blocks *= t.blocks[l];
+            if (!stage.loops[l].isReduction) serial *= t.serial[l];
+        }
+        if (threads > m_gpu.maxThreadsPerBlock) {
+            return PrunedCandidate{"", PruneReason::TooManyThreads, std::to_string(threads) + " threads per block", nullptr};
+        }
+        if (serial > m_options.maxUnrolledSerial) {
+            return PrunedCandidate{"", PruneReason::SerialTooLargeToUnroll, std::to_string(serial) + " serial iterations", nullptr};
+        }
+        const double lanes = double(threads) / double(ceilDiv(threads, m_gpu.warpSize) * m_gpu.warpSize);
+        if (parallel >= int64_t(m_gpu.warpSize) * 4 && lanes < m_options.minLaneUtilization) {
+            return PrunedCandidate{"", PruneReason::PoorWarpLaneUtilization,
+                                   std::to_string(threads) + " threads use " + std::to_string(int(lanes * 100)) + "% of lanes", nullptr};
+        }
+        if (parallel >= int64_t(m_gpu.smCount) * m_gpu.warpSize * 4 &&
+            double(blocks) < m_options.minSmFraction * m_gpu.smCount) {
+            return PrunedCandidate{"", PruneReason::IdleSms,
+                                   std::to_string(blocks) + " blocks for " + std::to_string(m_gpu.smCount) + " SMs", nullptr};
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &child, int node) const {
+    const FunctionDAG &dag = child.dag();
+    const Node &n = dag.node(node);
+    const FuncPlacement &p = child.placement(node);
+    auto prune = [](PruneReason r, std::string detail) {
+        return std::optional<PrunedCandidate>(PrunedCandidate{"", r, std::move(detail), nullptr});
+    };
+    auto threadChecks = [&](const StageTiling &t, const Stage &stage, bool allowFew) -> std::optional<PrunedCandidate> {
+        int64_t threads = 1, serial = 1;
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            threads *= t.threads[l];
+            if (!stage.loops[l].isReduction) serial *= t.serial[l];
+        }
+        if (threads > m_gpu.maxThreadsPerBlock) {
+            return prune(PruneReason::TooManyThreads, std::to_string(threads) + " threads per block");
+        }
+        if (serial > m_options.maxUnrolledSerial) {
+            return prune(PruneReason::SerialTooLargeToUnroll, std::to_string(serial) + " serial iterations");
+        }
+        const double lanes = double(threads) / double(ceilDiv(threads, m_gpu.warpSize) * m_gpu.warpSize);
+        if (!allowFew && lanes < m_options.minLaneUtilization) {
+            return prune(PruneReason::PoorWarpLaneUtilization,
+                         std::to_string(threads) + " threads use " + std::to_string(int(lanes * 100)) + "% of lanes");
+        }
+        return std::nullopt;
+    };
+    switch (p.kind) {
+    case ComputeKind::Inline: {
+        const double ratio = inlineRecompute(child, node);
+        if (ratio > m_options.maxInlineRecompute) {
+            return prune(PruneReason::ExcessiveRecompute, "inlining evaluates it " + std::to_string(int(ratio)) + "x per point");
+        }
+        return std::nullopt;
+    }
+    case ComputeKind::Root:
+        return p.tiled ? checkRootTiling(n, p.tilings) : std::nullopt;
+    case ComputeKind::Block: {
+        const double ratio = double(boxVolume(p.region)) * double(p.realizations) / double(std::max<int64_t>(1, n.stages[0].points()));
+        if (ratio > m_options.maxFusedRecompute) {
+            return prune(PruneReason::ExcessiveRecompute, "computes " + std::to_string(int(ratio * 100) / 100.0).substr(0, 4) + "x its points");
+        }
+        int64_t shared = 0;
+        for (const Node &m : dag.nodes()) {
+            const FuncPlacement &q = child.placement(m.index);
+            if (q.kind == ComputeKind::Block && q.host == p.host) shared += boxVolume(q.region) * m.bytesPerPoint;
+        }
+        if (shared > m_gpu.sharedMemoryPerBlockBytes) {
+            return prune(PruneReason::TooMuchSharedMemory, std::to_string(shared) + " bytes of shared memory per block");
+        }
+        return threadChecks(p.tilings[0], n.stages[0], boxVolume(p.region) < m_gpu.warpSize);
+    }
+    case ComputeKind::Thread: {
+        for (int e : n.outgoing) {
+            if (!dag.edge(e).allAffine) {
+                return prune(PruneReason::ThreadAllocationDynamicOrTooLarge, "its size depends on data");
+            }
+        }
+        const int64_t bytes = boxVolume(p.region) * n.bytesPerPoint;
+        const int64_t budget = int64_t(m_gpu.registersPerThreadMax) * 4 / 4;
+        if (bytes > budget) {
+            return prune(PruneReason::ThreadAllocationDynamicOrTooLarge,
+                         std::to_string(bytes) + " bytes per thread (budget " + std::to_string(budget) + ")");
+        }
+        const double ratio = double(boxVolume(p.region)) * double(p.realizations) / double(std::max<int64_t>(1, n.stages[0].points()));
+        if (ratio > m_options.maxInlineRecompute) {
+            return prune(PruneReason::ExcessiveRecompute, "computes " + std::to_string(int(ratio)) + "x its points");
+        }
+        return std::nullopt;
+    }
+    case ComputeKind::Unscheduled: break;
+    }
+    return std::nullopt;
+}
+
+} // namespace beamscope

@@ -1,0 +1,102 @@
+// SearchSpace: the candidates of the two decisions for one Func (paper 4, 4.1-4.3) and the
+// pruning rules of 4.6; every dropped candidate carries its PruneReason.
+#pragma once
+
+#include "schedule/GpuSpec.h"
+#include "schedule/ScheduleState.h"
+
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// Why a candidate was dropped (paper 4.6).
+enum class PruneReason : uint8_t {
+    ExcessiveRecompute,
+    IdleSms,
+    PoorWarpLaneUtilization,
+    SerialTooLargeToUnroll,
+    ThreadAllocationDynamicOrTooLarge,
+    TooManyThreads,
+    TooMuchSharedMemory,
+    Count
+};
+constexpr size_t kPruneReasons = static_cast<size_t>(PruneReason::Count);
+
+/// "excessive_recompute", "idle_sms", ...
+const char *pruneReasonName(PruneReason r);
+
+/// The two decisions per Func.
+enum class Phase : uint8_t { ComputeLocation, Tiling };
+const char *phaseName(Phase p);
+
+/// A surviving candidate: the child state and a short description of the decision.
+struct Candidate {
+    StatePtr state;
+    std::string label;
+};
+
+/// A dropped candidate (its state is kept when it was built before the check failed).
+struct PrunedCandidate {
+    std::string label;
+    PruneReason reason;
+    std::string detail;
+    StatePtr state;
+};
+
+/// Reasons that describe wasted hardware rather than an impossible or absurd schedule; when a
+/// Func has no other option, candidates dropped for these are used anyway.
+bool isSoftPruneReason(PruneReason r);
+
+/// Thresholds of the pruning rules; defaults follow the paper's intent, documented per field.
+struct SearchSpaceOptions {
+    double maxInlineRecompute = 16.0; ///< evaluations of an inlined Func per point it has
+    double maxFusedRecompute = 4.0;   ///< points computed by a fused Func per point it has
+    double minSmFraction = 0.5;       ///< fewest blocks, as a fraction of the SMs
+    double minLaneUtilization = 0.75; ///< used lanes of the active warps of a block
+    int64_t maxUnrolledSerial = 64;   ///< largest serial tile (pure loops) per thread
+    int maxThreadDims = 3;            ///< GPU thread dimensions (x, y, z)
+    bool rootOrInlineOnly = false;    ///< the freezing pre-pass: no fusion options
+};
+
+class SearchSpace {
+public:
+    SearchSpace(GpuSpec gpu, SearchSpaceOptions options);
+
+    /// Decision 1: where to compute `node` (root, inline, block or thread level of a consumer).
+    /// Block-level options are tiled right away (serial sizes).
+    void locations(const ScheduleState &state, int node, std::vector<Candidate> &kept,
+                   std::vector<PrunedCandidate> &pruned) const;
+
+    /// Decision 2: tilings of a root Func (serial, then thread sizes; blocks from the rest).
+    void tilings(const ScheduleState &state, int node, std::vector<Candidate> &kept,
+                 std::vector<PrunedCandidate> &pruned) const;
+
+    /// Serial sizes the paper enumerates for a loop of `extent` (1, 2, 4, 8, and 3, 5, 7
+    /// when they make extent / size a multiple of the warp size).
+    std::vector<int64_t> serialSizes(int64_t extent) const;
+    /// Thread sizes for one dimension: 16, 32, 64 innermost, powers of two up to 16 elsewhere.
+    std::vector<int64_t> threadSizes(int64_t extent, bool innermost) const;
+
+    const SearchSpaceOptions &options() const { return m_options; }
+    SearchSpaceOptions &options() { return m_options; }
+    const GpuSpec &gpu() const { return m_gpu; }
+
+    /// Pruning checks on a candidate child state for `node`; empty when it survives.
+    std::optional<PrunedCandidate> check(const ScheduleState &child, int node) const;
+
+    /// The root-placement checks on a tiling, without building a state.
+    std::optional<PrunedCandidate> checkRootTiling(const Node &node,
+                                                   const std::vector<StageTiling> &tilings) const;
+
+private:
+    double inlineRecompute(const ScheduleState &state, int node) const;
+    std::vector<int> fusionHosts(const ScheduleState &state, int node) const;
+    void blockCandidates(const ScheduleState &state, int node, int host,
+                         std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const;
+
+    GpuSpec m_gpu;
+    SearchSpaceOptions m_options;
+};
+
+} // namespace beamscope

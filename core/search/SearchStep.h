@@ -1,0 +1,74 @@
+// SearchStep: the immutable snapshot the engine returns after each decision — the beam, the
+// step's candidates in buckets, pruned candidates with reasons, frozen stages, counters, times.
+#pragma once
+
+#include "cost/CostModel.h"
+#include "search/Sampler.h"
+#include "search/SearchSpace.h"
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// A state in the beam, with its cost (and the penalized cost it was ranked by).
+struct BeamEntry {
+    StatePtr state;
+    StateCost cost;
+    double rankCost = 0;   ///< cost after the known-bad penalty (section 4.5)
+    uint64_t hash = 0;     ///< structural hash at the pass's depth
+    std::string decision;  ///< the decision that produced it
+};
+
+/// One enumerated candidate of the step.
+struct StepCandidate {
+    StatePtr state;
+    std::string label;
+    int parent = -1;       ///< index into the previous beam
+    uint64_t hash = 0;
+    bool sampled = false;  ///< chosen as a bucket representative and evaluated
+    bool penalized = false;
+    bool inBeam = false;
+    double cost = std::numeric_limits<double>::quiet_NaN(); ///< NaN unless evaluated
+};
+
+/// Counters, cumulative over the search so far.
+struct SearchCounters {
+    int64_t enumerated = 0;
+    int64_t pruned = 0;
+    int64_t evaluated = 0;
+    int64_t featurizations = 0;
+    int64_t memoHits = 0;
+    int64_t memoMisses = 0;
+};
+
+/// Wall time of this step's activities, milliseconds (not part of the deterministic trace).
+struct StepTimings {
+    double enumerate = 0, sample = 0, featurize = 0, cost = 0, select = 0;
+    double total() const { return enumerate + sample + featurize + cost + select; }
+};
+
+struct SearchStep {
+    int index = 0;          ///< 0-based step number
+    int pass = 0;           ///< 0 for the freezing pre-pass, then 1..passes
+    int hashDepth = 0;
+    int node = -1;          ///< the Func decided
+    std::string func;
+    Phase phase = Phase::ComputeLocation;
+    std::vector<BeamEntry> beam;
+    std::vector<StepCandidate> candidates;
+    std::vector<Bucket> buckets;
+    std::vector<PrunedCandidate> pruned;
+    std::vector<int> frozen; ///< frozen Funcs (node indices)
+    SearchCounters counters;
+    StepTimings timings;
+    bool passFinished = false;
+    bool finished = false;   ///< the whole search is done
+};
+
+using SearchStepPtr = std::shared_ptr<const SearchStep>;
+
+} // namespace beamscope
