@@ -1,0 +1,142 @@
+// Featurizer: features of hand-made stencil-chain schedules, checked against hand computation.
+#include "ScheduleTestUtil.h"
+
+#include "cost/AnalyticalGpuCostModel.h"
+#include "cost/Featurizer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace beamscope;
+using namespace beamscope::testing;
+
+namespace {
+
+/// The features of stage 0 of `name` in `state` (V100).
+StageFeatures featuresOf(const ScheduleState &state, const std::string &name) {
+    Featurizer featurizer(GpuSpec::load("v100"), false);
+    const int node = state.dag().find(name);
+    for (const auto &kernel : featurizer.featurize(state)) {
+        for (const StageFeatureRow &row : *kernel) {
+            if (row.node == node && row.stage == 0) return row.features;
+        }
+    }
+    ADD_FAILURE() << "no features for " << name;
+    return {};
+}
+
+} // namespace
+
+TEST(Featurizer, CoalescedAndStridedThreadLoopsGiveDifferentTransactionCounts) {
+    auto dag = stencilChainDag(1);
+    // stage_1 gets its own kernel (it is pointwise, so it would be inlined otherwise).
+    const StatePtr start = rootTiled(ScheduleState::initial(dag), "stage_1", {32, 8}, {1, 1});
+    // output reads stage_1 (4-byte floats) pointwise. Threads along x: a warp reads 32
+    // consecutive floats = 128 bytes = 4 sectors of 32 bytes, all of them used.
+    const StatePtr coalesced = placeRest(rootTiled(start, "output", {32, 1}, {1, 1}));
+    ASSERT_EQ(coalesced->placement(dag->find("stage_1")).kind, ComputeKind::Root);
+    const StageFeatures c = featuresOf(*coalesced, "output");
+    EXPECT_DOUBLE_EQ(c[Feature::num_global_mem_loads_per_block], 4.0);
+    EXPECT_DOUBLE_EQ(c[Feature::global_mem_load_efficiency], 1.0);
+    EXPECT_DOUBLE_EQ(c[Feature::num_blocks], 48.0 * 2560.0);
+
+    // Threads along y: each lane reads its own row, one sector per lane, 4 of 32 bytes used.
+    const StatePtr strided = placeRest(rootTiled(start, "output", {1, 32}, {1, 1}));
+    const StageFeatures s = featuresOf(*strided, "output");
+    EXPECT_DOUBLE_EQ(s[Feature::num_global_mem_loads_per_block], 32.0);
+    EXPECT_DOUBLE_EQ(s[Feature::global_mem_load_efficiency], 0.125);
+    // Stores of 2-byte output values: 64 contiguous bytes (2 sectors) vs 32 rows.
+    EXPECT_DOUBLE_EQ(c[Feature::num_global_mem_stores_per_block], 2.0);
+    EXPECT_DOUBLE_EQ(s[Feature::num_global_mem_stores_per_block], 32.0);
+}
+
+TEST(Featurizer, SharedMemoryFusedStageShowsItsRecompute) {
+    auto dag = stencilChainDag(1);
+    StatePtr state = ScheduleState::initial(dag);
+    state = rootTiled(state, "output", {32, 8}, {1, 1});
+    state = rootTiled(state, "stage_1", {32, 8}, {1, 1});
+    state = state->withBlock(dag->find("stage_0"), dag->find("stage_1"), {1, 1});
+    state = placeRest(state);
+    EXPECT_EQ(state->memoryOf(dag->find("stage_0")), MemoryType::Shared);
+
+    // A 32x8 block of stage_1 needs a (32+4)x(8+4) tile of stage_0, recomputed per block:
+    // 48 x 320 blocks of 432 points, against the 1540 x 2564 points it has.
+    const StageFeatures f = featuresOf(*state, "stage_0");
+    EXPECT_DOUBLE_EQ(f[Feature::num_realizations], 48.0 * 320.0);
+    EXPECT_DOUBLE_EQ(f[Feature::points_computed_per_realization], 36.0 * 12.0);
+    EXPECT_DOUBLE_EQ(f[Feature::points_computed_total], 36.0 * 12.0 * 48.0 * 320.0);
+    EXPECT_DOUBLE_EQ(f[Feature::points_computed_minimum], 1540.0 * 2564.0);
+    EXPECT_DOUBLE_EQ(f[Feature::shared_bytes_at_task], 36.0 * 12.0 * 4.0);
+
+    // stage_1 reads its 25 taps from shared memory: over its one (root) realization that is
+    // all of stage_0; per block, the 36x12 tile.
+    const StageFeatures consumer = featuresOf(*state, "stage_1");
+    EXPECT_DOUBLE_EQ(consumer[Feature::unique_shared_bytes_read_per_realization], 1540.0 * 2564.0 * 4.0);
+    EXPECT_DOUBLE_EQ(consumer[Feature::unique_bytes_read_per_task], 36.0 * 12.0 * 4.0);
+    EXPECT_DOUBLE_EQ(consumer[Feature::unique_global_bytes_read_per_realization], 0.0);
+    EXPECT_GT(consumer[Feature::num_shared_mem_loads_per_block], 0.0);
+    EXPECT_DOUBLE_EQ(consumer[Feature::shared_mem_occupancy], 36.0 * 12.0 * 4.0 / (48.0 * 1024.0));
+}
+
+TEST(Featurizer, ThreadLevelStageShowsItsRegisterFootprint) {
+    auto dag = stencilChainDag(1);
+    StatePtr state = ScheduleState::initial(dag);
+    state = rootTiled(state, "output", {32, 8}, {1, 1});
+    state = rootTiled(state, "stage_1", {16, 8}, {2, 2});
+    state = state->withThread(dag->find("stage_0"), dag->find("stage_1"));
+    state = placeRest(state);
+    EXPECT_EQ(state->memoryOf(dag->find("stage_0")), MemoryType::Register);
+
+    // Each thread computes a 2x2 tile of stage_1, which needs (2+4)x(2+4) points of stage_0:
+    // 36 floats = 144 bytes in registers, plus its own 2x2 unrolled tile (16 bytes).
+    const StageFeatures f = featuresOf(*state, "stage_0");
+    EXPECT_DOUBLE_EQ(f[Feature::points_computed_per_realization], 36.0);
+    EXPECT_DOUBLE_EQ(f[Feature::register_bytes_at_task], 36.0 * 4.0 * 16.0 * 8.0);
+    const StageFeatures consumer = featuresOf(*state, "stage_1");
+    EXPECT_DOUBLE_EQ(consumer[Feature::unique_register_bytes_read_per_thread], 144.0);
+    EXPECT_DOUBLE_EQ(consumer[Feature::working_set_at_thread], 144.0 + 16.0);
+    EXPECT_DOUBLE_EQ(consumer[Feature::points_computed_per_thread], 4.0);
+}
+
+TEST(Featurizer, MemoizationReusesUnchangedKernels) {
+    auto dag = stencilChainDag(3);
+    StatePtr state = placeRest(ScheduleState::initial(dag));
+    Featurizer featurizer(GpuSpec::load("v100"), true);
+    featurizer.featurize(*state);
+    const int64_t misses = featurizer.memoMisses();
+    EXPECT_EQ(featurizer.memoHits(), 0);
+    // Retiling only the output rebuilds one kernel; every other kernel is a hit.
+    const StatePtr retiled = rootTiled(state, "output", {64, 2}, {1, 1});
+    featurizer.featurize(*retiled);
+    EXPECT_EQ(featurizer.memoMisses(), misses + 1);
+    EXPECT_EQ(featurizer.memoHits(), int64_t(retiled->kernels().size()) - 1);
+
+    // Same features with and without the memo.
+    Featurizer fresh(GpuSpec::load("v100"), false);
+    const auto a = featurizer.featurize(*retiled);
+    const auto b = fresh.featurize(*retiled);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < a.size(); ++k) {
+        ASSERT_EQ(a[k]->size(), b[k]->size());
+        for (size_t r = 0; r < a[k]->size(); ++r) EXPECT_EQ((*a[k])[r].features.values, (*b[k])[r].features.values);
+    }
+}
+
+TEST(CostModel, TermsAreFiniteAndTheCoalescedScheduleIsCheaper) {
+    auto dag = stencilChainDag(1);
+    const StatePtr start = ScheduleState::initial(dag);
+    const StatePtr coalesced = placeRest(rootTiled(start, "output", {32, 8}, {1, 1}));
+    const StatePtr strided = placeRest(rootTiled(start, "output", {1, 32}, {1, 1}));
+    Featurizer featurizer(GpuSpec::load("v100"));
+    AnalyticalGpuCostModel model(GpuSpec::load("v100"));
+    StateCost a, b;
+    model.enqueue(*coalesced, featurizer.featurize(*coalesced), &a);
+    model.enqueue(*strided, featurizer.featurize(*strided), &b);
+    model.evaluateAll();
+    for (const StateCost *c : {&a, &b}) {
+        EXPECT_TRUE(std::isfinite(c->total));
+        for (double t : c->terms) EXPECT_TRUE(std::isfinite(t) && t >= 0);
+    }
+    EXPECT_LT(a.total, b.total);
+}

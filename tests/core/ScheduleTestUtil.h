@@ -1,0 +1,46 @@
+// Helpers for tests that build schedules by hand on the stencil chain.
+#pragma once
+
+#include "dag/FunctionDAG.h"
+#include "pipeline/AppCatalog.h"
+#include "schedule/ScheduleState.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace beamscope::testing {
+
+/// The stencil chain of `length` 5x5 stages over a 1536x2560 image.
+inline std::shared_ptr<const FunctionDAG> stencilChainDag(int length) {
+    return std::make_shared<const FunctionDAG>(
+        buildApp("stencil_chain", {{"length", length}, {"width", 1536}, {"height", 2560}}));
+}
+
+/// A root tiling of every stage of `name` with the given per-loop threads and serial sizes.
+inline StatePtr rootTiled(const StatePtr &state, const std::string &name,
+                          std::vector<int64_t> threads, std::vector<int64_t> serial) {
+    const int node = state->dag().find(name);
+    std::vector<StageTiling> tilings;
+    for (const Stage &s : state->dag().node(node).stages) {
+        tilings.push_back(ScheduleState::makeTiling(s, threads, serial));
+    }
+    return state->withRootTiling(node, tilings);
+}
+
+/// Places every Func not yet placed, outputs first: pointwise ones inline, the rest at root
+/// with 32x8 threads.
+inline StatePtr placeRest(StatePtr state) {
+    const FunctionDAG &dag = state->dag();
+    for (int node : dag.outputsFirst()) {
+        if (state->placement(node).kind != ComputeKind::Unscheduled) continue;
+        if (dag.node(node).alwaysInline) {
+            state = state->withInline(node);
+        } else {
+            state = rootTiled(state, dag.node(node).name, {32, 8}, {1, 1});
+        }
+    }
+    return state;
+}
+
+} // namespace beamscope::testing
