@@ -4,6 +4,7 @@
 // level (registers) and the serial loops in which a stage's body runs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -43,6 +44,10 @@ struct LoopNest {
     bool computesHere = false;      ///< the stage's body runs inside these loops
     bool unrolled = false;          ///< serial loops fully unrolled
     std::vector<InlinedCall> inlined; ///< Funcs inlined into the body (computesHere only)
+
+    /// Structural hashes of this subtree per depth, filled on first use by the search thread
+    /// (subtrees are shared between states, so each is hashed once). 0 means not computed.
+    mutable std::array<uint64_t, 6> hashCache{};
 
     /// Product of extents.
     int64_t iterations() const;

@@ -23,7 +23,7 @@ void checkCancel(const CancelToken *cancel) {
     if (cancel && cancel->load(std::memory_order_relaxed)) throw SearchCancelled();
 }
 
-constexpr int kFullDepth = 99;
+constexpr int kFullDepth = kMaxHashDepth;
 
 } // namespace
 

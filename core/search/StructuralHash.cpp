@@ -1,6 +1,8 @@
 // StructuralHash: FNV-1a over a depth-limited walk of the kernels' loop trees.
 #include "search/StructuralHash.h"
 
+#include <algorithm>
+
 namespace beamscope {
 
 namespace {
@@ -23,9 +25,9 @@ void hashNode(const LoopNest &n, int depth, Hasher &h) {
     h.add(uint64_t(n.level) + 1);
     h.add(uint64_t(n.node + 1));
     h.add(uint64_t(n.stage + 1));
-    const bool extents = (n.level == LoopLevel::Block && depth >= 2) ||
-                         (n.level == LoopLevel::Thread && depth >= 3) ||
-                         (n.level == LoopLevel::Serial && depth >= 4);
+    const bool extents = (n.level == LoopLevel::Block && depth >= 3) ||
+                         (n.level == LoopLevel::Thread && depth >= 4) ||
+                         (n.level == LoopLevel::Serial && depth >= 5);
     if (extents) {
         for (int64_t e : n.extents) h.add(uint64_t(e));
     }
@@ -42,15 +44,24 @@ void hashNode(const LoopNest &n, int depth, Hasher &h) {
     h.add(0xffff);
 }
 
+uint64_t kernelHash(const LoopNest &kernel, int depth) {
+    uint64_t &cached = kernel.hashCache[size_t(depth)];
+    if (cached == 0) {
+        Hasher h;
+        h.add(uint64_t(kernel.node + 1));
+        h.add(uint64_t(kernel.stage + 1));
+        if (depth >= 1) hashNode(kernel, depth, h);
+        cached = h.value() | 1; // never 0, which marks "not computed"
+    }
+    return cached;
+}
+
 } // namespace
 
 uint64_t structuralHash(const ScheduleState &state, int depth) {
+    depth = std::clamp(depth, 0, kMaxHashDepth);
     Hasher h;
-    for (const LoopNestPtr &kernel : state.kernels()) {
-        h.add(uint64_t(kernel->node + 1));
-        h.add(uint64_t(kernel->stage + 1));
-        if (depth >= 1) hashNode(*kernel, depth, h);
-    }
+    for (const LoopNestPtr &kernel : state.kernels()) h.add(kernelHash(*kernel, depth));
     return h.value();
 }
 

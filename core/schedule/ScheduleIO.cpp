@@ -1,0 +1,69 @@
+// Writing and replaying schedules as JSON.
+#include "schedule/ScheduleIO.h"
+
+#include "util/Error.h"
+
+namespace beamscope {
+
+nlohmann::json scheduleToJson(const ScheduleState &state) {
+    const FunctionDAG &dag = state.dag();
+    nlohmann::json funcs = nlohmann::json::array();
+    for (int node : dag.outputsFirst()) {
+        const FuncPlacement &p = state.placement(node);
+        nlohmann::json stages = nlohmann::json::array();
+        for (const StageTiling &t : p.tilings) stages.push_back({{"thread", t.threads}, {"serial", t.serial}});
+        funcs.push_back({{"name", dag.node(node).name},
+                         {"decision", computeKindName(p.kind)},
+                         {"consumer", p.host >= 0 ? nlohmann::json(dag.node(p.host).name) : nlohmann::json(nullptr)},
+                         {"stages", stages}});
+    }
+    return funcs;
+}
+
+StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann::json &json) {
+    if (!json.is_array()) throw Error("a schedule is a JSON array of Funcs");
+    std::map<std::string, const nlohmann::json *> byName;
+    for (const auto &f : json) {
+        if (!f.is_object() || !f.contains("name") || !f["name"].is_string()) {
+            throw Error("every Func of a schedule needs a name");
+        }
+        byName[f["name"].get<std::string>()] = &f;
+    }
+    StatePtr state = ScheduleState::initial(dag);
+    for (int node : dag->outputsFirst()) {
+        const Node &n = dag->node(node);
+        auto it = byName.find(n.name);
+        if (it == byName.end()) throw Error("the schedule does not place '" + n.name + "'");
+        const nlohmann::json &f = *it->second;
+        try {
+            const std::string decision = f.at("decision").get<std::string>();
+            const nlohmann::json &stages = f.value("stages", nlohmann::json::array());
+            auto sizes = [&](size_t s, const char *key) {
+                return stages.at(s).at(key).get<std::vector<int64_t>>();
+            };
+            if (decision == "inline") {
+                state = state->withInline(node);
+            } else if (decision == "root") {
+                std::vector<StageTiling> tilings;
+                for (size_t s = 0; s < n.stages.size(); ++s) {
+                    tilings.push_back(ScheduleState::makeTiling(n.stages[s], sizes(s, "thread"), sizes(s, "serial")));
+                }
+                state = state->withRootTiling(node, tilings);
+            } else if (decision == "block" || decision == "thread") {
+                const int host = dag->find(f.at("consumer").get<std::string>());
+                if (host < 0) throw Error("unknown consumer");
+                state = decision == "block" ? state->withBlock(node, host, sizes(0, "serial"))
+                                            : state->withThread(node, host);
+            } else {
+                throw Error("unknown decision '" + decision + "'");
+            }
+        } catch (const nlohmann::json::exception &e) {
+            throw Error("schedule of '" + n.name + "' is malformed: " + e.what());
+        } catch (const Error &e) {
+            throw Error("schedule of '" + n.name + "': " + e.what());
+        }
+    }
+    return state;
+}
+
+} // namespace beamscope

@@ -1,0 +1,19 @@
+// ScheduleIO: a complete schedule as JSON (by Func name) and back, so that schedules outlive a
+// search: session files, the benchmark worker's jobs, exports.
+#pragma once
+
+#include "schedule/ScheduleState.h"
+
+#include <nlohmann/json.hpp>
+
+namespace beamscope {
+
+/// [{"name", "decision", "consumer", "stages": [{"thread": [...], "serial": [...]}]}] for every
+/// Func, in the search order (outputs first); tile vectors are per stage loop, innermost first.
+nlohmann::json scheduleToJson(const ScheduleState &state);
+
+/// Replays a schedule written by scheduleToJson onto `dag`. Throws Error naming the Func when
+/// the JSON does not fit the DAG or a decision is illegal.
+StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann::json &json);
+
+} // namespace beamscope
