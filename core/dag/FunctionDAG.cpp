@@ -140,10 +140,20 @@ private:
         return std::nullopt;
     }
 
-    /// The user's name: Halide appends "$n" when a name is reused in the process.
-    std::string displayName(const std::string &halideName) const {
+    /// The user's name: Halide appends "$n" when a name is reused in the process, and numbers
+    /// the Funcs it names itself ("lambda_12", "f3") with process-wide counters. Those are
+    /// renumbered in pipeline order so that names do not depend on what was built before.
+    std::string displayName(const std::string &halideName) {
         const size_t dollar = halideName.find('$');
         std::string name = dollar == std::string::npos ? halideName : halideName.substr(0, dollar);
+        for (const char *prefix : {"lambda_", "f"}) {
+            const std::string p = prefix;
+            if (name.size() > p.size() && name.compare(0, p.size(), p) == 0 &&
+                name.find_first_not_of("0123456789", p.size()) == std::string::npos) {
+                name = p + std::to_string(m_generatedNames[p]++);
+                break;
+            }
+        }
         for (const Node &n : m_dag.m_nodes) {
             if (n.name == name) return halideName; // a real clash within this pipeline
         }
@@ -402,6 +412,7 @@ private:
     std::map<std::string, int> m_index;
     std::map<std::string, int64_t> m_symbols;
     FuncValueBounds m_valueBounds; ///< value ranges of Funcs, for data-dependent indices
+    std::map<std::string, int> m_generatedNames; ///< renumbering of Halide's generated names
 };
 
 Box Edge::requiredRegion(const Box &loops) const {

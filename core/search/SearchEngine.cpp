@@ -132,6 +132,11 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
             else child = state.withPlacement(node, m_frozenPlacements[size_t(node)]);
             if (!child) throw Error("the frozen pin on '" + m_dag->node(node).name + "' cannot be applied here");
             kept.push_back({child, std::string("frozen ") + computeKindName(child->placement(node).kind)});
+        } else if (pin && m_pass == 0) {
+            // The pre-pass only tries root and inline, but a pin may ask for a fusion.
+            SearchSpaceOptions full = m_space.options();
+            full.rootOrInlineOnly = false;
+            SearchSpace(m_options.gpu, full).locations(state, node, kept, pruned);
         } else {
             m_space.locations(state, node, kept, pruned);
         }

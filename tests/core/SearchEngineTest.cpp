@@ -1,0 +1,246 @@
+// SearchEngine and its parts: structural hash depths (Fig. 3), bucket sampling, freezing,
+// memoization, pins, determinism and cancellation.
+#include "ScheduleTestUtil.h"
+
+#include "search/Sampler.h"
+#include "search/SearchEngine.h"
+#include "search/SearchReport.h"
+#include "search/StructuralHash.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <thread>
+
+using namespace beamscope;
+using namespace beamscope::testing;
+
+namespace {
+
+SearchOptions smallBeam(uint64_t seed = 1) {
+    SearchOptions o;
+    o.beamSize = 4;
+    o.passes = 2;
+    o.seed = seed;
+    o.gpu = GpuSpec::load("v100");
+    return o;
+}
+
+/// The trace of a whole search, one JSON line per step.
+std::string traceOf(std::shared_ptr<const FunctionDAG> dag, SearchOptions options) {
+    SearchEngine engine(dag, options);
+    std::string trace;
+    while (!engine.finished()) trace += stepToJson(*engine.step(), *dag).dump() + "\n";
+    nlohmann::json result = searchResultToJson(engine);
+    result["stats"].erase("search_ms");
+    return trace + result.dump();
+}
+
+} // namespace
+
+TEST(StructuralHash, DepthsSeparateBlockThreadAndSerialChoices) {
+    auto dag = stencilChainDag(1);
+    const int stage0 = dag->find("stage_0"), stage1 = dag->find("stage_1");
+    const StatePtr base = rootTiled(rootTiled(ScheduleState::initial(dag), "output", {32, 8}, {1, 1}),
+                                    "stage_1", {32, 8}, {1, 1});
+    // Computing stage_0 at the thread level of stage_1 changes what happens inside the thread
+    // loops: invisible at depth 1 (block-level structure), visible from depth 2 (Fig. 3).
+    const StatePtr atThread = base->withThread(stage0, stage1);
+    EXPECT_EQ(structuralHash(*base, 0), structuralHash(*atThread, 0));
+    EXPECT_EQ(structuralHash(*base, 1), structuralHash(*atThread, 1));
+    EXPECT_NE(structuralHash(*base, 2), structuralHash(*atThread, 2));
+    // Fusing it at the block level is a block-level choice: visible from depth 1.
+    const StatePtr atBlock = base->withBlock(stage0, stage1, {1, 1});
+    EXPECT_EQ(structuralHash(*base, 0), structuralHash(*atBlock, 0));
+    EXPECT_NE(structuralHash(*base, 1), structuralHash(*atBlock, 1));
+    // Tilings: block counts from depth 3, thread extents from 4, serial extents from 5.
+    const StatePtr moreBlocks = rootTiled(base, "stage_1", {32, 4}, {1, 2});   // same 32x8 per block
+    const StatePtr otherThreads = rootTiled(base, "stage_1", {16, 8}, {2, 1}); // same blocks
+    EXPECT_EQ(structuralHash(*base, 3), structuralHash(*moreBlocks, 3));
+    EXPECT_NE(structuralHash(*base, 4), structuralHash(*moreBlocks, 4));
+    EXPECT_EQ(structuralHash(*base, 2), structuralHash(*otherThreads, 2));
+    EXPECT_EQ(structuralHash(*base, 3), structuralHash(*otherThreads, 3));
+    EXPECT_NE(structuralHash(*base, 4), structuralHash(*otherThreads, 4));
+    const StatePtr a = rootTiled(base, "stage_1", {32, 8}, {2, 1});
+    const StatePtr b = rootTiled(base, "stage_1", {32, 8}, {1, 2});
+    EXPECT_NE(structuralHash(*a, 3), structuralHash(*b, 3)); // different block counts
+    const StatePtr c = rootTiled(base, "stage_1", {16, 8}, {4, 1});
+    const StatePtr d = rootTiled(base, "stage_1", {16, 8}, {2, 2});
+    EXPECT_NE(structuralHash(*c, 5), structuralHash(*d, 5));
+}
+
+TEST(StructuralHash, IsStableAcrossBuildsAndRuns) {
+    // Two independent builds of the pipeline hash the same; the value is fixed by the
+    // definition (a golden number: it must not change between platforms or runs).
+    auto first = placeRest(ScheduleState::initial(stencilChainDag(2)));
+    auto second = placeRest(ScheduleState::initial(stencilChainDag(2)));
+    for (int depth = 0; depth <= kMaxHashDepth; ++depth) {
+        EXPECT_EQ(structuralHash(*first, depth), structuralHash(*second, depth)) << depth;
+    }
+    EXPECT_EQ(hashToHex(structuralHash(*first, 5)), hashToHex(structuralHash(*second, 99)));
+}
+
+TEST(Sampler, DrawsFloorLog2RepresentativesPerBucket) {
+    EXPECT_EQ(representativesFor(1), 1);
+    EXPECT_EQ(representativesFor(2), 1);
+    EXPECT_EQ(representativesFor(3), 1);
+    EXPECT_EQ(representativesFor(4), 2);
+    EXPECT_EQ(representativesFor(8), 3);
+    EXPECT_EQ(representativesFor(9), 3);
+    EXPECT_EQ(representativesFor(1000), 9);
+    std::vector<uint64_t> hashes;
+    const std::vector<std::pair<uint64_t, int>> sizes = {{7, 1}, {3, 2}, {9, 4}, {5, 8}, {11, 33}};
+    for (const auto &[h, n] : sizes) {
+        for (int i = 0; i < n; ++i) hashes.push_back(h);
+    }
+    Rng rng(42);
+    const std::vector<Bucket> buckets = bucketAndSample(hashes, true, rng);
+    ASSERT_EQ(buckets.size(), sizes.size());
+    for (size_t b = 0; b < buckets.size(); ++b) {
+        EXPECT_EQ(buckets[b].hash, sizes[b].first); // in order of first appearance
+        EXPECT_EQ(int(buckets[b].members.size()), sizes[b].second);
+        EXPECT_EQ(int(buckets[b].sampled.size()), representativesFor(sizes[b].second));
+        for (int s : buckets[b].sampled) EXPECT_EQ(hashes[size_t(s)], buckets[b].hash);
+    }
+    Rng again(42);
+    const std::vector<Bucket> replay = bucketAndSample(hashes, true, again);
+    for (size_t b = 0; b < buckets.size(); ++b) EXPECT_EQ(buckets[b].sampled, replay[b].sampled);
+    Rng off(42);
+    for (const Bucket &b : bucketAndSample(hashes, false, off)) EXPECT_EQ(b.sampled, b.members);
+}
+
+TEST(SearchEngine, FreezesAllButLog2NStagesAfterThePrepass) {
+    auto dag = stencilChainDag(8);
+    SearchEngine engine(dag, smallBeam());
+    const int n = int(dag->outputsFirst().size());
+    while (!engine.finished() && engine.lastStep() == nullptr ? true : engine.lastStep()->pass == 0) {
+        engine.step();
+    }
+    EXPECT_EQ(int(engine.frozen().size()), n - int(std::floor(std::log2(double(n)))));
+    engine.run();
+    // Frozen Funcs keep their pre-pass decision: root or inline only.
+    for (int f : engine.frozen()) {
+        const ComputeKind k = engine.best()->state->placement(f).kind;
+        EXPECT_TRUE(k == ComputeKind::Root || k == ComputeKind::Inline) << dag->node(f).name;
+    }
+}
+
+TEST(SearchEngine, MemoizationHitsRepeatedKernelsWithoutChangingTheResult) {
+    auto dag = stencilChainDag(4);
+    SearchOptions on = smallBeam();
+    SearchOptions off = on;
+    off.memoization = false;
+    SearchEngine a(dag, on), b(dag, off);
+    a.run();
+    b.run();
+    EXPECT_GT(a.counters().memoHits, 0);
+    EXPECT_EQ(b.counters().memoHits, 0);
+    EXPECT_LT(a.counters().featurizations, b.counters().featurizations);
+    EXPECT_EQ(a.counters().evaluated, b.counters().evaluated);
+    EXPECT_DOUBLE_EQ(a.best()->cost.total, b.best()->cost.total);
+}
+
+TEST(SearchEngine, SamplingAndFreezingEvaluateFewerStates) {
+    auto dag = stencilChainDag(6);
+    SearchOptions all = smallBeam();
+    SearchOptions none = all;
+    none.sampling = false;
+    none.freezing = false;
+    SearchEngine a(dag, all), b(dag, none);
+    a.run();
+    b.run();
+    EXPECT_LT(a.counters().evaluated, b.counters().evaluated);
+    EXPECT_TRUE(a.best()->state->complete());
+    EXPECT_TRUE(b.best()->state->complete());
+}
+
+TEST(SearchEngine, PinsAreHonoured) {
+    auto dag = stencilChainDag(2);
+    SearchOptions options = smallBeam();
+    Pin root{"stage_1", ComputeKind::Root, "", {16, 16}, {1, 2}, false};
+    Pin fused{"stage_0", ComputeKind::Block, "stage_1", {}, {}, false};
+    options.pins = {root, fused};
+    SearchEngine engine(dag, options);
+    engine.run();
+    const ScheduleState &best = *engine.best()->state;
+    const FuncPlacement &s1 = best.placement(dag->find("stage_1"));
+    EXPECT_EQ(s1.kind, ComputeKind::Root);
+    EXPECT_EQ(s1.tilings[0].threads, (std::vector<int64_t>{16, 16}));
+    EXPECT_EQ(s1.tilings[0].serial, (std::vector<int64_t>{1, 2}));
+    const FuncPlacement &s0 = best.placement(dag->find("stage_0"));
+    EXPECT_EQ(s0.kind, ComputeKind::Block);
+    EXPECT_EQ(s0.host, dag->find("stage_1"));
+
+    // A frozen pin is applied exactly.
+    SearchOptions frozen = smallBeam();
+    frozen.pins = {Pin{"stage_2", ComputeKind::Root, "", {64, 2}, {2, 1}, true}};
+    SearchEngine f(dag, frozen);
+    f.run();
+    const FuncPlacement &s2 = f.best()->state->placement(dag->find("stage_2"));
+    EXPECT_EQ(s2.tilings[0].threads, (std::vector<int64_t>{64, 2}));
+    EXPECT_TRUE(f.frozen().count(dag->find("stage_2")));
+}
+
+TEST(SearchEngine, ImpossiblePinsAreRefusedBeforeTheSearch) {
+    auto dag = stencilChainDag(2);
+    auto refused = [&](std::vector<Pin> pins, const std::string &words) {
+        SearchOptions options = smallBeam();
+        options.pins = std::move(pins);
+        try {
+            SearchEngine engine(dag, options);
+            ADD_FAILURE() << "accepted: " << words;
+        } catch (const beamscope::Error &e) {
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+        }
+    };
+    refused({Pin{"nosuch", ComputeKind::Root, "", {}, {}, false}}, "no Func");
+    refused({Pin{"output", ComputeKind::Inline, "", {}, {}, false}}, "output");
+    refused({Pin{"stage_1", ComputeKind::Root, "", {64, 32}, {}, false}}, "threads exceed");
+    refused({Pin{"stage_1", ComputeKind::Block, "stage_0", {}, {}, false}}, "does not consume");
+    refused({Pin{"stage_0", ComputeKind::Block, "stage_1", {}, {}, false},
+             Pin{"stage_1", ComputeKind::Inline, "", {}, {}, false}}, "cannot host");
+    refused({Pin{"stage_1", ComputeKind::Root, "", {}, {}, false}, Pin{"stage_1", ComputeKind::Root, "", {}, {}, false}},
+            "pinned twice");
+    refused({Pin{"stage_1", ComputeKind::Root, "", {32}, {}, false}}, "one entry per dimension");
+    refused({Pin{"stage_1", std::nullopt, "", {}, {}, true}}, "frozen pin needs a location");
+}
+
+TEST(SearchEngine, SameSeedGivesAnIdenticalTraceAndResult) {
+    auto dag = stencilChainDag(4);
+    const std::string first = traceOf(dag, smallBeam(7));
+    const std::string second = traceOf(stencilChainDag(4), smallBeam(7));
+    // Compare line by line so a failure shows the first differing step, not the whole trace.
+    std::istringstream a(first), b(second);
+    std::string lineA, lineB;
+    int line = 0;
+    while (std::getline(a, lineA) && std::getline(b, lineB)) ASSERT_EQ(lineA, lineB) << "line " << ++line;
+    EXPECT_EQ(first, second);
+    EXPECT_NE(first, traceOf(dag, smallBeam(8))); // the seed matters
+}
+
+TEST(SearchEngine, CancellationStopsMidSearchAndLeavesTheEngineUsable) {
+    auto dag = std::make_shared<const FunctionDAG>(buildApp("local_laplacian"));
+    SearchOptions options = smallBeam();
+    options.beamSize = 32;
+    SearchEngine engine(dag, options);
+    CancelToken token{false};
+    engine.step(&token);
+    const int before = engine.lastStep()->index;
+    token = true;
+    EXPECT_THROW(engine.step(&token), SearchCancelled);
+    EXPECT_EQ(engine.lastStep()->index, before);
+    // From another thread, while running to the end.
+    token = false;
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        token = true;
+    });
+    EXPECT_THROW(engine.run(&token), SearchCancelled);
+    canceller.join();
+    EXPECT_FALSE(engine.finished());
+    token = false;
+    engine.step(&token); // still usable
+    EXPECT_GT(engine.lastStep()->index, before);
+}
