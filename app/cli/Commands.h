@@ -20,5 +20,7 @@ void addDagCommand(CLI::App &app, CommandAction &action);
 void addHalideFlagsCommand(CLI::App &app, CommandAction &action);
 void addGeneratorsCommand(CLI::App &app, CommandAction &action);
 void addSearchCommand(CLI::App &app, CommandAction &action);
+void addAblateCommand(CLI::App &app, CommandAction &action);
+void addBenchCommand(CLI::App &app, CommandAction &action);
 
 } // namespace beamscope::cli

@@ -30,6 +30,8 @@ int main(int argc, char **argv) {
     cli::addDagCommand(app, action);
     cli::addGeneratorsCommand(app, action);
     cli::addSearchCommand(app, action);
+    cli::addAblateCommand(app, action);
+    cli::addBenchCommand(app, action);
     cli::addHalideFlagsCommand(app, action);
 
     try {

@@ -21,13 +21,13 @@ const char *deviceKindName(DeviceKind kind);
 /// What detection found, with the reasons the preferred APIs were not used.
 struct DeviceInfo {
     DeviceKind kind = DeviceKind::None;
-    std::string name;            ///< device name as the driver reports it
-    std::string vendor;          ///< OpenCL vendor ("NVIDIA" for CUDA)
-    std::string platform;        ///< OpenCL platform name, or "CUDA driver <version>"
-    std::string openclType;      ///< "GPU", "CPU", "ACCELERATOR" or "OTHER" (OpenCL only)
-    int computeCapability = 0;   ///< CUDA: 10 x major + minor; 0 otherwise
-    int computeUnits = 0;        ///< SMs (CUDA) or compute units (OpenCL)
-    std::int64_t memoryBytes = 0; ///< global memory, bytes
+    std::string name;               ///< device name as the driver reports it
+    std::string vendor;             ///< OpenCL vendor ("NVIDIA" for CUDA)
+    std::string platform;           ///< OpenCL platform name, or "CUDA driver <version>"
+    std::string openclType;         ///< "GPU", "CPU", "ACCELERATOR" or "OTHER" (OpenCL only)
+    int computeCapability = 0;      ///< CUDA: 10 x major + minor; 0 otherwise
+    int computeUnits = 0;           ///< SMs (CUDA) or compute units (OpenCL)
+    std::int64_t memoryBytes = 0;   ///< global memory, bytes
     std::vector<std::string> notes; ///< why CUDA / OpenCL were skipped ("libcuda.so.1: not found")
 
     /// One line: "CUDA: NVIDIA H100 (sm_90, 132 SMs)", "OpenCL CPU: pthread-... (Portable

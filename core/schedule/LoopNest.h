@@ -47,7 +47,7 @@ struct LoopNest {
 
     /// Structural hashes of this subtree per depth, filled on first use by the search thread
     /// (subtrees are shared between states, so each is hashed once). 0 means not computed.
-    mutable std::array<uint64_t, 6> hashCache{};
+    mutable std::array<uint64_t, 7> hashCache{};
 
     /// Product of extents.
     int64_t iterations() const;

@@ -1,6 +1,7 @@
-// ScheduleState: decisions, legality of fusion, bounds of fused Funcs, and kernel (re)building.
-// Contents: names; initial/derive; decisions (with*); legality (can*, insideHost); bounds
-// (regionWithin, loopBoxWithin); kernel construction (buildKernel, buildFused, addInlined).
+// ScheduleState: decisions, legality of fusion, bounds of fused Funcs, printing. Kernel trees
+// and derivations are built in KernelBuilder.cpp.
+// Contents: names; initial; placements of decisions; legality (can*, insideHost); bounds
+// (regionWithin, loopBoxWithin); memory types; printing.
 #include "schedule/ScheduleState.h"
 
 #include "util/Error.h"
@@ -92,32 +93,44 @@ std::vector<StageTiling> ScheduleState::provisionalTiling(const FunctionDAG &dag
 
 // ---- decisions ---------------------------------------------------------------------------
 
-StatePtr ScheduleState::withInline(int node) const {
+FuncPlacement ScheduleState::inlinePlacement(int node) const {
     if (!canInline(node)) throw Error("'" + m_dag->node(node).name + "' cannot be inlined");
     FuncPlacement p;
     p.kind = ComputeKind::Inline;
     p.tiled = true;
-    return derive(node, std::move(p));
+    return p;
 }
 
-StatePtr ScheduleState::withRoot(int node) const {
+FuncPlacement ScheduleState::rootPlacement(int node) const {
     FuncPlacement p;
     p.kind = ComputeKind::Root;
     p.tilings = provisionalTiling(*m_dag, node);
     p.region = m_dag->node(node).region;
-    return derive(node, std::move(p));
+    return p;
 }
 
-StatePtr ScheduleState::withRootTiling(int node, const std::vector<StageTiling> &tilings) const {
+FuncPlacement ScheduleState::rootTilingPlacement(int node, const std::vector<StageTiling> &tilings) const {
     FuncPlacement p;
     p.kind = ComputeKind::Root;
     p.tiled = true;
     p.tilings = tilings;
     p.region = m_dag->node(node).region;
-    return derive(node, std::move(p));
+    return p;
 }
 
+StatePtr ScheduleState::withInline(int node) const { return derive(node, inlinePlacement(node)).materialize(); }
+StatePtr ScheduleState::withRoot(int node) const { return derive(node, rootPlacement(node)).materialize(); }
+StatePtr ScheduleState::withRootTiling(int node, const std::vector<StageTiling> &tilings) const {
+    return derive(node, rootTilingPlacement(node, tilings)).materialize();
+}
 StatePtr ScheduleState::withBlock(int node, int host, const std::vector<int64_t> &serial) const {
+    return derive(node, blockPlacement(node, host, serial)).materialize();
+}
+StatePtr ScheduleState::withThread(int node, int host) const {
+    return derive(node, threadPlacement(node, host)).materialize();
+}
+
+FuncPlacement ScheduleState::blockPlacement(int node, int host, const std::vector<int64_t> &serial) const {
     if (!canFuse(node, host, LoopLevel::Block)) {
         throw Error("'" + m_dag->node(node).name + "' cannot be computed at the block level of '" +
                     m_dag->node(host).name + "'");
@@ -140,10 +153,10 @@ StatePtr ScheduleState::withBlock(int node, int host, const std::vector<int64_t>
     int64_t blocks = 1;
     for (int64_t b : h.tilings.back().blocks) blocks *= b;
     p.realizations = h.realizations * blocks;
-    return derive(node, std::move(p));
+    return p;
 }
 
-StatePtr ScheduleState::withThread(int node, int host) const {
+FuncPlacement ScheduleState::threadPlacement(int node, int host) const {
     if (!canFuse(node, host, LoopLevel::Thread)) {
         throw Error("'" + m_dag->node(node).name + "' cannot be computed at the thread level of '" +
                     m_dag->node(host).name + "'");
@@ -164,7 +177,7 @@ StatePtr ScheduleState::withThread(int node, int host) const {
     for (int64_t b : h.tilings.back().blocks) outer *= b;
     for (int64_t t : h.tilings.back().threads) outer *= t;
     p.realizations = h.realizations * outer;
-    return derive(node, std::move(p));
+    return p;
 }
 
 StatePtr ScheduleState::withPlacement(int node, const FuncPlacement &placement) const {
@@ -178,44 +191,6 @@ StatePtr ScheduleState::withPlacement(int node, const FuncPlacement &placement) 
     case ComputeKind::Unscheduled: break;
     }
     throw Error("cannot replay an unscheduled placement of '" + m_dag->node(node).name + "'");
-}
-
-StatePtr ScheduleState::derive(int node, FuncPlacement placement) const {
-    auto child = std::shared_ptr<ScheduleState>(new ScheduleState());
-    child->m_dag = m_dag;
-    child->m_placements = m_placements;
-    child->m_placements[size_t(node)] = std::make_shared<const FuncPlacement>(std::move(placement));
-    child->m_decisions = m_decisions + 1;
-    child->m_parent = shared_from_this();
-    const FuncPlacement &now = *child->m_placements[size_t(node)];
-
-    // Kernels whose contents the decision changes are rebuilt; the others are shared.
-    std::set<std::pair<int, int>> dirty;
-    child->m_kernelIds = m_kernelIds;
-    for (int k : child->kernelsContaining(node)) dirty.insert(child->m_kernelIds[size_t(k)]);
-    std::vector<std::pair<int, int>> ids;
-    for (const Node &n : m_dag->nodes()) {
-        if (n.isInput || child->m_placements[size_t(n.index)]->kind != ComputeKind::Root) continue;
-        for (size_t s = 0; s < n.stages.size(); ++s) ids.push_back({n.index, int(s)});
-    }
-    for (const auto &id : ids) {
-        if (id.first == node && now.kind == ComputeKind::Root) dirty.insert(id);
-    }
-    std::vector<LoopNestPtr> kernels;
-    for (const auto &id : ids) {
-        auto old = std::find(m_kernelIds.begin(), m_kernelIds.end(), id);
-        if (old != m_kernelIds.end() && !dirty.count(id)) {
-            kernels.push_back(m_kernels[size_t(old - m_kernelIds.begin())]);
-        } else {
-            kernels.push_back(nullptr);
-        }
-    }
-    child->m_kernelIds = ids;
-    child->m_kernels = kernels;
-    for (size_t k = 0; k < ids.size(); ++k) {
-        if (!child->m_kernels[k]) child->m_kernels[k] = child->buildKernel(ids[k].first, ids[k].second);
-    }
-    return child;
 }
 
 // ---- legality ----------------------------------------------------------------------------
@@ -337,124 +312,6 @@ std::pair<int, int> ScheduleState::kernelOf(int node) const {
     if (p.kind == ComputeKind::Root) return {node, int(m_dag->node(node).stages.size()) - 1};
     if (p.kind == ComputeKind::Block || p.kind == ComputeKind::Thread) return kernelOf(p.host);
     return {-1, -1};
-}
-
-std::vector<int> ScheduleState::kernelsContaining(int node) const {
-    std::set<int> roots;
-    std::vector<int> work{node};
-    std::set<int> seen;
-    while (!work.empty()) {
-        const int f = work.back();
-        work.pop_back();
-        if (!seen.insert(f).second) continue;
-        const FuncPlacement &p = *m_placements[size_t(f)];
-        if (p.kind == ComputeKind::Root) {
-            roots.insert(f);
-        } else if (p.kind == ComputeKind::Block || p.kind == ComputeKind::Thread) {
-            work.push_back(p.host);
-        } else if (p.kind == ComputeKind::Inline) {
-            for (int e : m_dag->node(f).outgoing) work.push_back(m_dag->edge(e).consumer);
-        }
-    }
-    std::vector<int> out;
-    for (size_t k = 0; k < m_kernelIds.size(); ++k) {
-        if (roots.count(m_kernelIds[k].first)) out.push_back(int(k));
-    }
-    return out;
-}
-
-// ---- kernels -----------------------------------------------------------------------------
-
-void ScheduleState::addInlined(int node, int stage, int64_t factor,
-                               std::vector<InlinedCall> &out) const {
-    for (int e : m_dag->node(node).stages[size_t(stage)].incoming) {
-        const Edge &edge = m_dag->edge(e);
-        if (m_placements[size_t(edge.producer)]->kind != ComputeKind::Inline) continue;
-        const int64_t calls = factor * int64_t(edge.calls.size());
-        auto it = std::find_if(out.begin(), out.end(),
-                               [&](const InlinedCall &c) { return c.node == edge.producer; });
-        if (it == out.end()) out.push_back({edge.producer, calls});
-        else it->calls += calls;
-        addInlined(edge.producer, 0, calls, out);
-    }
-}
-
-LoopNestPtr ScheduleState::buildFused(int node, int stage, LoopLevel level) const {
-    const FuncPlacement &p = *m_placements[size_t(node)];
-    const StageTiling &t = p.tilings[size_t(stage)];
-    auto serial = std::make_shared<LoopNest>();
-    serial->level = LoopLevel::Serial;
-    serial->node = node;
-    serial->stage = stage;
-    serial->extents = t.serial;
-    serial->computesHere = true;
-    serial->unrolled = serial->iterations() <= 16;
-    addInlined(node, stage, 1, serial->inlined);
-    if (level == LoopLevel::Thread) return serial;
-
-    auto thread = std::make_shared<LoopNest>();
-    thread->level = LoopLevel::Thread;
-    thread->node = node;
-    thread->stage = stage;
-    thread->extents = t.threads;
-    for (const Node &n : m_dag->nodes()) {
-        const FuncPlacement &q = *m_placements[size_t(n.index)];
-        if (q.kind == ComputeKind::Thread && q.host == node) {
-            thread->stored.push_back(n.index);
-            thread->children.push_back(buildFused(n.index, 0, LoopLevel::Thread));
-        }
-    }
-    thread->children.push_back(serial);
-    return thread;
-}
-
-LoopNestPtr ScheduleState::buildKernel(int root, int stageIndex) const {
-    const FuncPlacement &p = *m_placements[size_t(root)];
-    const StageTiling &t = p.tilings[size_t(stageIndex)];
-    const Stage &stage = m_dag->node(root).stages[size_t(stageIndex)];
-    const bool last = stageIndex == int(m_dag->node(root).stages.size()) - 1;
-
-    auto serial = std::make_shared<LoopNest>();
-    serial->level = LoopLevel::Serial;
-    serial->node = root;
-    serial->stage = stageIndex;
-    serial->extents = t.serial;
-    serial->computesHere = true;
-    int64_t pureSerial = 1;
-    for (size_t l = 0; l < stage.loops.size(); ++l) {
-        if (!stage.loops[l].isReduction) pureSerial *= t.serial[l];
-    }
-    serial->unrolled = pureSerial <= 16;
-    addInlined(root, stageIndex, 1, serial->inlined);
-
-    auto thread = std::make_shared<LoopNest>();
-    thread->level = LoopLevel::Thread;
-    thread->node = root;
-    thread->stage = stageIndex;
-    thread->extents = t.threads;
-
-    auto block = std::make_shared<LoopNest>();
-    block->level = LoopLevel::Block;
-    block->node = root;
-    block->stage = stageIndex;
-    block->extents = t.blocks;
-
-    if (last) {
-        for (const Node &n : m_dag->nodes()) {
-            const FuncPlacement &q = *m_placements[size_t(n.index)];
-            if (q.host != root) continue;
-            if (q.kind == ComputeKind::Block) {
-                block->stored.push_back(n.index);
-                block->children.push_back(buildFused(n.index, 0, LoopLevel::Block));
-            } else if (q.kind == ComputeKind::Thread) {
-                thread->stored.push_back(n.index);
-                thread->children.push_back(buildFused(n.index, 0, LoopLevel::Thread));
-            }
-        }
-    }
-    thread->children.push_back(serial);
-    block->children.push_back(thread);
-    return block;
 }
 
 // ---- printing ----------------------------------------------------------------------------

@@ -41,6 +41,31 @@ struct FuncPlacement {
 class ScheduleState;
 using StatePtr = std::shared_ptr<const ScheduleState>;
 
+/// A state's placements with one of them replaced (a decision not yet turned into a state).
+struct PlacementView {
+    const ScheduleState &base;
+    int node = -1;
+    const FuncPlacement *override = nullptr;
+    const FuncPlacement &operator()(int n) const;
+};
+
+/// One decision applied to a parent, before it becomes a state: the new placement and the
+/// child's kernels (rebuilt ones built, the others taken from the parent). Cheap to build and
+/// to hash, so the search only materializes the candidates it samples.
+struct Derivation {
+    StatePtr parent;
+    int node = -1;
+    std::shared_ptr<const FuncPlacement> placement;
+    std::vector<std::pair<int, int>> kernelIds; ///< (root Func, stage) per kernel of the child
+    std::vector<int> parentKernel;              ///< index into the parent's kernels, or -1
+    std::vector<LoopNestPtr> freshKernels;      ///< built kernels where parentKernel is -1
+
+    /// The child's k-th kernel.
+    const LoopNest &kernel(size_t k) const;
+    /// The child state.
+    StatePtr materialize() const;
+};
+
 class ScheduleState : public std::enable_shared_from_this<ScheduleState> {
 public:
     /// The empty schedule of `dag`: nothing placed yet.
@@ -58,8 +83,17 @@ public:
     /// True if every Func has a final placement (root Funcs tiled).
     bool complete() const;
 
-    /// Children: the same schedule plus one decision. Throw Error when the decision is illegal;
-    /// use the can* checks first.
+    /// Placements for one decision, computed from this state (bounds, realizations). Throw
+    /// Error when the decision is illegal; use the can* checks first.
+    FuncPlacement inlinePlacement(int node) const;
+    FuncPlacement rootPlacement(int node) const; ///< untiled: costed with a provisional tiling
+    FuncPlacement rootTilingPlacement(int node, const std::vector<StageTiling> &tilings) const;
+    FuncPlacement blockPlacement(int node, int host, const std::vector<int64_t> &serial) const;
+    FuncPlacement threadPlacement(int node, int host) const;
+    /// This state plus `placement` for `node`, not yet materialized.
+    Derivation derive(int node, FuncPlacement decision) const;
+
+    /// Children: the same schedule plus one decision (derive(...).materialize()).
     StatePtr withInline(int node) const;
     StatePtr withRoot(int node) const; ///< untiled: a provisional tiling costs it until tiled
     StatePtr withRootTiling(int node, const std::vector<StageTiling> &tilings) const;
@@ -95,11 +129,7 @@ public:
 
 private:
     ScheduleState() = default;
-    StatePtr derive(int node, FuncPlacement placement) const;
-    std::vector<int> kernelsContaining(int node) const;
-    LoopNestPtr buildKernel(int root, int stage) const;
-    LoopNestPtr buildFused(int node, int stage, LoopLevel level) const;
-    void addInlined(int node, int stage, int64_t factor, std::vector<InlinedCall> &out) const;
+    friend struct Derivation;
     Box loopBoxWithin(int consumer, int stage, int host, LoopLevel level) const;
     bool insideHost(int node, int host, LoopLevel level) const;
 

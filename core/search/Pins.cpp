@@ -206,11 +206,10 @@ std::vector<int64_t> perLoop(const Stage &stage, const std::vector<int64_t> &per
 
 } // namespace
 
-bool pinSatisfied(const ResolvedPin &pin, const ScheduleState &child) {
-    const FuncPlacement &p = child.placement(pin.node);
+bool pinSatisfied(const ResolvedPin &pin, const FunctionDAG &dag, const FuncPlacement &p) {
     if (pin.location && p.kind != *pin.location) return false;
     if (pin.host >= 0 && p.host != pin.host) return false;
-    const Node &n = child.dag().node(pin.node);
+    const Node &n = dag.node(pin.node);
     if (p.kind == ComputeKind::Root && p.tiled) {
         for (size_t s = 0; s < n.stages.size(); ++s) {
             const StageTiling &t = p.tilings[s];
@@ -234,26 +233,28 @@ bool pinSatisfied(const ResolvedPin &pin, const ScheduleState &child) {
     return true;
 }
 
-StatePtr applyFrozenPin(const ResolvedPin &pin, const ScheduleState &state) {
+std::optional<Derivation> applyFrozenPin(const ResolvedPin &pin, const ScheduleState &state) {
     const Node &n = state.dag().node(pin.node);
     switch (*pin.location) {
-    case ComputeKind::Inline: return state.canInline(pin.node) ? state.withInline(pin.node) : nullptr;
+    case ComputeKind::Inline:
+        if (!state.canInline(pin.node)) return std::nullopt;
+        return state.derive(pin.node, state.inlinePlacement(pin.node));
     case ComputeKind::Root: {
         std::vector<StageTiling> tilings;
         for (const Stage &s : n.stages) {
             tilings.push_back(ScheduleState::makeTiling(s, perLoop(s, pin.threads), perLoop(s, pin.serial)));
         }
-        return state.withRootTiling(pin.node, tilings);
+        return state.derive(pin.node, state.rootTilingPlacement(pin.node, tilings));
     }
     case ComputeKind::Block:
-        if (!state.canFuse(pin.node, pin.host, LoopLevel::Block)) return nullptr;
-        return state.withBlock(pin.node, pin.host, perLoop(n.stages[0], pin.serial));
+        if (!state.canFuse(pin.node, pin.host, LoopLevel::Block)) return std::nullopt;
+        return state.derive(pin.node, state.blockPlacement(pin.node, pin.host, perLoop(n.stages[0], pin.serial)));
     case ComputeKind::Thread:
-        if (!state.canFuse(pin.node, pin.host, LoopLevel::Thread)) return nullptr;
-        return state.withThread(pin.node, pin.host);
+        if (!state.canFuse(pin.node, pin.host, LoopLevel::Thread)) return std::nullopt;
+        return state.derive(pin.node, state.threadPlacement(pin.node, pin.host));
     case ComputeKind::Unscheduled: break;
     }
-    return nullptr;
+    return std::nullopt;
 }
 
 } // namespace beamscope

@@ -44,11 +44,11 @@ std::vector<Pin> loadPinFile(const std::string &path);
 std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const FunctionDAG &dag,
                                      const GpuSpec &gpu);
 
-/// Does the placement of `node` in `child` satisfy `pin`?
-bool pinSatisfied(const ResolvedPin &pin, const ScheduleState &child);
+/// Does `placement` of the pinned Func satisfy `pin`?
+bool pinSatisfied(const ResolvedPin &pin, const FunctionDAG &dag, const FuncPlacement &placement);
 
-/// The placement a frozen pin stands for in `state`, as a child state, or nullptr when the
-/// state cannot take it (e.g. its host is not placed as required).
-StatePtr applyFrozenPin(const ResolvedPin &pin, const ScheduleState &state);
+/// The decision a frozen (or exact) pin stands for on top of `state`, or nullopt when the state
+/// cannot take it (e.g. its host is not placed as required).
+std::optional<Derivation> applyFrozenPin(const ResolvedPin &pin, const ScheduleState &state);
 
 } // namespace beamscope

@@ -81,12 +81,12 @@ bool SearchEngine::needsTiling(int node) const {
     return false;
 }
 
-bool SearchEngine::allowedByPins(const ScheduleState &child, int node) const {
+bool SearchEngine::allowedByPins(const FuncPlacement &placement, int node) const {
     for (const ResolvedPin &pin : m_pins) {
-        if (pin.node == node && !pinSatisfied(pin, child)) return false;
+        if (pin.node == node && !pinSatisfied(pin, *m_dag, placement)) return false;
         if (pin.host == node) {
             // The host of a pinned fusion must stay able to host it.
-            const ComputeKind k = child.placement(node).kind;
+            const ComputeKind k = placement.kind;
             const bool ok = k == ComputeKind::Root || (k == ComputeKind::Block && pin.location == ComputeKind::Thread);
             if (!ok) return false;
         }
@@ -109,7 +109,10 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
         if (phase == Phase::Tiling) {
             const FuncPlacement &p = state.placement(node);
             if (p.kind != ComputeKind::Root || p.tiled) {
-                StepCandidate carry{m_beam[b].state, "unchanged", int(b)};
+                StepCandidate carry;
+                carry.state = m_beam[b].state;
+                carry.label = "unchanged";
+                carry.parent = int(b);
                 carry.cost = m_beam[b].cost.total;
                 out.push_back(carry);
                 continue;
@@ -118,20 +121,26 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
             if (pin && !pin->threads.empty()) {
                 // A pinned tiling outside the enumerated menu is built directly.
                 bool found = false;
-                for (const Candidate &c : kept) found |= pinSatisfied(*pin, *c.state);
+                for (const Candidate &c : kept) found |= pinSatisfied(*pin, *m_dag, *c.child.placement);
                 if (!found) {
                     ResolvedPin exact = *pin;
                     if (exact.serial.empty()) exact.serial.assign(exact.threads.size(), 1);
                     exact.location = ComputeKind::Root;
-                    if (StatePtr s = applyFrozenPin(exact, state)) kept.push_back({s, "pinned tiling"});
+                    if (auto d = applyFrozenPin(exact, state)) kept.push_back({std::move(*d), "pinned tiling"});
                 }
             }
         } else if (m_frozen.count(node)) {
-            StatePtr child;
-            if (pin && pin->frozen) child = applyFrozenPin(*pin, state);
-            else child = state.withPlacement(node, m_frozenPlacements[size_t(node)]);
+            std::optional<Derivation> child;
+            if (pin && pin->frozen) {
+                child = applyFrozenPin(*pin, state);
+            } else {
+                const FuncPlacement &f = m_frozenPlacements[size_t(node)];
+                child = state.derive(node, f.kind == ComputeKind::Inline ? state.inlinePlacement(node)
+                                                                        : state.rootTilingPlacement(node, f.tilings));
+            }
             if (!child) throw Error("the frozen pin on '" + m_dag->node(node).name + "' cannot be applied here");
-            kept.push_back({child, std::string("frozen ") + computeKindName(child->placement(node).kind)});
+            const char *kind = computeKindName(child->placement->kind);
+            kept.push_back({std::move(*child), std::string("frozen ") + kind});
         } else if (pin && m_pass == 0) {
             // The pre-pass only tries root and inline, but a pin may ask for a fusion.
             SearchSpaceOptions full = m_space.options();
@@ -144,15 +153,15 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
             // Every option was dropped for wasting hardware: the least bad ones still schedule
             // the Func (a Func must be computed somewhere).
             for (const PrunedCandidate &p : pruned) {
-                if (p.state && isSoftPruneReason(p.reason) && p.state->parent() == &state) {
-                    kept.push_back({p.state, p.label + " (kept: " + pruneReasonName(p.reason) + ")"});
+                if (p.child && p.child->parent.get() == &state) {
+                    kept.push_back({*p.child, p.label + " (kept: " + pruneReasonName(p.reason) + ")"});
                 }
             }
         }
         for (Candidate &c : kept) {
-            if (!allowedByPins(*c.state, node)) continue;
+            if (!allowedByPins(*c.child.placement, node)) continue;
             StepCandidate sc;
-            sc.state = std::move(c.state);
+            sc.child = std::move(c.child);
             sc.label = std::move(c.label);
             sc.parent = int(b);
             out.push_back(std::move(sc));
@@ -198,7 +207,9 @@ SearchStepPtr SearchEngine::step(const CancelToken *cancel) {
 
     auto t = Clock::now();
     s.candidates = enumerate(node, m_phase, s.pruned, cancel);
-    for (StepCandidate &c : s.candidates) c.hash = structuralHash(*c.state, s.hashDepth);
+    for (StepCandidate &c : s.candidates) {
+        c.hash = c.state ? structuralHash(*c.state, s.hashDepth) : structuralHash(c.child, s.hashDepth);
+    }
     s.timings.enumerate = msSince(t);
 
     // Hierarchical sampling: carried-over states are already costed and always kept.
@@ -216,7 +227,9 @@ SearchStepPtr SearchEngine::step(const CancelToken *cancel) {
         for (int &m : b.sampled) {
             m = fresh[size_t(m)];
             which.push_back(m);
-            s.candidates[size_t(m)].sampled = true;
+            StepCandidate &c = s.candidates[size_t(m)];
+            c.sampled = true;
+            c.state = c.child.materialize();
         }
     }
     s.timings.sample = msSince(t);

@@ -73,7 +73,7 @@ private:
     void finishPass();
     std::vector<StepCandidate> enumerate(int node, Phase phase, std::vector<PrunedCandidate> &pruned,
                                          const CancelToken *cancel);
-    bool allowedByPins(const ScheduleState &child, int node) const;
+    bool allowedByPins(const FuncPlacement &placement, int node) const;
     void evaluate(std::vector<StepCandidate> &candidates, const std::vector<int> &which,
                   std::vector<StateCost> &costs, StepTimings &timings, const CancelToken *cancel);
     void freezeAfterPrepass();

@@ -97,30 +97,34 @@ std::vector<int> SearchSpace::fusionHosts(const ScheduleState &state, int node) 
     return {hosts.begin(), hosts.end()};
 }
 
+void SearchSpace::consider(const ScheduleState &parent, int node, FuncPlacement placement,
+                           std::string label, std::vector<Candidate> &kept,
+                           std::vector<PrunedCandidate> &pruned) const {
+    if (auto p = check(parent, node, placement)) {
+        p->label = std::move(label);
+        if (isSoftPruneReason(p->reason)) p->child = parent.derive(node, std::move(placement));
+        pruned.push_back(std::move(*p));
+    } else {
+        kept.push_back({parent.derive(node, std::move(placement)), std::move(label)});
+    }
+}
+
 void SearchSpace::locations(const ScheduleState &state, int node, std::vector<Candidate> &kept,
                             std::vector<PrunedCandidate> &pruned) const {
     const Node &n = state.dag().node(node);
-    auto consider = [&](StatePtr child, std::string label) {
-        if (auto p = check(*child, node)) {
-            p->label = std::move(label);
-            p->state = std::move(child);
-            pruned.push_back(std::move(*p));
-        } else {
-            kept.push_back({std::move(child), std::move(label)});
-        }
-    };
     if (n.alwaysInline && state.canInline(node)) {
-        kept.push_back({state.withInline(node), "inline (pointwise)"});
+        kept.push_back({state.derive(node, state.inlinePlacement(node)), "inline (pointwise)"});
         return;
     }
-    kept.push_back({state.withRoot(node), "root"});
+    kept.push_back({state.derive(node, state.rootPlacement(node)), "root"});
     if (n.isOutput) return;
-    if (state.canInline(node)) consider(state.withInline(node), "inline");
+    if (state.canInline(node)) consider(state, node, state.inlinePlacement(node), "inline", kept, pruned);
     if (m_options.rootOrInlineOnly) return;
     for (int host : fusionHosts(state, node)) {
         if (state.canFuse(node, host, LoopLevel::Block)) blockCandidates(state, node, host, kept, pruned);
         if (state.canFuse(node, host, LoopLevel::Thread)) {
-            consider(state.withThread(node, host), "thread of " + state.dag().node(host).name);
+            consider(state, node, state.threadPlacement(node, host), "thread of " + state.dag().node(host).name,
+                     kept, pruned);
         }
     }
 }
@@ -133,15 +137,8 @@ void SearchSpace::blockCandidates(const ScheduleState &state, int node, int host
     for (const LoopVar &l : stage.loops) menus.push_back(serialSizes(region[size_t(l.funcDim)].extent()));
     const std::string where = "block of " + state.dag().node(host).name;
     forEachCombination(menus, [&](const std::vector<int64_t> &serial) {
-        StatePtr child = state.withBlock(node, host, serial);
-        std::string label = where + " serial " + joinSizes(serial);
-        if (auto p = check(*child, node)) {
-            p->label = std::move(label);
-            p->state = std::move(child);
-            pruned.push_back(std::move(*p));
-        } else {
-            kept.push_back({std::move(child), std::move(label)});
-        }
+        consider(state, node, state.blockPlacement(node, host, serial), where + " serial " + joinSizes(serial),
+                 kept, pruned);
     });
 }
 
@@ -191,14 +188,7 @@ void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Cand
             if (!seen.insert(tilings).second) return;
             std::string label = "threads " + joinSizes(tilings.back().threads) + " serial " +
                                 joinSizes(tilings.back().serial);
-            if (auto p = checkRootTiling(n, tilings)) {
-                // Built only when kept, or when soft-pruned (a possible fallback).
-                if (isSoftPruneReason(p->reason)) p->state = state.withRootTiling(node, tilings);
-                p->label = std::move(label);
-                pruned.push_back(std::move(*p));
-            } else {
-                kept.push_back({state.withRootTiling(node, tilings), std::move(label)});
-            }
+            consider(state, node, state.rootTilingPlacement(node, tilings), std::move(label), kept, pruned);
         });
     });
 }
@@ -255,31 +245,36 @@ std::optional<PrunedCandidate> SearchSpace::checkRootTiling(const Node &n,
             if (!stage.loops[l].isReduction) serial *= t.serial[l];
         }
         if (threads > m_gpu.maxThreadsPerBlock) {
-            return PrunedCandidate{"", PruneReason::TooManyThreads, std::to_string(threads) + " threads per block", nullptr};
+            return PrunedCandidate{"", PruneReason::TooManyThreads, std::to_string(threads) + " threads per block", std::nullopt};
         }
         if (serial > m_options.maxUnrolledSerial) {
-            return PrunedCandidate{"", PruneReason::SerialTooLargeToUnroll, std::to_string(serial) + " serial iterations", nullptr};
+            return PrunedCandidate{"", PruneReason::SerialTooLargeToUnroll, std::to_string(serial) + " serial iterations", std::nullopt};
         }
         const double lanes = double(threads) / double(ceilDiv(threads, m_gpu.warpSize) * m_gpu.warpSize);
         if (parallel >= int64_t(m_gpu.warpSize) * 4 && lanes < m_options.minLaneUtilization) {
             return PrunedCandidate{"", PruneReason::PoorWarpLaneUtilization,
-                                   std::to_string(threads) + " threads use " + std::to_string(int(lanes * 100)) + "% of lanes", nullptr};
+                                   std::to_string(threads) + " threads use " + std::to_string(int(lanes * 100)) + "% of lanes", std::nullopt};
         }
         if (parallel >= int64_t(m_gpu.smCount) * m_gpu.warpSize * 4 &&
             double(blocks) < m_options.minSmFraction * m_gpu.smCount) {
             return PrunedCandidate{"", PruneReason::IdleSms,
-                                   std::to_string(blocks) + " blocks for " + std::to_string(m_gpu.smCount) + " SMs", nullptr};
+                                   std::to_string(blocks) + " blocks for " + std::to_string(m_gpu.smCount) + " SMs", std::nullopt};
         }
     }
     return std::nullopt;
 }
 
 std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &child, int node) const {
-    const FunctionDAG &dag = child.dag();
+    return check(child, node, child.placement(node));
+}
+
+std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, int node,
+                                                  const FuncPlacement &p) const {
+    const FunctionDAG &dag = parent.dag();
     const Node &n = dag.node(node);
-    const FuncPlacement &p = child.placement(node);
+    const PlacementView view{parent, node, &p};
     auto prune = [](PruneReason r, std::string detail) {
-        return std::optional<PrunedCandidate>(PrunedCandidate{"", r, std::move(detail), nullptr});
+        return std::optional<PrunedCandidate>(PrunedCandidate{"", r, std::move(detail), std::nullopt});
     };
     auto threadChecks = [&](const StageTiling &t, const Stage &stage, bool allowFew) -> std::optional<PrunedCandidate> {
         int64_t threads = 1, serial = 1;
@@ -302,7 +297,7 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &child, in
     };
     switch (p.kind) {
     case ComputeKind::Inline: {
-        const double ratio = inlineRecompute(child, node);
+        const double ratio = inlineRecompute(parent, node);
         if (ratio > m_options.maxInlineRecompute) {
             return prune(PruneReason::ExcessiveRecompute, "inlining evaluates it " + std::to_string(int(ratio)) + "x per point");
         }
@@ -317,7 +312,8 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &child, in
         }
         int64_t shared = 0;
         for (const Node &m : dag.nodes()) {
-            const FuncPlacement &q = child.placement(m.index);
+            if (m.isInput) continue;
+            const FuncPlacement &q = view(m.index);
             if (q.kind == ComputeKind::Block && q.host == p.host) shared += boxVolume(q.region) * m.bytesPerPoint;
         }
         if (shared > m_gpu.sharedMemoryPerBlockBytes) {

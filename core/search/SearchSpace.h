@@ -30,18 +30,19 @@ const char *pruneReasonName(PruneReason r);
 enum class Phase : uint8_t { ComputeLocation, Tiling };
 const char *phaseName(Phase p);
 
-/// A surviving candidate: the child state and a short description of the decision.
+/// A surviving candidate: the decision on top of its parent (not yet a state) and a short
+/// description of it.
 struct Candidate {
-    StatePtr state;
+    Derivation child;
     std::string label;
 };
 
-/// A dropped candidate (its state is kept when it was built before the check failed).
+/// A dropped candidate; its derivation is kept for soft reasons (a possible fallback).
 struct PrunedCandidate {
     std::string label;
     PruneReason reason;
     std::string detail;
-    StatePtr state;
+    std::optional<Derivation> child;
 };
 
 /// Reasons that describe wasted hardware rather than an impossible or absurd schedule; when a
@@ -82,7 +83,11 @@ public:
     SearchSpaceOptions &options() { return m_options; }
     const GpuSpec &gpu() const { return m_gpu; }
 
-    /// Pruning checks on a candidate child state for `node`; empty when it survives.
+    /// Pruning checks on placing `node` as `placement` on top of `parent`; empty when it
+    /// survives.
+    std::optional<PrunedCandidate> check(const ScheduleState &parent, int node,
+                                         const FuncPlacement &placement) const;
+    /// The same check on a materialized child state.
     std::optional<PrunedCandidate> check(const ScheduleState &child, int node) const;
 
     /// The root-placement checks on a tiling, without building a state.
@@ -91,6 +96,9 @@ public:
 
 private:
     double inlineRecompute(const ScheduleState &state, int node) const;
+    /// Checks `placement` of `node` and files the derivation as kept or pruned.
+    void consider(const ScheduleState &parent, int node, FuncPlacement placement, std::string label,
+                  std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const;
     std::vector<int> fusionHosts(const ScheduleState &state, int node) const;
     void blockCandidates(const ScheduleState &state, int node, int host,
                          std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const;

@@ -23,9 +23,12 @@ struct BeamEntry {
     std::string decision;  ///< the decision that produced it
 };
 
-/// One enumerated candidate of the step.
+/// One enumerated candidate of the step. Only sampled (and carried-over) candidates are
+/// materialized as states; the others keep their derivation, which materialize() turns into a
+/// state on demand (e.g. when a user opens a candidate's loop nest).
 struct StepCandidate {
-    StatePtr state;
+    StatePtr state;   ///< set when sampled or carried over
+    Derivation child; ///< the decision on top of the parent beam state (unset when carried)
     std::string label;
     int parent = -1;       ///< index into the previous beam
     uint64_t hash = 0;
@@ -33,6 +36,9 @@ struct StepCandidate {
     bool penalized = false;
     bool inBeam = false;
     double cost = std::numeric_limits<double>::quiet_NaN(); ///< NaN unless evaluated
+
+    /// The candidate as a state.
+    StatePtr materialize() const { return state ? state : child.materialize(); }
 };
 
 /// Counters, cumulative over the search so far.

@@ -21,25 +21,35 @@ private:
     uint64_t m_h = 0xcbf29ce484222325ULL;
 };
 
+/// Depths from which a level's contents, and its extents (as >1 or not, then exactly), count.
+struct LevelDepths {
+    int contents, parallel, exact;
+};
+
+LevelDepths depthsOf(LoopLevel level) {
+    switch (level) {
+    case LoopLevel::Block: return {1, 1, 2};
+    case LoopLevel::Thread: return {2, 3, 4};
+    default: return {2, 5, 6};
+    }
+}
+
 void hashNode(const LoopNest &n, int depth, Hasher &h) {
+    const LevelDepths at = depthsOf(n.level);
     h.add(uint64_t(n.level) + 1);
     h.add(uint64_t(n.node + 1));
     h.add(uint64_t(n.stage + 1));
-    const bool extents = (n.level == LoopLevel::Block && depth >= 3) ||
-                         (n.level == LoopLevel::Thread && depth >= 4) ||
-                         (n.level == LoopLevel::Serial && depth >= 5);
-    if (extents) {
-        for (int64_t e : n.extents) h.add(uint64_t(e));
-    }
-    // Thread-level Funcs (registers) count from depth 2; block-level ones from depth 1.
-    const bool hideThreadLevel = n.level == LoopLevel::Thread && depth < 2;
-    if (!hideThreadLevel) {
-        for (int f : n.stored) h.add(uint64_t(f) + 0x1000);
+    if (depth >= at.parallel) {
+        for (int64_t e : n.extents) h.add(depth >= at.exact ? uint64_t(e) : uint64_t(e > 1));
     }
     for (const InlinedCall &c : n.inlined) h.add(uint64_t(c.node) + 0x2000);
+    // A fused Func below this level is part of the structure from its level's depth on.
+    for (int f : n.stored) {
+        if (depth >= at.contents) h.add(uint64_t(f) + 0x1000);
+    }
     for (const LoopNestPtr &c : n.children) {
-        if (hideThreadLevel && c->node != n.node) continue;
-        hashNode(*c, depth, h);
+        const bool ownLoops = c->node == n.node;
+        if (ownLoops || depth >= at.contents) hashNode(*c, depth, h);
     }
     h.add(0xffff);
 }
@@ -57,6 +67,13 @@ uint64_t kernelHash(const LoopNest &kernel, int depth) {
 }
 
 } // namespace
+
+uint64_t structuralHash(const Derivation &child, int depth) {
+    depth = std::clamp(depth, 0, kMaxHashDepth);
+    Hasher h;
+    for (size_t k = 0; k < child.kernelIds.size(); ++k) h.add(kernelHash(child.kernel(k), depth));
+    return h.value();
+}
 
 uint64_t structuralHash(const ScheduleState &state, int depth) {
     depth = std::clamp(depth, 0, kMaxHashDepth);

@@ -86,15 +86,16 @@ TEST(SearchSpace, SurvivingCandidatesRespectTheGpuLimits) {
             space.locations(*state, node, kept, pruned);
             std::vector<Candidate> tiles;
             for (const Candidate &c : kept) {
-                if (c.state->placement(node).kind == ComputeKind::Root && !c.state->placement(node).tiled) {
-                    space.tilings(*c.state, node, tiles, pruned);
+                if (c.child.placement->kind == ComputeKind::Root && !c.child.placement->tiled) {
+                    space.tilings(*c.child.materialize(), node, tiles, pruned);
                 }
             }
             kept.insert(kept.end(), tiles.begin(), tiles.end());
             for (const Candidate &c : kept) {
-                for (const LoopNestPtr &kernel : c.state->kernels()) {
+                const StatePtr child = c.child.materialize();
+                for (const LoopNestPtr &kernel : child->kernels()) {
                     int64_t shared = 0;
-                    for (int f : kernel->stored) shared += boxVolume(c.state->placement(f).region) * dag->node(f).bytesPerPoint;
+                    for (int f : kernel->stored) shared += boxVolume(child->placement(f).region) * dag->node(f).bytesPerPoint;
                     EXPECT_LE(shared, gpu.sharedMemoryPerBlockBytes) << c.label;
                     for (const LoopNestPtr &child : kernel->children) {
                         if (child->level == LoopLevel::Thread) EXPECT_LE(child->iterations(), gpu.maxThreadsPerBlock) << c.label;
@@ -104,9 +105,9 @@ TEST(SearchSpace, SurvivingCandidatesRespectTheGpuLimits) {
             ASSERT_FALSE(kept.empty());
             // Go on from the first surviving, fully decided candidate.
             for (const Candidate &c : kept) {
-                const FuncPlacement &p = c.state->placement(node);
+                const FuncPlacement &p = *c.child.placement;
                 if (p.kind != ComputeKind::Root || p.tiled) {
-                    state = c.state;
+                    state = c.child.materialize();
                     break;
                 }
             }

@@ -1,0 +1,128 @@
+// `beamscope-cli ablate [APP...]`: the paper's Tables 1-3 for this implementation — states
+// evaluated and search time for every on/off combination of sampling, freezing and
+// memoization, per app, optionally next to Halide's own Anderson2021 autoscheduler.
+#include "Commands.h"
+
+#include "pipeline/AppCatalog.h"
+#include "search/UpstreamAutoscheduler.h"
+#include "search/SearchEngine.h"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <iostream>
+
+namespace beamscope::cli {
+
+namespace {
+
+struct AblateArgs {
+    std::vector<std::string> apps;
+    int beam = 32;
+    int passes = 5;
+    uint64_t seed = 0;
+    std::string gpu = "v100";
+    bool quick = false;
+    bool anderson = false;
+    bool json = false;
+};
+
+struct Combination {
+    bool sampling, freezing, memo;
+    std::string name() const {
+        return std::string(sampling ? "S" : "-") + (freezing ? "F" : "-") + (memo ? "M" : "-");
+    }
+};
+
+} // namespace
+
+void addAblateCommand(CLI::App &app, CommandAction &action) {
+    auto *command = app.add_subcommand(
+        "ablate", "states evaluated and search time for all on/off combinations of sampling, "
+                  "freezing and memoization (the paper's Tables 1-3)");
+    auto args = std::make_shared<AblateArgs>();
+    command->add_option("apps", args->apps, "catalog apps (default: all)");
+    command->add_option("--beam", args->beam, "beam size")->check(CLI::Range(1, 4096));
+    command->add_option("--passes", args->passes, "passes")->check(CLI::Range(1, 16));
+    command->add_option("--seed", args->seed, "sampling seed");
+    command->add_option("--gpu", args->gpu, "GPU preset or JSON file");
+    command->add_flag("--quick", args->quick, "only all-on and all-off");
+    command->add_flag("--anderson2021", args->anderson,
+                      "also time Halide's Anderson2021 plugin on the same apps and GPU");
+    command->add_flag("--json", args->json, "one JSON object per app and combination");
+    command->callback([&action, args] {
+        action = [args] {
+            std::vector<std::string> apps = args->apps;
+            if (apps.empty()) {
+                for (const AppDefinition &a : appCatalog()) apps.push_back(a.name);
+            }
+            std::vector<Combination> combos;
+            for (int mask = 7; mask >= 0; --mask) {
+                Combination c{bool(mask & 4), bool(mask & 2), bool(mask & 1)};
+                if (args->quick && mask != 7 && mask != 0) continue;
+                combos.push_back(c);
+            }
+            const GpuSpec gpu = GpuSpec::load(args->gpu);
+            if (!args->json) {
+                std::cout << std::left << std::setw(26) << "app";
+                for (const Combination &c : combos) std::cout << std::right << std::setw(22) << c.name();
+                if (args->anderson) std::cout << std::setw(16) << "Anderson2021" << std::setw(10) << "ours/A21";
+                std::cout << "\n" << std::left << std::setw(26) << "(S sampling, F freezing, M memo)";
+                for (size_t i = 0; i < combos.size(); ++i) std::cout << std::right << std::setw(22) << "evaluated  ms";
+                std::cout << "\n";
+            }
+            for (const std::string &name : apps) {
+                auto dag = std::make_shared<const FunctionDAG>(buildApp(name));
+                if (!args->json) std::cout << std::left << std::setw(26) << name << std::flush;
+                double allOnMs = 0;
+                for (const Combination &c : combos) {
+                    SearchOptions options;
+                    options.beamSize = args->beam;
+                    options.passes = args->passes;
+                    options.seed = args->seed;
+                    options.gpu = gpu;
+                    options.sampling = c.sampling;
+                    options.freezing = c.freezing;
+                    options.memoization = c.memo;
+                    SearchEngine engine(dag, options);
+                    engine.run();
+                    if (c.sampling && c.freezing && c.memo) allOnMs = engine.elapsedMs();
+                    if (args->json) {
+                        std::cout << nlohmann::json{{"app", name}, {"combination", c.name()},
+                                                    {"evaluated", engine.counters().evaluated},
+                                                    {"enumerated", engine.counters().enumerated},
+                                                    {"featurizations", engine.counters().featurizations},
+                                                    {"search_ms", engine.elapsedMs()},
+                                                    {"cost", engine.best()->cost.total}}
+                                         .dump()
+                                  << "\n";
+                    } else {
+                        std::ostringstream cell;
+                        cell << engine.counters().evaluated << " " << std::fixed << std::setprecision(0)
+                             << engine.elapsedMs();
+                        std::cout << std::right << std::setw(22) << cell.str() << std::flush;
+                    }
+                }
+                if (args->anderson) {
+                    const AutoschedulerRun t = runAnderson2021(buildApp(name), gpu, args->beam);
+                    if (args->json) {
+                        std::cout << nlohmann::json{{"app", name}, {"combination", "anderson2021"},
+                                                    {"search_ms", t.milliseconds}, {"error", t.error}}
+                                         .dump()
+                                  << "\n";
+                    } else if (t.error.empty()) {
+                        std::cout << std::right << std::setw(16) << std::fixed << std::setprecision(0)
+                                  << t.milliseconds << std::setw(10) << std::setprecision(3)
+                                  << allOnMs / t.milliseconds;
+                    } else {
+                        std::cout << "  Anderson2021 failed: " << t.error;
+                    }
+                }
+                if (!args->json) std::cout << "\n";
+            }
+            return 0;
+        };
+    });
+}
+
+} // namespace beamscope::cli

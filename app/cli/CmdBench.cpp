@@ -1,0 +1,111 @@
+// `beamscope-cli bench APP [options]`: sample candidate schedules (beam + greedy with dropout),
+// compile and measure them out of process on the detected device, apply the post-compile
+// filter of paper 6.1, and print them beside Halide's own autoschedulers and a naive schedule.
+#include "Commands.h"
+
+#include "bench/BenchRun.h"
+#include "util/Error.h"
+
+#include <iostream>
+
+namespace beamscope::cli {
+
+namespace {
+
+struct BenchArgs {
+    PipelineSource source;
+    std::string device = "auto";
+    std::string mode = "oneshot";
+    int top = 5;
+    bool measure = false;
+    std::string baselines;
+    int beam = 32;
+    int passes = 5;
+    uint64_t seed = 0;
+    std::string gpu;
+    double dropout = 10;
+    int ptx = -1;
+    int warmup = 1;
+    int repeats = 5;
+    double timeout = 120;
+    std::string worker;
+    bool json = false;
+    bool quiet = false;
+};
+
+} // namespace
+
+void addBenchCommand(CLI::App &app, CommandAction &action) {
+    auto *command = app.add_subcommand(
+        "bench", "compile and benchmark candidate schedules and baselines on the local device");
+    auto args = std::make_shared<BenchArgs>();
+    addPipelineOptions(*command, args->source);
+    command->add_option("--device", args->device, "auto, cuda, opencl or none (compile only)")
+        ->check(CLI::IsMember({"auto", "cuda", "opencl", "none"}));
+    command
+        ->add_option("--mode", args->mode,
+                     "oneshot: best predicted after the spill filter; topk: measure the top K "
+                     "of the beam and K greedy samples, keep the fastest correct")
+        ->check(CLI::IsMember({"oneshot", "topk"}));
+    command->add_option("--top", args->top, "K: beam entries and greedy samples")
+        ->check(CLI::Range(1, 64));
+    command->add_flag("--measure", args->measure,
+                      "oneshot: also measure the chosen schedule and baselines");
+    command->add_option("--baseline", args->baselines,
+                        "comma-separated: anderson2021, li2018, mullapudi2016, naive");
+    command->add_option("--beam", args->beam, "beam size")->check(CLI::Range(1, 4096));
+    command->add_option("--passes", args->passes, "passes")->check(CLI::Range(1, 16));
+    command->add_option("--seed", args->seed, "seed (greedy sample i uses seed + 1 + i)");
+    command->add_option("--gpu", args->gpu, "GPU preset or JSON file (default: from the device)");
+    command
+        ->add_option(
+            "--dropout", args->dropout,
+            "percent chance that a greedy sample drops no state (Anderson's random_dropout)")
+        ->check(CLI::Range(0.0, 100.0));
+    command->add_option("--ptx", args->ptx,
+                        "compute capability for the ptxas register/spill report (0: off; default: "
+                        "the CUDA device's, else the GPU model's)");
+    command->add_option("--warmup", args->warmup, "untimed runs")->check(CLI::Range(0, 1000));
+    command->add_option("--repeats", args->repeats, "timed runs")->check(CLI::Range(1, 10000));
+    command->add_option("--timeout", args->timeout, "seconds per worker")
+        ->check(CLI::Range(1.0, 86400.0));
+    command->add_option("--worker", args->worker,
+                        "path of beamscope-worker (default: next to the CLI)");
+    command->add_flag("--json", args->json, "print the report as JSON");
+    command->add_flag("-q,--quiet", args->quiet, "no progress lines on stderr");
+    command->callback([&action, args] {
+        action = [args] {
+            BenchOptions options;
+            options.source = args->source;
+            options.device = parseDevicePreference(args->device);
+            options.mode = args->mode == "topk" ? BenchMode::TopK : BenchMode::OneShot;
+            options.top = args->top;
+            options.measureOneShot = args->measure;
+            options.baselines = parseBaselineList(args->baselines);
+            options.search.beamSize = args->beam;
+            options.search.passes = args->passes;
+            options.search.seed = args->seed;
+            if (!args->gpu.empty()) options.search.gpu = GpuSpec::load(args->gpu);
+            options.dropoutPercent = args->dropout;
+            options.ptxCapability = args->ptx;
+            options.warmup = args->warmup;
+            options.repeats = args->repeats;
+            options.timeoutS = args->timeout;
+            options.workerPath = args->worker;
+            if (!args->quiet) {
+                options.progress = [](const std::string &line) {
+                    std::cerr << "bench: " << line << "\n";
+                };
+            }
+            const BenchReport report = runBenchmark(options);
+            if (args->json) {
+                std::cout << report.toJson().dump(2) << "\n";
+            } else {
+                report.printTable(std::cout);
+            }
+            return 0;
+        };
+    });
+}
+
+} // namespace beamscope::cli

@@ -1,0 +1,215 @@
+// Contents: baseline names; the naive GPU and reference CPU schedules (Halide scheduling calls
+// on the Funcs of a fresh instance); Halide autoscheduler plugins: locating, loading, params.
+#include "bench/Baselines.h"
+
+#include "dag/FunctionDAG.h"
+#include "util/Error.h"
+
+#include <link.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+namespace beamscope {
+
+namespace {
+
+/// The pure loops of a stage, innermost first (the __outermost placeholder excluded).
+std::vector<std::string> pureLoops(const Halide::Internal::Definition &definition) {
+    std::vector<std::string> loops;
+    for (const Halide::Internal::Dim &dim : definition.schedule().dims()) {
+        if (dim.dim_type == Halide::Internal::DimType::PureVar &&
+            dim.var != Halide::Var::outermost().name()) {
+            loops.push_back(dim.var);
+        }
+    }
+    return loops;
+}
+
+void tileStage(Halide::Stage stage, const std::vector<std::string> &loops) {
+    using Halide::TailStrategy;
+    using Halide::Var;
+    if (loops.empty()) {
+        stage.gpu_single_thread();
+    } else if (loops.size() == 1) {
+        const Var x(loops[0]);
+        stage.gpu_tile(x, Var(loops[0] + "_block"), Var(loops[0] + "_thread"), 256,
+                       TailStrategy::GuardWithIf);
+    } else {
+        const Var x(loops[0]), y(loops[1]);
+        stage.gpu_tile(x, y, Var(loops[0] + "_block"), Var(loops[1] + "_block"),
+                       Var(loops[0] + "_thread"), Var(loops[1] + "_thread"), 16, 16,
+                       TailStrategy::GuardWithIf);
+    }
+}
+
+bool isOutput(const PipelineInstance &instance, const Halide::Internal::Function &function) {
+    for (const Halide::Func &output : instance.pipeline.outputs())
+        if (output.function().same_as(function)) return true;
+    return false;
+}
+
+/// Path of the loaded libHalide.so, from the process's link map.
+std::string loadedHalidePath() {
+    std::string found;
+    dl_iterate_phdr(
+        [](dl_phdr_info *info, size_t, void *data) {
+            const std::string name = info->dlpi_name ? info->dlpi_name : "";
+            const size_t slash = name.rfind('/');
+            const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+            if (base.rfind("libHalide.so", 0) == 0) {
+                *static_cast<std::string *>(data) = name;
+                return 1;
+            }
+            return 0;
+        },
+        &found);
+    return found;
+}
+
+} // namespace
+
+const char *baselineName(Baseline baseline) {
+    switch (baseline) {
+    case Baseline::Naive:
+        return "naive";
+    case Baseline::Anderson2021:
+        return "anderson2021";
+    case Baseline::Li2018:
+        return "li2018";
+    case Baseline::Mullapudi2016:
+        return "mullapudi2016";
+    }
+    return "naive";
+}
+
+std::vector<Baseline> allBaselines() {
+    return {Baseline::Naive, Baseline::Anderson2021, Baseline::Li2018, Baseline::Mullapudi2016};
+}
+
+Baseline parseBaseline(const std::string &name) {
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    for (Baseline b : allBaselines())
+        if (lower == baselineName(b)) return b;
+    throw UsageError("unknown baseline '" + name +
+                     "' (naive, anderson2021, li2018, mullapudi2016)");
+}
+
+std::vector<Baseline> parseBaselineList(const std::string &list) {
+    std::vector<Baseline> out;
+    if (list.empty() || list == "none") return out;
+    std::stringstream ss(list);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        if (item.empty()) continue;
+        const Baseline b = parseBaseline(item);
+        if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
+    }
+    return out;
+}
+
+std::vector<Halide::Func> nonInlinedFuncs(const PipelineInstance &instance) {
+    const FunctionDAG dag(instance);
+    std::vector<Halide::Func> funcs;
+    for (const Node &node : dag.nodes()) {
+        if (node.isInput || node.alwaysInline) continue;
+        if (isOutput(instance, node.function)) continue;
+        funcs.emplace_back(node.function);
+    }
+    return funcs;
+}
+
+void applyNaiveGpuSchedule(const PipelineInstance &instance) {
+    wrapHalideErrors("naive schedule of " + instance.name, [&] {
+        std::vector<Halide::Func> funcs = nonInlinedFuncs(instance);
+        for (Halide::Func f : funcs)
+            f.compute_root();
+        for (const Halide::Func &output : instance.pipeline.outputs())
+            funcs.push_back(output);
+        for (Halide::Func f : funcs) {
+            const Halide::Internal::Function function = f.function();
+            tileStage(f, pureLoops(function.definition()));
+            for (size_t u = 0; u < function.updates().size(); ++u) {
+                tileStage(f.update(int(u)), pureLoops(function.updates()[u]));
+            }
+        }
+    });
+}
+
+void applyReferenceCpuSchedule(const PipelineInstance &instance) {
+    wrapHalideErrors("reference schedule of " + instance.name, [&] {
+        for (Halide::Func f : nonInlinedFuncs(instance))
+            f.compute_root();
+    });
+}
+
+Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec &gpu,
+                                                const Halide::Target &target) {
+    const std::string sms = std::to_string(std::max(1, gpu.smCount));
+    switch (baseline) {
+    case Baseline::Anderson2021:
+        return {"Anderson2021",
+                {{"parallelism", sms},
+                 {"beam_size", "32"},
+                 {"random_dropout_seed", "1"},
+                 {"shared_memory_limit_kb", std::to_string(gpu.sharedMemoryPerBlockBytes / 1024)},
+                 {"shared_memory_sm_limit_kb", std::to_string(gpu.sharedMemoryPerSmBytes / 1024)},
+                 {"active_block_limit", std::to_string(gpu.maxBlocksPerSm)},
+                 {"active_warp_limit", std::to_string(gpu.maxWarpsPerSm)}}};
+    case Baseline::Li2018:
+        return {"Li2018", {{"parallelism", sms}}};
+    case Baseline::Mullapudi2016:
+        return {"Mullapudi2016",
+                {{"experimental_gpu_schedule", target.has_gpu_feature() ? "1" : "0"},
+                 {"parallelism", sms},
+                 {"last_level_cache_size", std::to_string(gpu.l2CacheBytes)}}};
+    case Baseline::Naive:
+        break;
+    }
+    throw Error("the naive baseline is not a Halide autoscheduler");
+}
+
+std::string autoschedulerPluginPath(Baseline baseline) {
+    const std::string halide = loadedHalidePath();
+    if (halide.empty())
+        throw Error("libHalide.so is not loaded; cannot find autoscheduler plugins");
+    const std::string dir = halide.substr(0, halide.rfind('/') + 1);
+    const std::string path = dir + "libautoschedule_" + baselineName(baseline) + ".so";
+    if (FILE *f = fopen(path.c_str(), "rb")) {
+        fclose(f);
+        return path;
+    }
+    throw Error("autoscheduler plugin not found: " + path);
+}
+
+AutoscheduleRun applyHalideAutoscheduler(Baseline baseline, const PipelineInstance &instance,
+                                         const Halide::Target &target, const GpuSpec &gpu) {
+    static std::mutex mutex;
+    static std::set<std::string> loaded;
+    const std::string plugin = autoschedulerPluginPath(baseline);
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!loaded.count(plugin)) {
+            wrapHalideErrors("loading " + plugin, [&] { Halide::load_plugin(plugin); });
+            loaded.insert(plugin);
+        }
+    }
+    const Halide::AutoschedulerParams params = autoschedulerParams(baseline, gpu, target);
+    AutoscheduleRun run;
+    const auto start = std::chrono::steady_clock::now();
+    Halide::AutoSchedulerResults results =
+        wrapHalideErrors(std::string(baselineName(baseline)) + " autoscheduler",
+                         [&] { return instance.pipeline.apply_autoscheduler(target, params); });
+    run.searchMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    run.scheduleSource = results.schedule_source;
+    return run;
+}
+
+} // namespace beamscope

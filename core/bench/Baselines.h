@@ -1,0 +1,62 @@
+// Baselines: schedules to compare the search against — a naive GPU schedule, and Halide's own
+// autoschedulers (Anderson2021, Li2018, Mullapudi2016) run through their plugins — plus the
+// simple CPU schedule the benchmark worker computes reference outputs with.
+#pragma once
+
+#include "pipeline/PipelineInstance.h"
+#include "schedule/GpuSpec.h"
+
+#include <Halide.h>
+
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+enum class Baseline { Naive, Anderson2021, Li2018, Mullapudi2016 };
+
+/// "naive", "anderson2021", "li2018", "mullapudi2016".
+const char *baselineName(Baseline baseline);
+/// Every baseline, in the order above.
+std::vector<Baseline> allBaselines();
+/// Parses a name (case-insensitive); throws UsageError otherwise.
+Baseline parseBaseline(const std::string &name);
+/// Parses a comma-separated list ("naive,anderson2021"); "" and "none" give an empty list.
+std::vector<Baseline> parseBaselineList(const std::string &list);
+
+/// Funcs a simple schedule computes at root: every Func of the pipeline except the outputs
+/// and the ones the FunctionDAG always inlines (single-stage, pointwise uses only).
+std::vector<Halide::Func> nonInlinedFuncs(const PipelineInstance &instance);
+
+/// The naive GPU schedule: every non-inlined Func compute_root, every stage tiled 16x16 on
+/// its first two pure loops as GPU blocks x threads (one pure loop: 256 threads; none:
+/// gpu_single_thread), GuardWithIf tails. Outputs are tiled the same way.
+void applyNaiveGpuSchedule(const PipelineInstance &instance);
+
+/// The reference CPU schedule: every non-inlined Func compute_root, nothing else.
+void applyReferenceCpuSchedule(const PipelineInstance &instance);
+
+/// What one Halide autoscheduler run produced.
+struct AutoscheduleRun {
+    double searchMs = 0;        ///< wall time of apply_autoscheduler
+    std::string scheduleSource; ///< the C++ scheduling code it printed
+};
+
+/// The AutoschedulerParams Beamscope passes for `baseline` on `gpu` (Halide 21 names):
+/// Anderson2021: parallelism = SMs, beam_size 32, shared_memory_limit_kb,
+///   shared_memory_sm_limit_kb, active_block_limit, active_warp_limit (per SM), fixed seed;
+/// Li2018: parallelism = SMs; Mullapudi2016: experimental_gpu_schedule (GPU targets),
+///   parallelism = SMs, last_level_cache_size = L2 bytes. Throws for Naive.
+Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec &gpu,
+                                                const Halide::Target &target);
+
+/// Path of the plugin library for `baseline`, next to libHalide.so (found with dladdr);
+/// throws Error when it is not there.
+std::string autoschedulerPluginPath(Baseline baseline);
+
+/// Loads the plugin (once per process) and applies the autoscheduler to `instance` for
+/// `target`. Throws Error with Halide's message when it fails.
+AutoscheduleRun applyHalideAutoscheduler(Baseline baseline, const PipelineInstance &instance,
+                                         const Halide::Target &target, const GpuSpec &gpu);
+
+} // namespace beamscope

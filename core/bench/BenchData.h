@@ -1,0 +1,54 @@
+// BenchData: the buffers a benchmark run uses — deterministic random inputs shaped by the
+// input estimates, outputs shaped by the output estimates — comparison of outputs against a
+// reference, and a small file cache of reference outputs.
+#pragma once
+
+#include "pipeline/PipelineInstance.h"
+
+#include <Halide.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// One buffer per input of `instance`, shaped by its estimates (min and extent of every
+/// dimension), filled from a fixed-seed generator: floats in [0, 1), 8-bit integers over
+/// their whole range, wider integers in [0, intMax], bools 0/1. Same seed, same values.
+std::vector<Halide::Buffer<>> makeInputs(const PipelineInstance &instance, std::uint64_t seed,
+                                         std::int64_t intMax);
+
+/// Binds `inputs` (from makeInputs) to the input parameters of `instance`.
+void bindInputs(const PipelineInstance &instance, const std::vector<Halide::Buffer<>> &inputs);
+
+/// One buffer per output value (tuple elements included), over the output estimates.
+std::vector<Halide::Buffer<>> makeOutputs(const PipelineInstance &instance);
+
+/// How far outputs are from the reference.
+struct Comparison {
+    double maxAbsError = 0; ///< max |actual - expected| (inf for NaN mismatches)
+    double maxRelError = 0; ///< max |actual - expected| / max(|expected|, 1)
+    std::int64_t elements = 0;
+    std::int64_t mismatches = 0; ///< elements beyond tolerance
+    std::string firstMismatch;   ///< "output 0 at (3, 4): 17 vs 12"
+    bool ok() const { return mismatches == 0; }
+};
+
+/// Compares element by element; a float element passes when |a - e| <= atol + rtol |e|, an
+/// integer one when |a - e| <= 1 + rtol |e| (float-to-integer rounding on another device).
+/// Shapes must match (else Error).
+Comparison compareOutputs(const std::vector<Halide::Buffer<>> &actual,
+                          const std::vector<Halide::Buffer<>> &expected, double rtol, double atol);
+
+/// Adds `delta` to the first element of `buffer` (used to simulate a wrong result).
+void perturbFirstElement(Halide::Buffer<> &buffer, double delta);
+
+/// Writes `buffers` (dense host buffers) to `path` atomically, tagged with `key`.
+void saveBuffers(const std::string &path, const std::string &key,
+                 const std::vector<Halide::Buffer<>> &buffers);
+/// Reads buffers written by saveBuffers when the file exists and its key equals `key`.
+bool loadBuffers(const std::string &path, const std::string &key,
+                 std::vector<Halide::Buffer<>> &buffers);
+
+} // namespace beamscope

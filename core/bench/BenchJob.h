@@ -1,0 +1,52 @@
+// BenchJob: the worker protocol. The parent writes one job as JSON to a file (or the worker's
+// stdin); beamscope-worker builds the pipeline fresh, schedules it, compiles, runs and checks
+// it, and prints one Measurement as a JSON line on stdout (see WorkerTask.h).
+//
+// Job JSON (every key but "pipeline" optional):
+//   {"label": "beam#0", "predicted": 0.41,
+//    "pipeline": {"app": "stencil_chain", "generator_lib": "", "params": ["length=4"]},
+//    "schedule": [...scheduleToJson...] | null, "baseline":
+//    "naive|anderson2021|li2018|mullapudi2016", "gpu": {...GpuSpec JSON...}, "target":
+//    "host-opencl" | "host-cuda-cuda_capability_NN" | "", "ptx_capability": 75, "warmup": 1,
+//    "repeats": 5, "timeout_s": 120, "seed": 1, "int_max": 1023, "rtol": 1e-3, "atol": 1e-3,
+//    "reference_cache": "/tmp/.../ref.bin", "inject": "crash|hang|wrong|error"}
+// "inject" is for TESTS ONLY: it makes the worker crash (SIGSEGV), hang, corrupt its output
+// or fail with an error, so that the parent's handling of each can be tested.
+#pragma once
+
+#include "pipeline/PipelineSource.h"
+#include "schedule/GpuSpec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace beamscope {
+
+struct BenchJob {
+    std::string label;                                           ///< shown in reports
+    double predicted = std::numeric_limits<double>::quiet_NaN(); ///< cost model, ms
+    PipelineSource source;                                       ///< built fresh by the worker
+    nlohmann::json schedule;    ///< scheduleToJson output; null: use `baseline`
+    std::string baseline;       ///< baseline name when `schedule` is null
+    GpuSpec gpu;                ///< parameters for Halide's autoschedulers
+    std::string target;         ///< Halide target to run on; "": compile only
+    int ptxCapability = 0;      ///< > 0: also lower for CUDA sm_NN and report ptxas resources
+    int warmup = 1;             ///< untimed runs first
+    int repeats = 5;            ///< timed runs (median, min, max)
+    double timeoutS = 120;      ///< the parent kills the worker after this long
+    std::uint64_t seed = 1;     ///< input generator seed
+    std::int64_t intMax = 1023; ///< integer inputs of 16 bits and more lie in [0, intMax]
+    double rtol = 1e-3;         ///< relative tolerance of float outputs
+    double atol = 1e-3;         ///< absolute tolerance of float outputs (integers: 1)
+    std::string referenceCache; ///< file to reuse reference outputs from (same pipeline+inputs)
+    std::string inject;         ///< TEST ONLY: "crash", "hang", "wrong" or "error"
+
+    nlohmann::json toJson() const;
+    /// Parses a job; throws Error naming the bad key.
+    static BenchJob fromJson(const nlohmann::json &json);
+};
+
+} // namespace beamscope

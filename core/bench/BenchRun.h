@@ -1,0 +1,73 @@
+// BenchRun: a whole benchmark session as the CLI (and later the GUI's BenchmarkController)
+// runs it: detect the device, sample candidates (beam + greedy with dropout), compile and
+// measure them in workers, apply the post-compile filter (paper 6.1), choose, and measure the
+// baselines beside. Modes (paper section 6): one-shot picks the best predicted candidate
+// that survives the filter (measured only when asked); top-k measures every candidate and
+// keeps the fastest correct one that survives the filter.
+#pragma once
+
+#include "bench/Baselines.h"
+#include "bench/DeviceDetect.h"
+#include "bench/Measurement.h"
+#include "pipeline/PipelineSource.h"
+#include "search/SearchEngine.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+enum class BenchMode { OneShot, TopK };
+
+struct BenchOptions {
+    PipelineSource source;
+    DevicePreference device = DevicePreference::Auto;
+    BenchMode mode = BenchMode::OneShot;
+    int top = 5;                 ///< beam entries, and greedy samples, considered
+    bool measureOneShot = false; ///< one-shot: also measure the chosen candidate
+    std::vector<Baseline> baselines;
+    SearchOptions search;       ///< search.gpu empty (no name): chosen from the device
+    double dropoutPercent = 10; ///< greedy samples' dropout (DropoutCostModel)
+    int ptxCapability = -1;     ///< -1: auto (CUDA device's, else the GPU spec's if any); 0: off
+    int warmup = 1;
+    int repeats = 5;
+    double timeoutS = 120;                             ///< per worker
+    std::string workerPath;                            ///< "" : defaultWorkerPath()
+    std::function<void(const std::string &)> progress; ///< one line per step (optional)
+};
+
+struct BenchReport {
+    std::string pipeline;
+    DeviceInfo device;
+    std::string target; ///< Halide target candidates ran on ("" : compile only)
+    GpuSpec gpu;
+    BenchMode mode = BenchMode::OneShot;
+    int ptxCapability = 0; ///< 0 : no PTX report
+    std::vector<Measurement> candidates;
+    std::vector<nlohmann::json> schedules; ///< scheduleToJson of each candidate
+    std::vector<Measurement> baselines;
+    std::vector<size_t> survivors; ///< candidates left by the post-compile filter
+    int chosen = -1;               ///< index into candidates, -1 when none qualifies
+    std::string chosenWhy;
+    double beamSearchMs = 0, greedySearchMs = 0, benchMs = 0;
+    int duplicates = 0;
+
+    nlohmann::json toJson() const;
+    /// A table (label, predicted, measured median, registers, spills, correct, search, failure)
+    /// of the candidates, then the baselines, then the choice.
+    void printTable(std::ostream &os) const;
+};
+
+/// The GPU spec to search for on `device`: a preset matching a CUDA device's name (else v100
+/// with the device's SM count and capability), pocl-cpu for an OpenCL CPU device, else v100.
+GpuSpec gpuSpecForDevice(const DeviceInfo &device);
+
+/// Runs the session. Throws UsageError/Error for bad options, a missing requested device or an
+/// unloadable pipeline; failed candidates are rows, never exceptions.
+BenchReport runBenchmark(const BenchOptions &options);
+
+} // namespace beamscope

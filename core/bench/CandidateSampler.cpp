@@ -1,0 +1,107 @@
+// DropoutCostModel and sampleCandidates: one beam search, then greedy searches with dropout.
+#include "bench/CandidateSampler.h"
+
+#include "cost/AnalyticalGpuCostModel.h"
+#include "schedule/ScheduleIO.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace beamscope {
+
+DropoutCostModel::DropoutCostModel(std::shared_ptr<CostModel> inner, double percent, int decisions,
+                                   std::uint64_t seed)
+    : m_inner(std::move(inner)), m_rng(seed) {
+    const double p = std::clamp(percent, 0.0, 100.0) / 100.0;
+    m_keep = p >= 1.0 ? 1.0 : std::pow(p, 1.0 / std::max(1, decisions));
+}
+
+void DropoutCostModel::enqueue(const ScheduleState &state,
+                               std::vector<std::shared_ptr<const KernelFeatures>> features,
+                               StateCost *out) {
+    m_inner->enqueue(state, std::move(features), out);
+    m_pending.push_back(out);
+}
+
+void DropoutCostModel::evaluateAll() {
+    m_inner->evaluateAll();
+    for (StateCost *out : m_pending) {
+        const double u = double(m_rng.next() >> 11) * (1.0 / 9007199254740992.0);
+        if (u >= m_keep) {
+            out->total *= kDropFactor;
+            ++m_dropped;
+        }
+    }
+    m_pending.clear();
+}
+
+double predictCost(const ScheduleState &state, const GpuSpec &gpu) {
+    Featurizer featurizer(gpu, false);
+    AnalyticalGpuCostModel model(gpu);
+    StateCost cost;
+    model.enqueue(state, featurizer.featurize(state), &cost);
+    model.evaluateAll();
+    return cost.total;
+}
+
+CandidateSet sampleCandidates(std::shared_ptr<const FunctionDAG> dag,
+                              const CandidateOptions &options) {
+    CandidateSet set;
+    std::set<std::string> seen;
+    auto add = [&](BenchCandidate c) {
+        if (!seen.insert(scheduleToJson(*c.state).dump()).second) return false;
+        set.candidates.push_back(std::move(c));
+        return true;
+    };
+
+    // The beam search: its best state, then the final beam by predicted cost.
+    SearchEngine beam(dag, options.search);
+    beam.run();
+    set.beamSearchMs = beam.elapsedMs();
+    std::vector<BenchCandidate> fromBeam;
+    if (const BeamEntry *best = beam.best()) {
+        fromBeam.push_back({"", best->state, best->cost.total, set.beamSearchMs});
+    }
+    for (const BeamEntry &e : beam.lastStep()->beam) {
+        if (e.state && e.state->complete()) {
+            fromBeam.push_back({"", e.state, e.cost.total, set.beamSearchMs});
+        }
+    }
+    std::stable_sort(fromBeam.begin(), fromBeam.end(),
+                     [](const auto &a, const auto &b) { return a.predicted < b.predicted; });
+    int taken = 0;
+    for (BenchCandidate &c : fromBeam) {
+        if (taken >= options.topK) break;
+        c.label = "beam#" + std::to_string(taken);
+        if (add(c)) ++taken;
+    }
+
+    // Greedy samples: beam 1, one pass, seed s + 1 + i, dropout through the cost model.
+    const int decisions = 2 * dag->funcCount();
+    for (int i = 0; i < options.greedySamples; ++i) {
+        SearchOptions greedy = SearchOptions::greedy();
+        greedy.seed = options.search.seed + 1 + uint64_t(i);
+        greedy.sampling = options.search.sampling;
+        greedy.freezing = options.search.freezing;
+        greedy.memoization = options.search.memoization;
+        greedy.knownBadPenalty = options.search.knownBadPenalty;
+        greedy.pins = options.search.pins;
+        greedy.space = options.search.space;
+        greedy.gpu = options.search.gpu;
+        auto model = std::make_shared<DropoutCostModel>(
+            std::make_shared<AnalyticalGpuCostModel>(greedy.gpu), options.dropoutPercent, decisions,
+            greedy.seed * 0x9E3779B97F4A7C15ULL + 0xD209);
+        SearchEngine engine(dag, greedy, model);
+        engine.run();
+        set.greedySearchMs += engine.elapsedMs();
+        const BeamEntry *best = engine.best();
+        if (!best || !best->state->complete()) continue;
+        BenchCandidate c{"greedy#" + std::to_string(i), best->state,
+                         predictCost(*best->state, greedy.gpu), engine.elapsedMs()};
+        if (!add(c)) ++set.duplicates;
+    }
+    return set;
+}
+
+} // namespace beamscope

@@ -1,0 +1,275 @@
+// Device detection through drivers opened with dlopen: the CUDA driver API (cuInit, cuDeviceGet,
+// attributes) and the OpenCL ICD loader (platforms, devices, device info). Only plain C entry
+// points with their documented constants are used, so no CUDA or OpenCL headers are needed.
+#include "bench/DeviceDetect.h"
+
+#include "util/Error.h"
+
+#include <dlfcn.h>
+
+#include <array>
+#include <ostream>
+#include <sstream>
+
+namespace beamscope {
+
+namespace {
+
+/// Opens the first library of `names` that loads (never closed: drivers keep threads and
+/// atexit handlers); nullptr with `why` set otherwise.
+void *openFirst(const std::vector<std::string> &names, std::string &why) {
+    for (const std::string &name : names) {
+        if (void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
+    }
+    why = (names.empty() ? std::string("no library") : names.front()) + ": not found";
+    return nullptr;
+}
+
+template <typename F> F symbol(void *handle, const char *name) {
+    return reinterpret_cast<F>(dlsym(handle, name));
+}
+
+// --- CUDA driver API -------------------------------------------------------------------------
+using CuInit = int (*)(unsigned);
+using CuDriverGetVersion = int (*)(int *);
+using CuDeviceGetCount = int (*)(int *);
+using CuDeviceGet = int (*)(int *, int);
+using CuDeviceGetName = int (*)(char *, int, int);
+using CuDeviceGetAttribute = int (*)(int *, int, int);
+using CuDeviceTotalMem = int (*)(size_t *, int);
+constexpr int kCuAttrMultiprocessorCount = 16;
+constexpr int kCuAttrComputeCapabilityMajor = 75;
+constexpr int kCuAttrComputeCapabilityMinor = 76;
+
+// --- OpenCL ----------------------------------------------------------------------------------
+using ClGetPlatformIDs = int (*)(unsigned, void **, unsigned *);
+using ClGetPlatformInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
+using ClGetDeviceIDs = int (*)(void *, uint64_t, unsigned, void **, unsigned *);
+using ClGetDeviceInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
+constexpr uint64_t kClDeviceTypeCpu = 1 << 1;
+constexpr uint64_t kClDeviceTypeGpu = 1 << 2;
+constexpr uint64_t kClDeviceTypeAccelerator = 1 << 3;
+constexpr uint64_t kClDeviceTypeAll = 0xFFFFFFFF;
+constexpr unsigned kClPlatformName = 0x0902;
+constexpr unsigned kClDeviceType = 0x1000;
+constexpr unsigned kClDeviceMaxComputeUnits = 0x1002;
+constexpr unsigned kClDeviceGlobalMemSize = 0x101F;
+constexpr unsigned kClDeviceName = 0x102B;
+constexpr unsigned kClDeviceVendor = 0x102C;
+
+std::string clString(ClGetDeviceInfo info, void *device, unsigned param) {
+    std::array<char, 512> text{};
+    if (info(device, param, text.size() - 1, text.data(), nullptr) != 0) return "";
+    return std::string(text.data());
+}
+
+const char *clTypeName(uint64_t type) {
+    if (type & kClDeviceTypeGpu) return "GPU";
+    if (type & kClDeviceTypeCpu) return "CPU";
+    if (type & kClDeviceTypeAccelerator) return "ACCELERATOR";
+    return "OTHER";
+}
+
+} // namespace
+
+const char *deviceKindName(DeviceKind kind) {
+    switch (kind) {
+    case DeviceKind::Cuda:
+        return "cuda";
+    case DeviceKind::OpenCL:
+        return "opencl";
+    case DeviceKind::None:
+        return "none";
+    }
+    return "none";
+}
+
+DevicePreference parseDevicePreference(const std::string &text) {
+    if (text == "auto") return DevicePreference::Auto;
+    if (text == "cuda") return DevicePreference::Cuda;
+    if (text == "opencl") return DevicePreference::OpenCL;
+    if (text == "none") return DevicePreference::None;
+    throw UsageError("unknown device '" + text + "' (auto, cuda, opencl or none)");
+}
+
+int halideCudaCapability(int cc) {
+    static const int known[] = {30, 32, 35, 50, 61, 70, 75, 80, 86};
+    int best = known[0];
+    for (int k : known)
+        if (k <= cc) best = k;
+    return best;
+}
+
+DeviceInfo detectCudaDevice(const DetectOptions &options) {
+    DeviceInfo info;
+    std::string why;
+    void *lib = openFirst(options.cudaLibraries, why);
+    if (!lib) {
+        info.notes.push_back("CUDA: " + why);
+        return info;
+    }
+    auto init = symbol<CuInit>(lib, "cuInit");
+    auto version = symbol<CuDriverGetVersion>(lib, "cuDriverGetVersion");
+    auto count = symbol<CuDeviceGetCount>(lib, "cuDeviceGetCount");
+    auto get = symbol<CuDeviceGet>(lib, "cuDeviceGet");
+    auto name = symbol<CuDeviceGetName>(lib, "cuDeviceGetName");
+    auto attr = symbol<CuDeviceGetAttribute>(lib, "cuDeviceGetAttribute");
+    auto mem = symbol<CuDeviceTotalMem>(lib, "cuDeviceTotalMem_v2");
+    if (!init || !count || !get || !name || !attr) {
+        info.notes.push_back("CUDA: driver library lacks the driver API");
+        return info;
+    }
+    if (int rc = init(0); rc != 0) {
+        info.notes.push_back("CUDA: cuInit failed (error " + std::to_string(rc) + ")");
+        return info;
+    }
+    int devices = 0;
+    if (count(&devices) != 0 || devices < 1) {
+        info.notes.push_back("CUDA: no device");
+        return info;
+    }
+    int device = 0, major = 0, minor = 0, sms = 0;
+    std::array<char, 256> text{};
+    if (get(&device, 0) != 0 || name(text.data(), int(text.size()) - 1, device) != 0 ||
+        attr(&major, kCuAttrComputeCapabilityMajor, device) != 0 ||
+        attr(&minor, kCuAttrComputeCapabilityMinor, device) != 0) {
+        info.notes.push_back("CUDA: cannot query device 0");
+        return info;
+    }
+    attr(&sms, kCuAttrMultiprocessorCount, device);
+    info.kind = DeviceKind::Cuda;
+    info.name = text.data();
+    info.vendor = "NVIDIA";
+    int driver = 0;
+    if (version && version(&driver) == 0) {
+        info.platform = "CUDA driver " + std::to_string(driver / 1000) + "." +
+                        std::to_string(driver % 1000 / 10);
+    }
+    info.computeCapability = major * 10 + minor;
+    info.computeUnits = sms;
+    size_t bytes = 0;
+    if (mem && mem(&bytes, device) == 0) info.memoryBytes = std::int64_t(bytes);
+    return info;
+}
+
+DeviceInfo detectOpenClDevice(const DetectOptions &options) {
+    DeviceInfo info;
+    std::string why;
+    void *lib = openFirst(options.openclLibraries, why);
+    if (!lib) {
+        info.notes.push_back("OpenCL: " + why);
+        return info;
+    }
+    auto platforms = symbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
+    auto platformInfo = symbol<ClGetPlatformInfo>(lib, "clGetPlatformInfo");
+    auto devices = symbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
+    auto deviceInfo = symbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
+    if (!platforms || !platformInfo || !devices || !deviceInfo) {
+        info.notes.push_back("OpenCL: library lacks the OpenCL API");
+        return info;
+    }
+    std::array<void *, 16> ids{};
+    unsigned found = 0;
+    if (platforms(unsigned(ids.size()), ids.data(), &found) != 0 || found == 0) {
+        info.notes.push_back("OpenCL: no platform");
+        return info;
+    }
+    found = std::min<unsigned>(found, unsigned(ids.size()));
+    // First a GPU on any platform, then any device on any platform.
+    for (uint64_t wanted : {kClDeviceTypeGpu, kClDeviceTypeAll}) {
+        for (unsigned p = 0; p < found; ++p) {
+            void *device = nullptr;
+            unsigned n = 0;
+            if (devices(ids[p], wanted, 1, &device, &n) != 0 || n == 0 || !device) continue;
+            info.kind = DeviceKind::OpenCL;
+            info.name = clString(deviceInfo, device, kClDeviceName);
+            info.vendor = clString(deviceInfo, device, kClDeviceVendor);
+            std::array<char, 256> text{};
+            if (platformInfo(ids[p], kClPlatformName, text.size() - 1, text.data(), nullptr) == 0)
+                info.platform = text.data();
+            uint64_t type = 0;
+            deviceInfo(device, kClDeviceType, sizeof type, &type, nullptr);
+            info.openclType = clTypeName(type);
+            unsigned units = 0;
+            deviceInfo(device, kClDeviceMaxComputeUnits, sizeof units, &units, nullptr);
+            info.computeUnits = int(units);
+            uint64_t bytes = 0;
+            deviceInfo(device, kClDeviceGlobalMemSize, sizeof bytes, &bytes, nullptr);
+            info.memoryBytes = std::int64_t(bytes);
+            return info;
+        }
+    }
+    info.notes.push_back("OpenCL: no device");
+    return info;
+}
+
+DeviceInfo detectDevice(DevicePreference preference, const DetectOptions &options) {
+    if (preference == DevicePreference::None) {
+        DeviceInfo none;
+        none.notes.push_back("device not requested");
+        return none;
+    }
+    std::vector<std::string> notes;
+    if (preference == DevicePreference::Auto || preference == DevicePreference::Cuda) {
+        DeviceInfo cuda = detectCudaDevice(options);
+        if (cuda.kind == DeviceKind::Cuda || preference == DevicePreference::Cuda) return cuda;
+        notes = cuda.notes;
+    }
+    DeviceInfo opencl = detectOpenClDevice(options);
+    opencl.notes.insert(opencl.notes.begin(), notes.begin(), notes.end());
+    return opencl;
+}
+
+std::string DeviceInfo::describe() const {
+    std::ostringstream os;
+    switch (kind) {
+    case DeviceKind::Cuda:
+        os << "CUDA: " << name << " (sm_" << computeCapability << ", " << computeUnits << " SMs)";
+        break;
+    case DeviceKind::OpenCL:
+        os << "OpenCL " << openclType << ": " << name << " (" << platform << ", " << computeUnits
+           << " compute units)";
+        break;
+    case DeviceKind::None:
+        os << "none (compile only)";
+        break;
+    }
+    if (!notes.empty()) {
+        os << "; ";
+        for (size_t i = 0; i < notes.size(); ++i)
+            os << (i ? ", " : "") << notes[i];
+    }
+    return os.str();
+}
+
+std::string DeviceInfo::halideTarget() const {
+    switch (kind) {
+    case DeviceKind::Cuda:
+        return "host-cuda-cuda_capability_" +
+               std::to_string(halideCudaCapability(computeCapability));
+    case DeviceKind::OpenCL:
+        return "host-opencl";
+    case DeviceKind::None:
+        return "";
+    }
+    return "";
+}
+
+nlohmann::json DeviceInfo::toJson() const {
+    return {{"kind", deviceKindName(kind)},
+            {"name", name},
+            {"vendor", vendor},
+            {"platform", platform},
+            {"opencl_type", openclType},
+            {"compute_capability", computeCapability},
+            {"compute_units", computeUnits},
+            {"memory_bytes", memoryBytes},
+            {"notes", notes},
+            {"halide_target", halideTarget()}};
+}
+
+void DeviceInfo::dump(std::ostream &os) const {
+    os << describe() << "\n";
+}
+
+} // namespace beamscope

@@ -1,0 +1,27 @@
+// WorkerRunner: the parent side of the worker protocol. Writes a BenchJob to a temporary
+// file, runs beamscope-worker on it in its own process group (posix_spawn) with the job's
+// time limit, and turns every way it can end — result, crash (signal), hang (timeout: the
+// group is killed), error exit, wrong output — into a Measurement. Never throws for a failed
+// candidate, so a benchmark run goes on.
+#pragma once
+
+#include "bench/BenchJob.h"
+#include "bench/Measurement.h"
+
+#include <string>
+
+namespace beamscope {
+
+struct WorkerOptions {
+    std::string workerPath;    ///< beamscope-worker; empty: defaultWorkerPath()
+    bool keepJobFiles = false; ///< leave the job file in TMPDIR (debugging)
+};
+
+/// beamscope-worker next to the running executable (installed layout), else in ../worker/
+/// (the build tree: app/cli and app/worker); "" when neither exists.
+std::string defaultWorkerPath();
+
+/// Runs `job` in a worker and returns its Measurement (failure set when it did not succeed).
+Measurement runWorker(const BenchJob &job, const WorkerOptions &options = {});
+
+} // namespace beamscope

@@ -1,0 +1,225 @@
+// Contents: scheduling a fresh instance for a job; the PTX resource report; the timed run;
+// the reference (computed once per pipeline/inputs and cached in job.referenceCache);
+// executeJob tying them together, with the test-only fault injection.
+#include "bench/WorkerTask.h"
+
+#include "bench/Baselines.h"
+#include "bench/BenchData.h"
+#include "bench/Compiler.h"
+#include "codegen/ScheduleApplier.h"
+#include "dag/FunctionDAG.h"
+#include "schedule/ScheduleIO.h"
+#include "util/Error.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace beamscope {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Identifies the reference outputs: same pipeline, parameters and inputs.
+std::string referenceKey(const BenchJob &job) {
+    std::ostringstream os;
+    os << job.source.generatorLibrary << "|" << job.source.name;
+    for (const std::string &p : job.source.params)
+        os << "|" << p;
+    os << "|seed=" << job.seed << "|int_max=" << job.intMax;
+    return os.str();
+}
+
+std::vector<Halide::Buffer<>> computeReference(const BenchJob &job,
+                                               const std::vector<Halide::Buffer<>> &inputs) {
+    std::vector<Halide::Buffer<>> expected;
+    if (!job.referenceCache.empty() && loadBuffers(job.referenceCache, referenceKey(job), expected))
+        return expected;
+    PipelineInstance reference = loadPipeline(job.source);
+    applyReferenceCpuSchedule(reference);
+    bindInputs(reference, inputs);
+    expected = makeOutputs(reference);
+    wrapHalideErrors("reference run on the CPU", [&] {
+        Halide::Realization realization(expected);
+        reference.pipeline.realize(realization, Halide::get_host_target());
+    });
+    if (!job.referenceCache.empty()) saveBuffers(job.referenceCache, referenceKey(job), expected);
+    return expected;
+}
+
+/// Fills registers, spills and kernels from ptxas; returns false (failure set) when it fails.
+bool ptxReport(const PipelineInstance &scheduled, int cc, Measurement &m) {
+    try {
+        const PtxReport report = compileForCuda(scheduled, cc);
+        m.kernels = report.kernels;
+        m.registers = report.maxRegisters();
+        m.spillBytes = report.spillBytes();
+        m.ptxArch = report.arch;
+        return true;
+    } catch (const Error &e) {
+        m.failure = std::string("CUDA compile: ") + e.what();
+        return false;
+    }
+}
+
+/// Func names made by Halide's unique_name ("lambda_3", "f12") depend on how many were made
+/// before in the process, so the parent's names may differ from this fresh instance's. When a
+/// name of `schedule` is not in `dag`, Funcs are matched by position instead (the schedule
+/// lists them in the search order, which depends on the pipeline's structure only); consumer
+/// references follow. scheduleFromJson then checks stages and loops.
+nlohmann::json matchFuncNames(const nlohmann::json &schedule, const FunctionDAG &dag) {
+    if (!schedule.is_array()) return schedule;
+    bool allFound = true;
+    for (const auto &f : schedule) {
+        if (!f.is_object() || !f.contains("name") || !f["name"].is_string() ||
+            dag.find(f["name"].get<std::string>()) < 0) {
+            allFound = false;
+        }
+    }
+    const std::vector<int> &order = dag.outputsFirst();
+    if (allFound || schedule.size() != order.size()) return schedule;
+    std::map<std::string, std::string> renamed;
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (schedule[i].contains("name") && schedule[i]["name"].is_string())
+            renamed[schedule[i]["name"].get<std::string>()] = dag.node(order[i]).name;
+    }
+    nlohmann::json out = schedule;
+    for (auto &f : out) {
+        f["name"] = renamed[f["name"].get<std::string>()];
+        if (f.contains("consumer") && f["consumer"].is_string()) {
+            auto it = renamed.find(f["consumer"].get<std::string>());
+            if (it != renamed.end()) f["consumer"] = it->second;
+        }
+    }
+    std::fprintf(stderr,
+                 "beamscope-worker: Func names differ from the job's; matched by position\n");
+    return out;
+}
+
+/// A progress line on stderr (the parent keeps its tail for failure messages).
+void log(const char *what, Clock::time_point since) {
+    std::fprintf(stderr, "beamscope-worker: %s (%.0f ms)\n", what, msSince(since));
+}
+
+} // namespace
+
+PipelineInstance scheduledInstance(const BenchJob &job, const Halide::Target &target,
+                                   double *searchMs) {
+    PipelineInstance instance = loadPipeline(job.source);
+    if (!job.schedule.is_null()) {
+        auto dag = std::make_shared<const FunctionDAG>(instance);
+        StatePtr state = scheduleFromJson(dag, matchFuncNames(job.schedule, *dag));
+        applySchedule(*state, instance, target);
+        return instance;
+    }
+    const Baseline baseline = parseBaseline(job.baseline);
+    if (baseline == Baseline::Naive) {
+        applyNaiveGpuSchedule(instance);
+    } else {
+        const GpuSpec gpu = job.gpu.name.empty() ? GpuSpec::defaultSpec() : job.gpu;
+        const AutoscheduleRun run = applyHalideAutoscheduler(baseline, instance, target, gpu);
+        if (searchMs) *searchMs = run.searchMs;
+    }
+    return instance;
+}
+
+Measurement executeJob(const BenchJob &job) {
+    Measurement m;
+    m.label = job.label;
+    m.predicted = job.predicted;
+    m.target = job.target;
+    // Fault injection, for tests of the parent's handling only.
+    if (job.inject == "crash") std::raise(SIGSEGV);
+    if (job.inject == "hang")
+        for (;;)
+            pause();
+    if (job.inject == "error") throw Error("injected error (test only)");
+
+    // One scheduled instance serves both the CUDA lowering and the run: schedules use
+    // DeviceAPI::Default_GPU, and lowering works on a copy of the Funcs.
+    const int cc = job.ptxCapability > 0 ? job.ptxCapability
+                   : job.target.empty()
+                       ? (job.gpu.computeCapability > 0 ? job.gpu.computeCapability : 75)
+                       : 0;
+    Halide::Target target;
+    try {
+        target = job.target.empty() ? cudaTarget(cc) : Halide::Target(job.target);
+    } catch (const std::exception &e) {
+        throw Error("bad target '" + job.target + "'");
+    }
+    PipelineInstance instance;
+    const Clock::time_point scheduleStart = Clock::now();
+    try {
+        instance = scheduledInstance(job, target, &m.searchMs);
+        log("scheduled", scheduleStart);
+    } catch (const Error &e) {
+        m.failure = std::string("schedule: ") + e.what();
+        return m;
+    }
+    const Clock::time_point ptxStart = Clock::now();
+    if (cc > 0 && !ptxReport(instance, cc, m)) return m;
+    if (cc > 0) log("PTX report", ptxStart);
+    if (job.target.empty()) return m; // compile only
+
+    const std::vector<Halide::Buffer<>> inputs = makeInputs(instance, job.seed, job.intMax);
+    bindInputs(instance, inputs);
+    std::vector<Halide::Buffer<>> outputs = makeOutputs(instance);
+    std::vector<double> times;
+    const Clock::time_point compileStart = Clock::now();
+    try {
+        wrapHalideErrors("compile", [&] { instance.pipeline.compile_jit(target); });
+        m.compileMs = msSince(compileStart);
+        log("JIT compiled", compileStart);
+        wrapHalideErrors("run", [&] {
+            Halide::Realization realization(outputs);
+            for (int i = 0; i < job.warmup + job.repeats; ++i) {
+                const Clock::time_point start = Clock::now();
+                instance.pipeline.realize(realization, target);
+                for (Halide::Buffer<> &out : outputs)
+                    out.device_sync();
+                if (i >= job.warmup) times.push_back(msSince(start));
+            }
+            for (Halide::Buffer<> &out : outputs)
+                out.copy_to_host();
+        });
+    } catch (const Error &e) {
+        m.failure = e.what();
+        return m;
+    }
+    m.measuredMs = summarizeTimes(times);
+    log("ran warm-up and repeats", compileStart);
+    if (job.inject == "wrong" && !outputs.empty()) perturbFirstElement(outputs[0], 100.0);
+
+    std::vector<Halide::Buffer<>> expected;
+    const Clock::time_point referenceStart = Clock::now();
+    try {
+        expected = computeReference(job, inputs);
+        log("reference", referenceStart);
+    } catch (const Error &e) {
+        m.failure = std::string("reference: ") + e.what();
+        return m;
+    }
+    const Comparison c = compareOutputs(outputs, expected, job.rtol, job.atol);
+    m.correct = c.ok();
+    m.maxError = c.maxAbsError;
+    m.maxRelError = c.maxRelError;
+    if (!c.ok()) {
+        std::ostringstream os;
+        os << "wrong output: " << c.mismatches << " of " << c.elements
+           << " values beyond tolerance, max error " << c.maxAbsError
+           << " (first: " << c.firstMismatch << ")";
+        m.failure = os.str();
+    }
+    return m;
+}
+
+} // namespace beamscope

@@ -1,0 +1,310 @@
+// ScheduleCalls: turns each Func's placement and tiling into Halide scheduling calls.
+// Contents: fresh loop names; stage plans for root kernels, block-level (shared memory) and
+// thread-level (register) Funcs; decision summaries; scheduleCalls.
+//
+// Tail strategy: every split uses GuardWithIf. ShiftInwards recomputes points, which is illegal
+// for update stages, and it (like RoundUp) makes a stage cover more than it was asked for: on
+// an output that needs the output buffer to be a multiple of the factor, and on any stage it
+// widens the region read from its producers, so an input can be read out of bounds when the
+// actual extent is smaller than the factor. GuardWithIf computes exactly the points required,
+// at the price of an if in the tail, and so handles every extent, even one below the factor.
+#include "codegen/ScheduleCalls.h"
+
+#include "util/Error.h"
+
+#include <set>
+
+namespace beamscope {
+
+namespace {
+
+const char *const kOutermost = "__outermost"; // Halide::Var::outermost()
+
+/// Hands out loop names that are new within a Func. Names differ between stages too, because
+/// compute_at(host, var) names no stage: Halide looks the loop up by name in all of the host's
+/// stages. (Halide 21 rejected compute_at(LoopLevel(host, var, stage)) as an invalid location
+/// while listing that very loop among the legal ones.)
+class StageNames {
+public:
+    StageNames(const Node &node, int stage) : m_suffix(stage > 0 ? std::to_string(stage) : "") {
+        m_used.insert(kOutermost);
+        for (const std::string &a : node.args)
+            m_used.insert(a);
+        for (const Stage &s : node.stages) {
+            for (const LoopVar &l : s.loops)
+                m_used.insert(l.name);
+        }
+    }
+    CallVar fresh(const std::string &base) {
+        std::string name = base + m_suffix;
+        while (m_used.count(name))
+            name += "_";
+        m_used.insert(name);
+        return {name, false};
+    }
+
+private:
+    std::string m_suffix; ///< the stage index for updates: "x_b1" is update(0)'s block loop
+    std::set<std::string> m_used;
+};
+
+/// The calls for one stage and the GPU loops they leave, innermost first.
+struct StagePlan {
+    std::vector<ScheduleCall> calls;
+    std::vector<CallVar> blockVars;
+    std::vector<CallVar> threadVars;
+};
+
+ScheduleCall makeCall(CallKind kind, int stage, std::vector<CallVar> vars, int64_t factor = 0) {
+    ScheduleCall c;
+    c.kind = kind;
+    c.stage = stage;
+    c.vars = std::move(vars);
+    c.factor = factor;
+    return c;
+}
+
+/// Halide maps at most three loops to blocks (or threads): fuse the outermost extra ones.
+void fuseToThree(StagePlan &plan, int stage, std::vector<CallVar> &vars, StageNames &names,
+                 const std::string &base) {
+    while (vars.size() > 3) {
+        const CallVar outer = vars.back();
+        vars.pop_back();
+        const CallVar inner = vars.back();
+        const CallVar fused = names.fresh(base);
+        plan.calls.push_back(makeCall(CallKind::Fuse, stage, {inner, outer, fused}));
+        vars.back() = fused;
+    }
+}
+
+void unrollSmall(StagePlan &plan, int stage, const std::vector<CallVar> &serial, int64_t product) {
+    if (product >= kUnrollLimit) return;
+    for (const CallVar &v : serial)
+        plan.calls.push_back(makeCall(CallKind::Unroll, stage, {v}));
+}
+
+/// A stage with no pure loop (only RVars, or a 0-D Func) still runs as one GPU thread:
+/// outermost is split into unit-extent loops that carry the block and thread mapping.
+void singleThread(StagePlan &plan, int stage, StageNames &names, bool withBlock) {
+    const CallVar outermost{kOutermost, false};
+    if (withBlock) {
+        const CallVar block = names.fresh("block");
+        const CallVar thread = names.fresh("thread");
+        plan.calls.push_back(makeCall(CallKind::Split, stage, {outermost, outermost, block}, 1));
+        plan.calls.push_back(makeCall(CallKind::Split, stage, {block, block, thread}, 1));
+        plan.calls.push_back(makeCall(CallKind::GpuBlocks, stage, {block}));
+        plan.calls.push_back(makeCall(CallKind::GpuThreads, stage, {thread}));
+        plan.blockVars = {block};
+        plan.threadVars = {thread};
+    } else {
+        const CallVar thread = names.fresh("thread");
+        plan.calls.push_back(makeCall(CallKind::Split, stage, {outermost, outermost, thread}, 1));
+        plan.calls.push_back(makeCall(CallKind::GpuThreads, stage, {thread}));
+        plan.threadVars = {thread};
+    }
+}
+
+/// A compute_root stage is one kernel: each pure loop v becomes v_b (blocks), v_t (threads)
+/// and, when the serial size is above 1, v_s; order inside out: serial, RVars, threads, blocks.
+StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &tiling) {
+    const Stage &stage = node.stages[size_t(stageIndex)];
+    StageNames names(node, stageIndex);
+    StagePlan plan;
+    std::vector<CallVar> serial, rvars, threads, blocks;
+    int64_t serialProduct = 1;
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        const LoopVar &loop = stage.loops[l];
+        if (loop.isReduction) {
+            rvars.push_back({loop.name, true}); // serial and whole, in the algorithm's order
+            continue;
+        }
+        const CallVar v{loop.name, false};
+        const int64_t t = std::max<int64_t>(1, tiling.threads[l]);
+        const int64_t s = std::max<int64_t>(1, tiling.serial[l]);
+        const CallVar block = names.fresh(loop.name + "_b");
+        if (s > 1) {
+            // One split by the whole tile, then an exact split of the tile into thread x serial.
+            const CallVar tile = names.fresh(loop.name + "_i");
+            const CallVar thread = names.fresh(loop.name + "_t");
+            const CallVar ser = names.fresh(loop.name + "_s");
+            plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, block, tile}, t * s));
+            plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {tile, thread, ser}, s));
+            serial.push_back(ser);
+            threads.push_back(thread);
+            serialProduct *= s;
+        } else {
+            const CallVar thread = names.fresh(loop.name + "_t");
+            plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, block, thread}, t));
+            threads.push_back(thread);
+        }
+        blocks.push_back(block);
+    }
+    if (threads.empty()) {
+        singleThread(plan, stageIndex, names, true);
+        return plan;
+    }
+    std::vector<CallVar> order = serial;
+    order.insert(order.end(), rvars.begin(), rvars.end());
+    order.insert(order.end(), threads.begin(), threads.end());
+    order.insert(order.end(), blocks.begin(), blocks.end());
+    plan.calls.push_back(makeCall(CallKind::Reorder, stageIndex, order));
+    fuseToThree(plan, stageIndex, threads, names, "fused_t");
+    fuseToThree(plan, stageIndex, blocks, names, "fused_b");
+    plan.calls.push_back(makeCall(CallKind::GpuBlocks, stageIndex, blocks));
+    plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
+    unrollSmall(plan, stageIndex, serial, serialProduct);
+    plan.blockVars = blocks;
+    plan.threadVars = threads;
+    return plan;
+}
+
+/// A Func at the block level of its host: its pure loops split into threads (outer) and
+/// serial (inner) parts of the chosen serial sizes.
+StagePlan blockStagePlan(const Node &node, const StageTiling &tiling) {
+    const Stage &stage = node.stages[0];
+    StageNames names(node, 0);
+    StagePlan plan;
+    std::vector<CallVar> serial, threads;
+    int64_t serialProduct = 1;
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        const CallVar v{stage.loops[l].name, false};
+        const int64_t s = std::max<int64_t>(1, tiling.serial[l]);
+        if (s > 1) {
+            const CallVar thread = names.fresh(v.name + "_t");
+            const CallVar ser = names.fresh(v.name + "_s");
+            plan.calls.push_back(makeCall(CallKind::Split, 0, {v, thread, ser}, s));
+            serial.push_back(ser);
+            threads.push_back(thread);
+            serialProduct *= s;
+        } else {
+            threads.push_back(v);
+        }
+    }
+    if (threads.empty()) {
+        singleThread(plan, 0, names, false);
+        return plan;
+    }
+    if (!serial.empty()) {
+        std::vector<CallVar> order = serial;
+        order.insert(order.end(), threads.begin(), threads.end());
+        plan.calls.push_back(makeCall(CallKind::Reorder, 0, order));
+    }
+    fuseToThree(plan, 0, threads, names, "fused_t");
+    plan.calls.push_back(makeCall(CallKind::GpuThreads, 0, threads));
+    unrollSmall(plan, 0, serial, serialProduct);
+    plan.threadVars = threads;
+    return plan;
+}
+
+/// A Func inside its host's thread loops: serial loops over the region one thread needs.
+StagePlan threadStagePlan(const Node &node, const StageTiling &tiling) {
+    const Stage &stage = node.stages[0];
+    StagePlan plan;
+    std::vector<CallVar> loops;
+    int64_t product = 1;
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        loops.push_back({stage.loops[l].name, false});
+        product *= std::max<int64_t>(1, tiling.serial[l]);
+    }
+    unrollSmall(plan, 0, loops, product);
+    return plan;
+}
+
+std::string joinSizes(const std::vector<int64_t> &sizes) {
+    std::string out;
+    for (size_t i = 0; i < sizes.size(); ++i)
+        out += (i ? "x" : "") + std::to_string(sizes[i]);
+    return out.empty() ? "-" : out;
+}
+
+std::string describe(const FunctionDAG &dag, int node, const FuncPlacement &p) {
+    const Node &n = dag.node(node);
+    switch (p.kind) {
+    case ComputeKind::Inline:
+        return "inline";
+    case ComputeKind::Root: {
+        std::string out = "root";
+        for (size_t s = 0; s < p.tilings.size(); ++s) {
+            const StageTiling &t = p.tilings[s];
+            out += s ? "; " + n.stages[s].name.substr(n.name.size() + 1) + ":" : ":";
+            out += " blocks " + joinSizes(t.blocks) + ", threads " + joinSizes(t.threads) +
+                   ", serial " + joinSizes(t.serial);
+        }
+        return out;
+    }
+    case ComputeKind::Block:
+        return "block level of " + dag.node(p.host).name + ", shared memory, threads " +
+               joinSizes(p.tilings.at(0).threads) + ", serial " + joinSizes(p.tilings.at(0).serial);
+    case ComputeKind::Thread:
+        return "thread level of " + dag.node(p.host).name + ", registers, serial " +
+               joinSizes(p.tilings.at(0).serial);
+    case ComputeKind::Unscheduled:
+        break;
+    }
+    return "unscheduled";
+}
+
+} // namespace
+
+std::vector<FuncCalls> scheduleCalls(const ScheduleState &state) {
+    const FunctionDAG &dag = state.dag();
+    if (!state.complete()) {
+        throw Error("cannot schedule '" + dag.pipelineName() + "': the schedule is incomplete");
+    }
+    // Stage plans first: a fused Func's compute_at names loops its host's plan creates.
+    std::vector<std::vector<StagePlan>> plans(dag.nodes().size());
+    for (const Node &n : dag.nodes()) {
+        if (n.isInput) continue;
+        const FuncPlacement &p = state.placement(n.index);
+        auto &out = plans[size_t(n.index)];
+        if (p.kind == ComputeKind::Root) {
+            for (size_t s = 0; s < n.stages.size(); ++s) {
+                out.push_back(rootStagePlan(n, int(s), p.tilings.at(s)));
+            }
+        } else if (p.kind == ComputeKind::Block) {
+            out.push_back(blockStagePlan(n, p.tilings.at(0)));
+        } else if (p.kind == ComputeKind::Thread) {
+            out.push_back(threadStagePlan(n, p.tilings.at(0)));
+        }
+    }
+
+    std::vector<FuncCalls> result;
+    for (int node : dag.outputsFirst()) {
+        const Node &n = dag.node(node);
+        const FuncPlacement &p = state.placement(node);
+        FuncCalls fc;
+        fc.node = node;
+        fc.decision = describe(dag, node, p);
+        if (p.kind == ComputeKind::Inline) {
+            fc.calls.push_back(makeCall(CallKind::ComputeInline, 0, {}));
+        } else if (p.kind == ComputeKind::Root) {
+            fc.calls.push_back(makeCall(CallKind::ComputeRoot, 0, {}));
+        } else {
+            const bool block = p.kind == ComputeKind::Block;
+            const auto &hostPlans = plans.at(size_t(p.host));
+            if (hostPlans.empty()) {
+                throw Error("'" + n.name + "' is fused into '" + dag.node(p.host).name +
+                            "', which has no GPU loops");
+            }
+            const StagePlan &hostLast = hostPlans.back();
+            const auto &hostVars = block ? hostLast.blockVars : hostLast.threadVars;
+            if (hostVars.empty()) {
+                throw Error("'" + n.name + "' is fused into '" + dag.node(p.host).name +
+                            "' at a level that has no loops");
+            }
+            ScheduleCall at = makeCall(CallKind::ComputeAt, 0, {hostVars.front()});
+            at.host = p.host;
+            fc.calls.push_back(at);
+            ScheduleCall store = makeCall(CallKind::StoreIn, 0, {});
+            store.memory = block ? MemoryType::Shared : MemoryType::Register;
+            fc.calls.push_back(store);
+        }
+        for (const StagePlan &plan : plans[size_t(node)]) {
+            fc.calls.insert(fc.calls.end(), plan.calls.begin(), plan.calls.end());
+        }
+        result.push_back(std::move(fc));
+    }
+    return result;
+}
+
+} // namespace beamscope

@@ -1,0 +1,67 @@
+// ScheduleCalls: the one description of the Halide scheduling calls that a complete
+// ScheduleState implies. ScheduleApplier executes these records on Halide Funcs and
+// ScheduleSource prints them as C++, so the two cannot drift apart.
+#pragma once
+
+#include "schedule/ScheduleState.h"
+
+#include <Halide.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// A loop variable named by a call: a pure Var (or one made by a split or fuse) or an RVar.
+struct CallVar {
+    std::string name;
+    bool rvar = false;
+    bool operator==(const CallVar &) const = default;
+};
+
+/// The Halide scheduling directives the applier uses.
+enum class CallKind : uint8_t {
+    ComputeInline, ///< Func::compute_inline()
+    ComputeRoot,   ///< Func::compute_root()
+    ComputeAt,     ///< Func::compute_at(host, var): var names a loop of the host's last stage
+    StoreIn,       ///< Func::store_in(memory)
+    Split,         ///< Stage::split(old, outer, inner, factor, kTailStrategy)
+    Fuse,          ///< Stage::fuse(inner, outer, fused)
+    Reorder,       ///< Stage::reorder(vars), innermost first
+    GpuBlocks,     ///< Stage::gpu_blocks(vars), innermost first, at most 3
+    GpuThreads,    ///< Stage::gpu_threads(vars), innermost first, at most 3
+    Unroll,        ///< Stage::unroll(var)
+};
+
+/// One scheduling call on one Func (Func-level kinds) or on one of its stages.
+struct ScheduleCall {
+    CallKind kind = CallKind::ComputeRoot;
+    int stage = 0;             ///< stage of stage-level calls: 0 pure, k = update(k - 1)
+    std::vector<CallVar> vars; ///< Split: old, outer, inner; Fuse: inner, outer, fused;
+                               ///< Reorder, Gpu*: innermost first; Unroll: the loop;
+                               ///< ComputeAt: the host's loop
+    int64_t factor = 0;        ///< Split
+    int host = -1;             ///< ComputeAt: the host Func (node index)
+    MemoryType memory = MemoryType::Global; ///< StoreIn: Shared or Register
+};
+
+/// Every call for one Func, in order, and a one-line summary of its decision.
+struct FuncCalls {
+    int node = -1;
+    std::string decision; ///< e.g. "block level of output, shared memory, serial 2x2"
+    std::vector<ScheduleCall> calls;
+};
+
+/// Tail strategy of every split: GuardWithIf is legal for every stage (outputs, updates,
+/// producers read near the edge of an input), where ShiftInwards and RoundUp are not; see the
+/// .cpp for the details.
+constexpr Halide::TailStrategy kTailStrategy = Halide::TailStrategy::GuardWithIf;
+
+/// Serial loops whose extents multiply to less than this are unrolled (paper 4.7).
+constexpr int64_t kUnrollLimit = 16;
+
+/// The calls for every Func of `state`, outputs first. Throws Error if `state` is incomplete.
+std::vector<FuncCalls> scheduleCalls(const ScheduleState &state);
+
+} // namespace beamscope

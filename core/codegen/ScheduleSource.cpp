@@ -1,0 +1,302 @@
+// ScheduleSource: prints the ScheduleCalls of a complete schedule as a C++ header.
+// Contents: C++ identifiers for Funcs and loops; printing one call; the Func lookup preamble;
+// scheduleSource.
+#include "codegen/ScheduleSource.h"
+
+#include "codegen/ScheduleCalls.h"
+#include "util/Error.h"
+
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace beamscope {
+
+namespace {
+
+const char *const kOutermost = "__outermost";
+
+/// Words an identifier in the generated function must not take: C++ keywords and the names
+/// the generated code itself uses.
+const std::set<std::string> &reservedWords() {
+    static const std::set<std::string> words = {
+        "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char",
+        "class", "const", "constexpr", "continue", "decltype", "default", "delete", "do", "double",
+        "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
+        "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "nullptr",
+        "operator", "or", "private", "protected", "public", "register", "return", "short", "signed",
+        "sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try",
+        "typedef", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while",
+        "xor",
+        // names used by the generated code
+        "Halide", "Internal", "Func", "Var", "RVar", "LoopLevel", "MemoryType", "TailStrategy",
+        "std", "pipeline", "outputs", "env", "funcs_by_name", "generated", "halide_name", "prefix",
+        "find_func", "name", "found"};
+    return words;
+}
+
+bool isIdentifier(const std::string &s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    }
+    return true;
+}
+
+/// Hands out C++ identifiers that are valid, not reserved and not taken in the scope.
+class Identifiers {
+public:
+    explicit Identifiers(std::set<std::string> taken = {}) : m_taken(std::move(taken)) {}
+    std::string make(const std::string &name) {
+        std::string id;
+        for (char c : name)
+            id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+        // Leading digits and "__" or "_X" (reserved for the implementation) get a prefix.
+        if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])) ||
+            (id[0] == '_' && id.size() > 1 &&
+             (id[1] == '_' || std::isupper(static_cast<unsigned char>(id[1]))))) {
+            id = "v" + id;
+        }
+        while (reservedWords().count(id) || m_taken.count(id))
+            id += "_";
+        m_taken.insert(id);
+        return id;
+    }
+    const std::set<std::string> &taken() const { return m_taken; }
+
+private:
+    std::set<std::string> m_taken;
+};
+
+std::string quote(const std::string &s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+/// Prints the calls of one Func, given identifiers for Funcs and for its loops.
+class FuncPrinter {
+public:
+    FuncPrinter(const std::vector<std::string> &funcIds,
+                const std::map<std::string, std::string> &varIds)
+        : m_funcIds(funcIds), m_varIds(varIds) {}
+
+    std::string var(const CallVar &v) const {
+        return v.name == kOutermost ? "Var::outermost()" : m_varIds.at(v.name);
+    }
+
+    std::string vars(const std::vector<CallVar> &vs) const {
+        std::string out;
+        for (size_t i = 0; i < vs.size(); ++i)
+            out += (i ? ", " : "") + var(vs[i]);
+        return out;
+    }
+
+    std::string call(const ScheduleCall &c) const {
+        switch (c.kind) {
+        case CallKind::ComputeInline:
+            return "compute_inline()";
+        case CallKind::ComputeRoot:
+            return "compute_root()";
+        case CallKind::ComputeAt:
+            return "compute_at(" + m_funcIds.at(size_t(c.host)) + ", " + var(c.vars.at(0)) + ")";
+        case CallKind::StoreIn:
+            return std::string("store_in(MemoryType::") +
+                   (c.memory == MemoryType::Shared ? "GPUShared" : "Register") + ")";
+        case CallKind::Split:
+            static_assert(kTailStrategy == Halide::TailStrategy::GuardWithIf,
+                          "print the tail strategy the applier uses");
+            return "split(" + vars(c.vars) + ", " + std::to_string(c.factor) +
+                   ", TailStrategy::GuardWithIf)";
+        case CallKind::Fuse:
+            return "fuse(" + vars(c.vars) + ")";
+        case CallKind::Reorder:
+            return "reorder(" + vars(c.vars) + ")";
+        case CallKind::GpuBlocks:
+            return "gpu_blocks(" + vars(c.vars) + ")";
+        case CallKind::GpuThreads:
+            return "gpu_threads(" + vars(c.vars) + ")";
+        case CallKind::Unroll:
+            return "unroll(" + vars(c.vars) + ")";
+        }
+        return "";
+    }
+
+private:
+    const std::vector<std::string> &m_funcIds;
+    const std::map<std::string, std::string> &m_varIds;
+};
+
+/// "Var a("a"), b("b"), ...;" wrapped at 100 columns.
+void printDeclaration(std::ostream &os, const std::string &pad, const std::string &type,
+                      const std::vector<std::string> &items) {
+    std::string line = pad + type;
+    for (size_t i = 0; i < items.size(); ++i) {
+        const std::string item = items[i] + (i + 1 < items.size() ? "," : ";");
+        if (i > 0 && line.size() + 1 + item.size() > 100) {
+            os << line << "\n";
+            line = pad + "    " + item;
+        } else {
+            line += (i > 0 ? " " : "") + item;
+        }
+    }
+    os << line << "\n";
+}
+
+bool isStageCall(CallKind k) {
+    return k != CallKind::ComputeInline && k != CallKind::ComputeRoot && k != CallKind::ComputeAt &&
+           k != CallKind::StoreIn;
+}
+
+std::string costShare(const StateCost &cost, int node) {
+    double own = 0;
+    bool found = false;
+    for (const StageCost &s : cost.stages) {
+        if (s.node != node) continue;
+        own += s.total();
+        found = true;
+    }
+    if (!found) return "";
+    char text[64];
+    std::snprintf(text, sizeof text, "; %.1f%% of the predicted cost",
+                  cost.total > 0 ? 100.0 * own / cost.total : 0.0);
+    return text;
+}
+
+/// The preamble that finds Funcs by the names Beamscope's FunctionDAG gives them: the user's
+/// name without Halide's "$n" suffix (added to a name reused in a process), and for Funcs that
+/// Halide named itself ("lambda_12", "f3") the prefix numbered in realization order. Keep in
+/// step with FunctionDAGBuilder::displayName.
+void printLookup(std::ostream &os, const std::string &functionName) {
+    std::string text =
+        R"(    // Funcs by the names Beamscope gives them: the name without Halide's "$n" suffix;
+    // Funcs that Halide named ("lambda_12", "f3") numbered in realization order.
+    std::vector<Internal::Function> outputs;
+    for (const Func &f : pipeline.outputs()) outputs.push_back(f.function());
+    std::map<std::string, Internal::Function> env = Internal::build_environment(outputs);
+    std::map<std::string, std::vector<Func>> funcs_by_name;
+    std::map<std::string, int> generated;
+    for (const std::string &halide_name : Internal::realization_order(outputs, env).first) {
+        std::string name = halide_name.substr(0, halide_name.find('$'));
+        for (const std::string prefix : {"lambda_", "f"}) {
+            if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+                name.find_first_not_of("0123456789", prefix.size()) == std::string::npos) {
+                name = prefix + std::to_string(generated[prefix]++);
+                break;
+            }
+        }
+        funcs_by_name[name].push_back(Func(env.at(halide_name)));
+    }
+    auto find_func = [&](const std::string &name) {
+        auto found = funcs_by_name.find(name);
+        if (found == funcs_by_name.end() || found->second.size() != 1) {
+            throw std::runtime_error("@FUNCTION@: the pipeline has no single Func named '" +
+                                     name + "'");
+        }
+        return found->second.front();
+    };
+)";
+    text.replace(text.find("@FUNCTION@"), 10, functionName);
+    os << text;
+}
+
+} // namespace
+
+std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
+                           const std::string &functionName) {
+    if (!isIdentifier(functionName) || reservedWords().count(functionName)) {
+        throw UsageError("'" + functionName + "' cannot name a C++ function");
+    }
+    const FunctionDAG &dag = state.dag();
+    const std::vector<FuncCalls> plan = scheduleCalls(state);
+
+    // Func identifiers live in the function's scope; loop identifiers must not shadow them.
+    Identifiers funcIdentifiers({functionName});
+    std::vector<std::string> funcIds(dag.nodes().size());
+    for (const FuncCalls &fc : plan)
+        funcIds[size_t(fc.node)] = funcIdentifiers.make(dag.node(fc.node).name);
+
+    std::string guard = "BEAMSCOPE_SCHEDULE_";
+    for (char c : functionName)
+        guard += char(std::toupper(static_cast<unsigned char>(c)));
+    guard += "_H";
+
+    std::ostringstream os;
+    os << "// Halide GPU schedule of pipeline '" << dag.pipelineName()
+       << "', exported by Beamscope.\n";
+    if (cost) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.4g", cost->total);
+        os << "// Predicted cost: " << text << " ms.\n";
+    }
+    os << "// Build the pipeline, call " << functionName
+       << "(pipeline), then compile it for a GPU target\n"
+          "// (host-cuda or host-opencl).\n"
+       << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+       << "#include \"Halide.h\"\n\n#include <map>\n#include <stdexcept>\n#include <string>\n"
+          "#include <vector>\n\n"
+       << "inline void " << functionName << "(Halide::Pipeline pipeline) {\n"
+       << "    using namespace Halide;\n\n";
+    printLookup(os, functionName);
+    for (const FuncCalls &fc : plan) {
+        os << "    Func " << funcIds[size_t(fc.node)] << " = find_func("
+           << quote(dag.node(fc.node).name) << ");\n";
+    }
+
+    for (const FuncCalls &fc : plan) {
+        const Node &n = dag.node(fc.node);
+        const std::string &f = funcIds[size_t(fc.node)];
+        os << "\n    // " << n.name << ": " << fc.decision
+           << (cost ? costShare(*cost, fc.node) : "") << "\n";
+
+        // Loop identifiers, declared once per Func in a block of their own.
+        Identifiers loopIdentifiers(funcIdentifiers.taken());
+        std::map<std::string, std::string> varIds;
+        std::vector<std::pair<CallVar, std::string>> declared;
+        for (const ScheduleCall &c : fc.calls) {
+            for (const CallVar &v : c.vars) {
+                if (v.name == kOutermost || varIds.count(v.name)) continue;
+                varIds[v.name] = loopIdentifiers.make(v.name);
+                declared.push_back({v, varIds[v.name]});
+            }
+        }
+        const std::string pad = declared.empty() ? "    " : "        ";
+        if (!declared.empty()) {
+            os << "    {\n";
+            for (const bool rvar : {false, true}) {
+                std::vector<std::string> items;
+                for (const auto &[v, id] : declared) {
+                    if (v.rvar == rvar) items.push_back(id + "(" + quote(v.name) + ")");
+                }
+                if (!items.empty()) printDeclaration(os, pad, rvar ? "RVar " : "Var ", items);
+            }
+        }
+
+        // One statement per stage: Func-level calls chain with the pure stage's calls.
+        FuncPrinter printer(funcIds, varIds);
+        int current = -1;
+        for (const ScheduleCall &c : fc.calls) {
+            const int stage = isStageCall(c.kind) ? c.stage : 0;
+            if (stage != current) {
+                if (current >= 0) os << ";\n";
+                os << pad << f;
+                if (stage > 0) os << ".update(" << stage - 1 << ")";
+                os << "." << printer.call(c);
+                current = stage;
+            } else {
+                os << "\n" << pad << "    ." << printer.call(c);
+            }
+        }
+        if (current >= 0) os << ";\n";
+        if (!declared.empty()) os << "    }\n";
+    }
+    os << "}\n\n#endif // " << guard << "\n";
+    return os.str();
+}
+
+} // namespace beamscope

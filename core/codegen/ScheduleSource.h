@@ -1,0 +1,19 @@
+// ScheduleSource: exports a complete schedule as readable, self-contained Halide C++ that
+// makes exactly the calls ScheduleApplier makes (both print or run the same ScheduleCalls).
+#pragma once
+
+#include "cost/CostModel.h"
+#include "schedule/ScheduleState.h"
+
+#include <string>
+
+namespace beamscope {
+
+/// A header defining `inline void <functionName>(Halide::Pipeline pipeline)`, which finds
+/// every Func of the pipeline by name and schedules it; one comment line per Func gives its
+/// decision and, when `cost` is given, its share of the predicted cost. Throws UsageError if
+/// `functionName` is not a C++ identifier, Error if the state is incomplete.
+std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
+                           const std::string &functionName);
+
+} // namespace beamscope

@@ -1,0 +1,201 @@
+// Kernel trees of a schedule and derivations (one decision on top of a parent state).
+// Contents: PlacementView; which kernels a decision touches; building kernel trees (kernel,
+// fused Funcs, inlined calls); derive; Derivation::kernel / materialize.
+#include "schedule/ScheduleState.h"
+
+#include <algorithm>
+#include <set>
+
+namespace beamscope {
+
+const FuncPlacement &PlacementView::operator()(int n) const {
+    return n == node && override ? *override : base.placement(n);
+}
+
+namespace {
+
+/// Builds kernel trees from the placements seen through a view.
+class KernelBuilder {
+public:
+    KernelBuilder(const FunctionDAG &dag, const PlacementView &view) : m_dag(dag), m_view(view) {}
+
+    /// Root Funcs whose kernels contain `node` (itself, its host chain, or through inlining).
+    std::set<int> rootsContaining(int node) const {
+        std::set<int> roots, seen;
+        std::vector<int> work{node};
+        while (!work.empty()) {
+            const int f = work.back();
+            work.pop_back();
+            if (!seen.insert(f).second) continue;
+            const FuncPlacement &p = m_view(f);
+            if (p.kind == ComputeKind::Root) {
+                roots.insert(f);
+            } else if (p.kind == ComputeKind::Block || p.kind == ComputeKind::Thread) {
+                work.push_back(p.host);
+            } else if (p.kind == ComputeKind::Inline) {
+                for (int e : m_dag.node(f).outgoing) work.push_back(m_dag.edge(e).consumer);
+            }
+        }
+        return roots;
+    }
+
+    LoopNestPtr kernel(int root, int stageIndex) const {
+        const FuncPlacement &p = m_view(root);
+        const StageTiling &t = p.tilings[size_t(stageIndex)];
+        const Stage &stage = m_dag.node(root).stages[size_t(stageIndex)];
+        const bool last = stageIndex == int(m_dag.node(root).stages.size()) - 1;
+
+        auto serial = leaf(root, stageIndex, t.serial);
+        int64_t pureSerial = 1;
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            if (!stage.loops[l].isReduction) pureSerial *= t.serial[l];
+        }
+        serial->unrolled = pureSerial <= 16;
+
+        auto thread = std::make_shared<LoopNest>();
+        thread->level = LoopLevel::Thread;
+        thread->node = root;
+        thread->stage = stageIndex;
+        thread->extents = t.threads;
+
+        auto block = std::make_shared<LoopNest>();
+        block->level = LoopLevel::Block;
+        block->node = root;
+        block->stage = stageIndex;
+        block->extents = t.blocks;
+        if (last) {
+            for (const Node &n : m_dag.nodes()) {
+                if (n.isInput) continue;
+                const FuncPlacement &q = m_view(n.index);
+                if (q.host != root) continue;
+                if (q.kind == ComputeKind::Block) {
+                    block->stored.push_back(n.index);
+                    block->children.push_back(fused(n.index, LoopLevel::Block));
+                } else if (q.kind == ComputeKind::Thread) {
+                    thread->stored.push_back(n.index);
+                    thread->children.push_back(fused(n.index, LoopLevel::Thread));
+                }
+            }
+        }
+        thread->children.push_back(serial);
+        block->children.push_back(thread);
+        return block;
+    }
+
+private:
+    std::shared_ptr<LoopNest> leaf(int node, int stage, const std::vector<int64_t> &extents) const {
+        auto serial = std::make_shared<LoopNest>();
+        serial->level = LoopLevel::Serial;
+        serial->node = node;
+        serial->stage = stage;
+        serial->extents = extents;
+        serial->computesHere = true;
+        addInlined(node, stage, 1, serial->inlined);
+        return serial;
+    }
+
+    LoopNestPtr fused(int node, LoopLevel level) const {
+        const StageTiling &t = m_view(node).tilings[0];
+        auto serial = leaf(node, 0, t.serial);
+        int64_t iterations = 1;
+        for (int64_t e : t.serial) iterations *= e;
+        serial->unrolled = iterations <= 16;
+        if (level == LoopLevel::Thread) return serial;
+        auto thread = std::make_shared<LoopNest>();
+        thread->level = LoopLevel::Thread;
+        thread->node = node;
+        thread->stage = 0;
+        thread->extents = t.threads;
+        for (const Node &n : m_dag.nodes()) {
+            if (n.isInput) continue;
+            const FuncPlacement &q = m_view(n.index);
+            if (q.kind == ComputeKind::Thread && q.host == node) {
+                thread->stored.push_back(n.index);
+                thread->children.push_back(fused(n.index, LoopLevel::Thread));
+            }
+        }
+        thread->children.push_back(serial);
+        return thread;
+    }
+
+    void addInlined(int node, int stage, int64_t factor, std::vector<InlinedCall> &out) const {
+        for (int e : m_dag.node(node).stages[size_t(stage)].incoming) {
+            const Edge &edge = m_dag.edge(e);
+            if (m_view(edge.producer).kind != ComputeKind::Inline) continue;
+            const int64_t calls = factor * int64_t(edge.calls.size());
+            auto it = std::find_if(out.begin(), out.end(),
+                                   [&](const InlinedCall &c) { return c.node == edge.producer; });
+            if (it == out.end()) out.push_back({edge.producer, calls});
+            else it->calls += calls;
+            addInlined(edge.producer, 0, calls, out);
+        }
+    }
+
+    const FunctionDAG &m_dag;
+    const PlacementView &m_view;
+};
+
+} // namespace
+
+Derivation ScheduleState::derive(int node, FuncPlacement decision) const {
+    Derivation d;
+    d.parent = shared_from_this();
+    d.node = node;
+    d.placement = std::make_shared<const FuncPlacement>(std::move(decision));
+    const PlacementView view{*this, node, d.placement.get()};
+    const KernelBuilder builder(*m_dag, view);
+
+    // Kernels whose contents the decision changes are rebuilt; the others are shared.
+    const std::set<int> dirtyRoots = builder.rootsContaining(node);
+    const bool nowRoot = d.placement->kind == ComputeKind::Root;
+    const bool wasRoot = placement(node).kind == ComputeKind::Root;
+    if (nowRoot == wasRoot) {
+        d.kernelIds = m_kernelIds;
+    } else {
+        // Kernels are ordered by node index (producers first), then stage.
+        for (const auto &id : m_kernelIds) {
+            if (id.first != node) d.kernelIds.push_back(id);
+        }
+        if (nowRoot) {
+            std::vector<std::pair<int, int>> own;
+            for (size_t s = 0; s < m_dag->node(node).stages.size(); ++s) own.push_back({node, int(s)});
+            auto at = std::lower_bound(d.kernelIds.begin(), d.kernelIds.end(), own.front());
+            d.kernelIds.insert(at, own.begin(), own.end());
+        }
+    }
+    d.parentKernel.assign(d.kernelIds.size(), -1);
+    d.freshKernels.resize(d.kernelIds.size());
+    size_t p = 0;
+    for (size_t k = 0; k < d.kernelIds.size(); ++k) {
+        const auto &id = d.kernelIds[k];
+        while (p < m_kernelIds.size() && m_kernelIds[p] < id) ++p;
+        const bool inParent = p < m_kernelIds.size() && m_kernelIds[p] == id;
+        if (inParent && !dirtyRoots.count(id.first)) {
+            d.parentKernel[k] = int(p);
+        } else {
+            d.freshKernels[k] = builder.kernel(id.first, id.second);
+        }
+    }
+    return d;
+}
+
+const LoopNest &Derivation::kernel(size_t k) const {
+    return parentKernel[k] >= 0 ? *parent->kernels()[size_t(parentKernel[k])] : *freshKernels[k];
+}
+
+StatePtr Derivation::materialize() const {
+    auto child = std::shared_ptr<ScheduleState>(new ScheduleState());
+    child->m_dag = parent->m_dag;
+    child->m_placements = parent->m_placements;
+    child->m_placements[size_t(node)] = placement;
+    child->m_decisions = parent->m_decisions + 1;
+    child->m_parent = parent;
+    child->m_kernelIds = kernelIds;
+    child->m_kernels.resize(kernelIds.size());
+    for (size_t k = 0; k < kernelIds.size(); ++k) {
+        child->m_kernels[k] = parentKernel[k] >= 0 ? parent->m_kernels[size_t(parentKernel[k])] : freshKernels[k];
+    }
+    return child;
+}
+
+} // namespace beamscope

@@ -1,0 +1,130 @@
+// BenchData, Measurement JSON and Subprocess: deterministic inputs, tolerance comparison, the
+// reference cache, and process groups killed at the time limit.
+#include "bench/BenchData.h"
+#include "bench/BenchJob.h"
+#include "bench/Measurement.h"
+#include "bench/Subprocess.h"
+#include "pipeline/AppCatalog.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+using namespace beamscope;
+
+namespace {
+
+PipelineInstance smallChain() {
+    return buildApp("stencil_chain", {{"length", 1}, {"width", 20}, {"height", 16}});
+}
+
+} // namespace
+
+TEST(BenchData, InputsAreDeterministicAndShapedByEstimates) {
+    const PipelineInstance instance = smallChain();
+    auto a = makeInputs(instance, 7, 1023);
+    auto b = makeInputs(instance, 7, 1023);
+    auto c = makeInputs(instance, 8, 1023);
+    ASSERT_EQ(a.size(), 1u);
+    EXPECT_EQ(a[0].dim(0).extent(), 20);
+    EXPECT_EQ(a[0].dim(1).extent(), 16);
+    EXPECT_TRUE(compareOutputs(a, b, 0, 0).ok());
+    EXPECT_FALSE(compareOutputs(a, c, 0, 0).ok());
+    uint16_t most = 0;
+    a[0].as<uint16_t>().for_each_value([&](uint16_t v) { most = std::max(most, v); });
+    EXPECT_LE(most, 1023);
+    EXPECT_GT(most, 900);
+}
+
+TEST(BenchData, ComparisonUsesTolerancesPerType) {
+    Halide::Buffer<float> expected(4), actual(4);
+    expected.fill(100.0f);
+    actual.fill(100.0f);
+    actual(1) = 100.05f; // within 1e-3 + 1e-3 * 100
+    std::vector<Halide::Buffer<>> e{expected}, a{actual};
+    Comparison c = compareOutputs(a, e, 1e-3, 1e-3);
+    EXPECT_TRUE(c.ok());
+    EXPECT_NEAR(c.maxAbsError, 0.05, 1e-4);
+    actual(2) = 101.0f;
+    c = compareOutputs(a, e, 1e-3, 1e-3);
+    EXPECT_EQ(c.mismatches, 1);
+    EXPECT_EQ(c.firstMismatch, "output 0 at (2): 101 vs 100");
+
+    Halide::Buffer<uint16_t> ei(3), ai(3);
+    ei.fill(7);
+    ai.fill(7);
+    ai(0) = 8; // off by one: rounding on another device
+    std::vector<Halide::Buffer<>> e2{ei}, a2{ai};
+    EXPECT_TRUE(compareOutputs(a2, e2, 1e-3, 1e-3).ok());
+    perturbFirstElement(a2[0], 100);
+    EXPECT_FALSE(compareOutputs(a2, e2, 1e-3, 1e-3).ok());
+}
+
+TEST(BenchData, ReferenceCacheRoundTripsAndChecksItsKey) {
+    Halide::Buffer<float> one(5, 3);
+    one.for_each_element([&](int x, int y) { one(x, y) = float(x * 10 + y); });
+    one.set_min(2, -1);
+    Halide::Buffer<uint8_t> two(4);
+    two.fill(9);
+    const std::string path = ::testing::TempDir() + "/bench-ref.bin";
+    saveBuffers(path, "key-1", {one, two});
+    std::vector<Halide::Buffer<>> loaded;
+    EXPECT_FALSE(loadBuffers(path, "key-2", loaded));
+    ASSERT_TRUE(loadBuffers(path, "key-1", loaded));
+    ASSERT_EQ(loaded.size(), 2u);
+    EXPECT_EQ(loaded[0].dim(0).min(), 2);
+    EXPECT_EQ(loaded[0].dim(1).min(), -1);
+    EXPECT_TRUE(compareOutputs(loaded, {one, two}, 0, 0).ok());
+    std::remove(path.c_str());
+}
+
+TEST(BenchData, MeasurementJsonHasTheAgreedKeysAndRoundTrips) {
+    Measurement m;
+    m.label = "beam#0";
+    m.predicted = 0.5;
+    m.measuredMs = RunTimes{1.5, 1.0, 2.0};
+    m.registers = 40;
+    m.spillBytes = 0;
+    m.correct = true;
+    m.maxError = 1;
+    m.kernels = {{"k", 40, 0, 0, 16}};
+    const nlohmann::json j = m.toJson();
+    for (const char *key : {"label", "predicted", "measured_ms", "registers", "spill_bytes",
+                            "correct", "max_error", "failure"}) {
+        EXPECT_TRUE(j.contains(key)) << key;
+    }
+    EXPECT_EQ(j["measured_ms"]["median"], 1.5);
+    EXPECT_TRUE(j["failure"].is_null());
+    const Measurement back = Measurement::fromJson(j);
+    EXPECT_EQ(back.toJson(), j);
+    EXPECT_TRUE(Measurement().toJson()["measured_ms"].is_null());
+    EXPECT_EQ(summarizeTimes({3, 1, 2, 10}).median, 2.5);
+}
+
+TEST(BenchData, JobJsonRoundTrips) {
+    BenchJob job;
+    job.label = "greedy#1";
+    job.source = {"stencil_chain", "", {"length=2"}};
+    job.baseline = "naive";
+    job.target = "host-opencl";
+    job.inject = "wrong";
+    const BenchJob back = BenchJob::fromJson(job.toJson());
+    EXPECT_EQ(back.toJson(), job.toJson());
+    EXPECT_THROW(BenchJob::fromJson({{"pipeline", {{"app", "x"}}}}), Error);
+}
+
+TEST(BenchSubprocess, ReportsExitSignalAndTimeoutAndKillsTheGroup) {
+    ProcessResult ok = runProcess({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+    EXPECT_EQ(ok.exitCode, 3);
+    EXPECT_EQ(ok.out, "out\n");
+    EXPECT_EQ(lastLine(ok.err), "err");
+    ProcessResult crashed = runProcess({"/bin/sh", "-c", "kill -SEGV $$"});
+    EXPECT_EQ(crashed.signal, 11);
+    EXPECT_EQ(crashed.describeEnd(1), "signal 11 (Segmentation fault)");
+    // A grandchild holding the pipes open dies with the group at the limit.
+    ProcessResult hung = runProcess({"/bin/sh", "-c", "sleep 30 & sleep 30"}, ProcessOptions{0.5});
+    EXPECT_TRUE(hung.timedOut);
+    EXPECT_LT(hung.wallMs, 5000);
+    EXPECT_TRUE(runProcess({"/nonexistent/program"}).spawnFailed);
+}

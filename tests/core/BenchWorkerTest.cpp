@@ -1,0 +1,163 @@
+// The benchmark worker, through WorkerRunner as the tool uses it: a crash, a hang, an error
+// and a wrong output each become a failed Measurement and the run goes on; real runs on the
+// OpenCL device (PoCL here) of the naive schedule, a searched schedule and Halide baselines.
+#include "bench/BenchRun.h"
+#include "bench/DeviceDetect.h"
+#include "bench/WorkerRunner.h"
+#include "schedule/ScheduleIO.h"
+#include "search/SearchEngine.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+using namespace beamscope;
+
+namespace {
+
+WorkerOptions testWorker() {
+    WorkerOptions options;
+#ifdef BEAMSCOPE_TEST_WORKER
+    options.workerPath = BEAMSCOPE_TEST_WORKER;
+#endif
+    return options;
+}
+
+bool haveOpenCl() {
+    static const bool have = detectOpenClDevice().kind == DeviceKind::OpenCL;
+    return have;
+}
+
+/// A small stencil chain job with the naive schedule on host-opencl.
+BenchJob naiveJob(const std::string &label) {
+    BenchJob job;
+    job.label = label;
+    job.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
+    job.baseline = "naive";
+    job.target = "host-opencl";
+    job.repeats = 3;
+    job.timeoutS = 60;
+    return job;
+}
+
+} // namespace
+
+TEST(BenchWorker, CrashHangAndErrorAreReportedAndTheRunGoesOn) {
+    std::vector<BenchJob> jobs;
+    for (const char *fault : {"crash", "hang", "error", ""}) {
+        BenchJob job = naiveJob(std::string("fault:") + fault);
+        job.inject = fault;
+        job.target = ""; // compile only: no device needed for the healthy job
+        job.ptxCapability = 75;
+        if (job.inject == "hang") job.timeoutS = 1.5;
+        jobs.push_back(job);
+    }
+    std::vector<Measurement> results;
+    const auto start = std::chrono::steady_clock::now();
+    for (const BenchJob &job : jobs)
+        results.push_back(runWorker(job, testWorker()));
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    EXPECT_EQ(results[0].failure.rfind("crash: signal 11 (Segmentation fault)", 0), 0u)
+        << results[0].failure;
+    EXPECT_EQ(results[1].failure, "hang: timed out after 1.5 s");
+    EXPECT_EQ(results[2].failure, "error: injected error (test only)");
+    EXPECT_FALSE(results[3].failed()) << results[3].failure;
+    EXPECT_EQ(results[3].label, "fault:");
+    EXPECT_LT(seconds, 30);
+}
+
+TEST(BenchWorker, WrongOutputIsReportedWithItsError) {
+    if (!haveOpenCl()) GTEST_SKIP() << "no OpenCL device";
+    BenchJob job = naiveJob("wrong");
+    job.inject = "wrong";
+    const Measurement m = runWorker(job, testWorker());
+    ASSERT_TRUE(m.correct.has_value()) << m.failure;
+    EXPECT_FALSE(*m.correct);
+    EXPECT_GE(m.maxError, 99);
+    EXPECT_EQ(m.failure.rfind("wrong output: 1 of 3072 values", 0), 0u) << m.failure;
+    EXPECT_TRUE(m.measuredMs.has_value());
+}
+
+TEST(BenchWorker, NaiveStencilChainRunsCorrectlyOnOpenCl) {
+    if (!haveOpenCl()) GTEST_SKIP() << "no OpenCL device";
+    const Measurement m = runWorker(naiveJob("naive"), testWorker());
+    ASSERT_FALSE(m.failed()) << m.failure;
+    ASSERT_TRUE(m.correct.has_value());
+    EXPECT_TRUE(*m.correct);
+    EXPECT_LE(m.maxError, 1.0);
+    ASSERT_TRUE(m.measuredMs.has_value());
+    EXPECT_GT(m.measuredMs->median, 0);
+    EXPECT_LE(m.measuredMs->min, m.measuredMs->median);
+    EXPECT_EQ(m.target, "host-opencl");
+}
+
+TEST(BenchWorker, SearchedScheduleRunsCorrectlyOnOpenCl) {
+    if (!haveOpenCl()) GTEST_SKIP() << "no OpenCL device";
+    BenchJob job = naiveJob("greedy");
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(job.source));
+    SearchOptions options = SearchOptions::greedy();
+    options.gpu = GpuSpec::load("pocl-cpu");
+    SearchEngine engine(dag, options);
+    engine.run();
+    job.baseline.clear();
+    job.schedule = scheduleToJson(*engine.best()->state);
+    const Measurement m = runWorker(job, testWorker());
+    ASSERT_FALSE(m.failed()) << m.failure;
+    EXPECT_TRUE(m.correct.value_or(false));
+}
+
+TEST(BenchWorker, HalideAutoschedulerBaselinesRunWithSearchTime) {
+    if (!haveOpenCl()) GTEST_SKIP() << "no OpenCL device";
+    for (const char *name : {"li2018", "mullapudi2016"}) {
+        BenchJob job = naiveJob(name);
+        job.baseline = name;
+        job.gpu = GpuSpec::load("pocl-cpu");
+        const Measurement m = runWorker(job, testWorker());
+        EXPECT_FALSE(m.failed()) << name << ": " << m.failure;
+        EXPECT_TRUE(m.correct.value_or(false)) << name;
+        EXPECT_GE(m.searchMs, 0) << name;
+    }
+}
+
+TEST(BenchWorker, MissingWorkerIsAFailureNotAnException) {
+    WorkerOptions options;
+    options.workerPath = "/nonexistent/beamscope-worker";
+    const Measurement m = runWorker(naiveJob("x"), options);
+    EXPECT_EQ(m.failure, "worker not found: /nonexistent/beamscope-worker");
+}
+
+TEST(BenchRun, CompileOnlyOneShotReportsRegistersAndChoosesBestPredicted) {
+    BenchOptions options;
+    options.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
+    options.device = DevicePreference::None;
+    options.top = 2;
+    options.search.beamSize = 4;
+    options.search.passes = 1;
+    options.search.gpu = GpuSpec::load("v100");
+    options.ptxCapability = 75;
+    options.workerPath = testWorker().workerPath;
+    const BenchReport report = runBenchmark(options);
+    EXPECT_EQ(report.target, "");
+    ASSERT_GE(report.candidates.size(), 2u);
+    EXPECT_EQ(report.candidates[0].label, "beam#0");
+    int compiled = 0;
+    for (const Measurement &m : report.candidates) {
+        EXPECT_FALSE(m.measuredMs.has_value());
+        if (report.ptxCapability == 0) continue;
+        // A candidate Halide cannot lower is a reported failure, never an abort.
+        if (m.failed()) {
+            EXPECT_EQ(m.failure.rfind("CUDA compile: ", 0), 0u) << m.label << ": " << m.failure;
+        } else {
+            EXPECT_GT(m.registers, 0) << m.label;
+            EXPECT_EQ(m.spillBytes, 0) << m.label;
+            ++compiled;
+        }
+    }
+    if (report.ptxCapability > 0) {
+        EXPECT_GE(compiled, 1);
+    }
+    ASSERT_GE(report.chosen, 0);
+    EXPECT_EQ(size_t(report.chosen), report.survivors.front());
+}

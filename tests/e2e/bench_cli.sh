@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# End-to-end test of `beamscope-cli bench` on the real OpenCL device (PoCL on the test machine):
+# top-k mode measures the beam and greedy candidates and the naive and Anderson2021 baselines;
+# every row must be correct with a measured time. Skips (exit 0 with a note) without OpenCL.
+# Usage: bench_cli.sh BEAMSCOPE_CLI
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BEAMSCOPE_CLI" >&2
+    exit 2
+fi
+cli=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+}
+
+if ! clinfo -l 2>/dev/null | grep -q "Device"; then
+    echo "SKIP: no OpenCL device (clinfo lists none)"
+    exit 0
+fi
+
+start=$(date +%s)
+"$cli" bench stencil_chain -p length=4 -p width=256 -p height=256 --device opencl --mode topk \
+    --top 3 --baseline naive,anderson2021 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+elapsed=$(( $(date +%s) - start ))
+cat "$tmp/out"
+echo "(bench took ${elapsed} s)"
+[ "$rc" -eq 0 ] || fail "bench exited with $rc: $(tail -n 3 "$tmp/err")"
+
+# Rows: "  label  predicted  median  regs  spills  correct  search  [failure]".
+rows=$(grep -E '^[* ] (beam|greedy|baseline:)' "$tmp/out")
+count=$(printf '%s\n' "$rows" | grep -c .)
+[ "$count" -ge 4 ] || fail "expected at least 4 rows (3+ candidates, 2 baselines), got $count"
+for label in baseline:naive baseline:anderson2021 beam#0; do
+    printf '%s\n' "$rows" | grep -q " $label " || fail "no row for $label"
+done
+while read -r line; do
+    set -- ${line#\* }
+    label=$1 median=$3 correct=$6
+    [ "$correct" = "true" ] || fail "$label: correct=$correct ($line)"
+    [[ "$median" =~ ^[0-9]+\.[0-9]+$ ]] || fail "$label: no measured time ($line)"
+done <<<"$rows"
+grep -q '^chosen: ' "$tmp/out" || fail "no chosen line"
+grep -q '^chosen: .*fastest correct' "$tmp/out" || fail "nothing chosen"
+
+# JSON mode parses and carries the Measurement keys; a bad option is a usage error.
+"$cli" bench stencil_chain -p length=2 -p width=64 -p height=64 --device none --top 1 --ptx 0 \
+    --json -q >"$tmp/json" 2>"$tmp/err" || fail "compile-only --json failed: $(cat "$tmp/err")"
+python3 -c "
+import json, sys
+r = json.load(open('$tmp/json'))
+c = r['candidates'][0]
+for k in ['label', 'predicted', 'measured_ms', 'registers', 'spill_bytes', 'correct', 'max_error', 'failure']:
+    assert k in c, k
+assert r['chosen'] in [x['label'] for x in r['candidates']], r['chosen']
+" || fail "JSON report lacks keys"
+"$cli" bench stencil_chain --device gpu >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "--device gpu should be a usage error"
+
+if [ "$failed" -eq 0 ]; then
+    echo "PASS: bench e2e"
+    exit 0
+fi
+echo "$failed failure(s)"
+exit 1
