@@ -15,7 +15,7 @@ debian_packages=(
   libgraphviz-dev graphviz
   pocl-opencl-icd ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev libjemalloc-dev
   libpng-dev zlib1g-dev
   xvfb xauth fonts-dejavu-core clang-format
 )

@@ -78,7 +78,7 @@ void execute(const ScheduleCall &c, Halide::Func f, const std::vector<Halide::Fu
         vars.push_back(toHalide(v));
     switch (c.kind) {
     case CallKind::Split:
-        stage.split(vars.at(0), vars.at(1), vars.at(2), Halide::Expr(int(c.factor)), kTailStrategy);
+        stage.split(vars.at(0), vars.at(1), vars.at(2), Halide::Expr(int(c.factor)), tailStrategy(c));
         break;
     case CallKind::Fuse:
         stage.fuse(vars.at(0), vars.at(1), vars.at(2));

@@ -2,12 +2,14 @@
 // Contents: fresh loop names; stage plans for root kernels, block-level (shared memory) and
 // thread-level (register) Funcs; decision summaries; scheduleCalls.
 //
-// Tail strategy: every split uses GuardWithIf. ShiftInwards recomputes points, which is illegal
-// for update stages, and it (like RoundUp) makes a stage cover more than it was asked for: on
-// an output that needs the output buffer to be a multiple of the factor, and on any stage it
-// widens the region read from its producers, so an input can be read out of bounds when the
-// actual extent is smaller than the factor. GuardWithIf computes exactly the points required,
-// at the price of an if in the tail, and so handles every extent, even one below the factor.
+// Tail strategy: GuardWithIf computes exactly the points required, at the price of an if in
+// the tail, and so handles every extent, even one below the factor, on outputs and updates.
+// But a guarded tile has a variable size, and Funcs fused into it (at the block or thread
+// level) then have no constant bound: register allocations need one. So the tile split of a
+// pure stage whose estimated extent is at least one tile uses ShiftInwards, Halide's own
+// default for pure loops: the last tile is shifted back inside the region (recomputing a few
+// points), every tile has the same size, and nothing outside the region is read. Updates keep
+// GuardWithIf (recomputing an update applies it twice); so do stages shorter than a tile.
 #include "codegen/ScheduleCalls.h"
 
 #include "util/Error.h"
@@ -128,6 +130,7 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
             const CallVar thread = names.fresh(loop.name + "_t");
             const CallVar ser = names.fresh(loop.name + "_s");
             plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, block, tile}, t * s));
+            plan.calls.back().shiftInwards = stageIndex == 0 && loop.estimate.extent() >= t * s;
             plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {tile, thread, ser}, s));
             serial.push_back(ser);
             threads.push_back(thread);
@@ -135,6 +138,7 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
         } else {
             const CallVar thread = names.fresh(loop.name + "_t");
             plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, block, thread}, t));
+            plan.calls.back().shiftInwards = stageIndex == 0 && loop.estimate.extent() >= t;
             threads.push_back(thread);
         }
         blocks.push_back(block);

@@ -26,7 +26,7 @@ enum class CallKind : uint8_t {
     ComputeRoot,   ///< Func::compute_root()
     ComputeAt,     ///< Func::compute_at(host, var): var names a loop of the host's last stage
     StoreIn,       ///< Func::store_in(memory)
-    Split,         ///< Stage::split(old, outer, inner, factor, kTailStrategy)
+    Split,         ///< Stage::split(old, outer, inner, factor, tail)
     Fuse,          ///< Stage::fuse(inner, outer, fused)
     Reorder,       ///< Stage::reorder(vars), innermost first
     GpuBlocks,     ///< Stage::gpu_blocks(vars), innermost first, at most 3
@@ -42,6 +42,7 @@ struct ScheduleCall {
                                ///< Reorder, Gpu*: innermost first; Unroll: the loop;
                                ///< ComputeAt: the host's loop
     int64_t factor = 0;        ///< Split
+    bool shiftInwards = false; ///< Split: TailStrategy::ShiftInwards instead of GuardWithIf
     int host = -1;             ///< ComputeAt: the host Func (node index)
     MemoryType memory = MemoryType::Global; ///< StoreIn: Shared or Register
 };
@@ -53,10 +54,12 @@ struct FuncCalls {
     std::vector<ScheduleCall> calls;
 };
 
-/// Tail strategy of every split: GuardWithIf is legal for every stage (outputs, updates,
-/// producers read near the edge of an input), where ShiftInwards and RoundUp are not; see the
-/// .cpp for the details.
-constexpr Halide::TailStrategy kTailStrategy = Halide::TailStrategy::GuardWithIf;
+/// Tail strategy of a split (see the .cpp): ShiftInwards for the tile split of a pure stage at
+/// least one tile long, which keeps every tile the same size (constant register and shared
+/// allocations for the Funcs fused into it); GuardWithIf everywhere else.
+inline Halide::TailStrategy tailStrategy(const ScheduleCall &c) {
+    return c.shiftInwards ? Halide::TailStrategy::ShiftInwards : Halide::TailStrategy::GuardWithIf;
+}
 
 /// Serial loops whose extents multiply to less than this are unrolled (paper 4.7).
 constexpr int64_t kUnrollLimit = 16;

@@ -109,10 +109,8 @@ public:
             return std::string("store_in(MemoryType::") +
                    (c.memory == MemoryType::Shared ? "GPUShared" : "Register") + ")";
         case CallKind::Split:
-            static_assert(kTailStrategy == Halide::TailStrategy::GuardWithIf,
-                          "print the tail strategy the applier uses");
-            return "split(" + vars(c.vars) + ", " + std::to_string(c.factor) +
-                   ", TailStrategy::GuardWithIf)";
+            return "split(" + vars(c.vars) + ", " + std::to_string(c.factor) + ", TailStrategy::" +
+                   (tailStrategy(c) == Halide::TailStrategy::ShiftInwards ? "ShiftInwards" : "GuardWithIf") + ")";
         case CallKind::Fuse:
             return "fuse(" + vars(c.vars) + ")";
         case CallKind::Reorder:

@@ -50,7 +50,7 @@ public:
         for (size_t l = 0; l < stage.loops.size(); ++l) {
             if (!stage.loops[l].isReduction) pureSerial *= t.serial[l];
         }
-        serial->unrolled = pureSerial <= 16;
+        serial->unrolled = pureSerial < 16; // paper 4.7: serial loops shorter than 16 are unrolled
 
         auto thread = std::make_shared<LoopNest>();
         thread->level = LoopLevel::Thread;
@@ -99,7 +99,7 @@ private:
         auto serial = leaf(node, 0, t.serial);
         int64_t iterations = 1;
         for (int64_t e : t.serial) iterations *= e;
-        serial->unrolled = iterations <= 16;
+        serial->unrolled = iterations < 16;
         if (level == LoopLevel::Thread) return serial;
         auto thread = std::make_shared<LoopNest>();
         thread->level = LoopLevel::Thread;

@@ -237,6 +237,9 @@ bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
     } else {
         return false;
     }
+    // An update stage's tiles are guarded (recomputing an update would apply it twice), so
+    // their size varies and a Func fused into them would have no constant bound.
+    if (m_dag->node(host).stages.size() > 1) return false;
     bool usedByHost = false;
     const int lastStage = int(m_dag->node(host).stages.size()) - 1;
     for (int e : n.outgoing) {

@@ -163,15 +163,24 @@ void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Cand
             ++used;
         }
     }
+    // Serial tiles go along the thread dimensions only: a serial loop over a dimension with no
+    // threads just makes the thread's loop over it longer.
     std::vector<std::vector<int64_t>> serialMenus, threadMenus;
     for (int d = 0; d < n.dimensions; ++d) {
         const int64_t extent = n.region[size_t(d)].extent();
-        serialMenus.push_back(serialSizes(extent));
+        serialMenus.push_back(threaded[size_t(d)] ? serialSizes(extent) : std::vector<int64_t>{1});
         threadMenus.push_back(threaded[size_t(d)] ? threadSizes(extent, d == innermost)
                                                   : std::vector<int64_t>{1});
     }
     std::set<std::vector<StageTiling>> seen;
     forEachCombination(serialMenus, [&](const std::vector<int64_t> &serial) {
+        int64_t serialProduct = 1;
+        for (int64_t v : serial) serialProduct *= v;
+        if (serialProduct > m_options.maxUnrolledSerial) {
+            pruned.push_back({"serial " + joinSizes(serial), PruneReason::SerialTooLargeToUnroll,
+                              std::to_string(serialProduct) + " serial iterations", std::nullopt});
+            return;
+        }
         forEachCombination(threadMenus, [&](const std::vector<int64_t> &threads) {
             std::vector<StageTiling> tilings;
             for (const Stage &stage : n.stages) {

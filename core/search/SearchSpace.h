@@ -55,7 +55,8 @@ struct SearchSpaceOptions {
     double maxFusedRecompute = 4.0;   ///< points computed by a fused Func per point it has
     double minSmFraction = 0.5;       ///< fewest blocks, as a fraction of the SMs
     double minLaneUtilization = 0.75; ///< used lanes of the active warps of a block
-    int64_t maxUnrolledSerial = 64;   ///< largest serial tile (pure loops) per thread
+    int64_t maxUnrolledSerial = 16;   ///< largest serial tile (pure loops) per thread: about
+                                      ///< what can be unrolled (4.7 unrolls those below 16)
     int maxThreadDims = 3;            ///< GPU thread dimensions (x, y, z)
     bool rootOrInlineOnly = false;    ///< the freezing pre-pass: no fusion options
 };
