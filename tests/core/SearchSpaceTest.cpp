@@ -47,14 +47,14 @@ TEST(SearchSpace, EveryPruneReasonHasATriggeringCase) {
               PruneReason::SerialTooLargeToUnroll);
     EXPECT_EQ(reasonFor(space, rootTiled(outputPlaced, "stage_1", {16, 1}, {1, 1}), "stage_1"),
               PruneReason::PoorWarpLaneUtilization);
-    // 64x16 threads with 8x4 serial: 3 x 40 = 120 blocks ... on a big image that is fine; the
-    // whole image in a few blocks is not: 1024 threads x 64 serial leave most of 80 SMs idle.
-    EXPECT_EQ(reasonFor(space, rootTiled(outputPlaced, "stage_1", {64, 16}, {8, 8}), "stage_1"),
-              PruneReason::Count) << "120 blocks for 80 SMs is allowed";
+    // 64x16 threads with 4x4 serial: 256x64 pixels per block, 6 x 40 = 240 blocks on the big
+    // image is fine; on a 512x256 image it is 8 blocks, leaving most of the 80 SMs idle.
+    EXPECT_EQ(reasonFor(space, rootTiled(outputPlaced, "stage_1", {64, 16}, {4, 4}), "stage_1"),
+              PruneReason::Count) << "240 blocks for 80 SMs is allowed";
     auto small = std::make_shared<const FunctionDAG>(
         buildApp("stencil_chain", {{"length", 1}, {"width", 512}, {"height", 256}}));
     const StatePtr smallOut = rootTiled(ScheduleState::initial(small), "output", {32, 8}, {1, 1});
-    EXPECT_EQ(reasonFor(space, rootTiled(smallOut, "stage_1", {64, 16}, {8, 8}), "stage_1"), PruneReason::IdleSms);
+    EXPECT_EQ(reasonFor(space, rootTiled(smallOut, "stage_1", {64, 16}, {4, 4}), "stage_1"), PruneReason::IdleSms);
 
     const StatePtr stage1 = rootTiled(outputPlaced, "stage_1", {32, 8}, {1, 1});
     // Inlining a 5x5 stencil into a 5x5 stencil evaluates it 25 times per point.
