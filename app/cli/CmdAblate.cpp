@@ -24,6 +24,7 @@ struct AblateArgs {
     std::string gpu = "v100";
     bool quick = false;
     bool anderson = false;
+    bool andersonOnly = false;
     bool json = false;
 };
 
@@ -49,6 +50,7 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
     command->add_flag("--quick", args->quick, "only all-on and all-off");
     command->add_flag("--anderson2021", args->anderson,
                       "also time Halide's Anderson2021 plugin on the same apps and GPU");
+    command->add_flag("--anderson2021-only", args->andersonOnly, "only time Anderson2021");
     command->add_flag("--json", args->json, "one JSON object per app and combination");
     command->callback([&action, args] {
         action = [args] {
@@ -60,9 +62,11 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
             for (int mask = 7; mask >= 0; --mask) {
                 Combination c{bool(mask & 4), bool(mask & 2), bool(mask & 1)};
                 if (args->quick && mask != 7 && mask != 0) continue;
+                if (args->andersonOnly) continue;
                 combos.push_back(c);
             }
             const GpuSpec gpu = GpuSpec::load(args->gpu);
+            args->anderson |= args->andersonOnly;
             if (!args->json) {
                 std::cout << std::left << std::setw(26) << "app";
                 for (const Combination &c : combos) std::cout << std::right << std::setw(22) << c.name();

@@ -1,5 +1,6 @@
 // `beamscope-cli search APP [options]`: run the beam search and print the best schedule.
 #include "Commands.h"
+#include "SearchCliOptions.h"
 
 #include "search/SearchReport.h"
 #include "util/Error.h"
@@ -14,12 +15,7 @@ namespace {
 
 struct SearchArgs {
     PipelineSource source;
-    int beam = 32;
-    int passes = 5;
-    uint64_t seed = 0;
-    std::string gpu = "v100";
-    bool noSampling = false, noFreezing = false, noMemo = false;
-    std::string pins;
+    SearchCliOptions search;
     std::string trace;
     bool json = false;
     bool features = false;
@@ -68,29 +64,14 @@ void addSearchCommand(CLI::App &app, CommandAction &action) {
     auto *command = app.add_subcommand("search", "run the GPU beam search and print the best schedule");
     auto args = std::make_shared<SearchArgs>();
     addPipelineOptions(*command, args->source);
-    command->add_option("--beam", args->beam, "beam size (1: greedy)")->check(CLI::Range(1, 4096));
-    command->add_option("--passes", args->passes, "passes (hash depth grows per pass)")->check(CLI::Range(1, 16));
-    command->add_option("--seed", args->seed, "seed of the sampling PRNG");
-    command->add_option("--gpu", args->gpu, "GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file");
-    command->add_flag("--no-sampling", args->noSampling, "cost every candidate (no hierarchical sampling)");
-    command->add_flag("--no-freezing", args->noFreezing, "no root/inline pre-pass and freezing");
-    command->add_flag("--no-memo", args->noMemo, "no memoization of featurization per kernel");
-    command->add_option("--pins", args->pins, "JSON pin file");
+    args->search.addTo(*command);
     command->add_option("--trace", args->trace, "write one JSON line per step to this file");
     command->add_flag("--json", args->json, "print the result as JSON");
     command->add_flag("--features", args->features, "also print every stage's features (text format)");
     command->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
     command->callback([&action, args] {
         action = [args] {
-            SearchOptions options;
-            options.beamSize = args->beam;
-            options.passes = args->passes;
-            options.seed = args->seed;
-            options.gpu = GpuSpec::load(args->gpu);
-            options.sampling = !args->noSampling;
-            options.freezing = !args->noFreezing;
-            options.memoization = !args->noMemo;
-            if (!args->pins.empty()) options.pins = loadPinFile(args->pins);
+            const SearchOptions options = args->search.build();
             auto dag = std::make_shared<const FunctionDAG>(loadPipeline(args->source));
             SearchEngine engine(dag, options);
             std::ofstream trace;

@@ -21,6 +21,7 @@ void addHalideFlagsCommand(CLI::App &app, CommandAction &action);
 void addGeneratorsCommand(CLI::App &app, CommandAction &action);
 void addSearchCommand(CLI::App &app, CommandAction &action);
 void addAblateCommand(CLI::App &app, CommandAction &action);
+void addExportCommand(CLI::App &app, CommandAction &action);
 void addBenchCommand(CLI::App &app, CommandAction &action);
 
 } // namespace beamscope::cli

@@ -31,6 +31,7 @@ int main(int argc, char **argv) {
     cli::addGeneratorsCommand(app, action);
     cli::addSearchCommand(app, action);
     cli::addAblateCommand(app, action);
+    cli::addExportCommand(app, action);
     cli::addBenchCommand(app, action);
     cli::addHalideFlagsCommand(app, action);
 

@@ -1,0 +1,64 @@
+// `beamscope-cli export APP [search options] --out FILE.h`: search, then write the best
+// schedule as a self-contained Halide C++ function.
+#include "Commands.h"
+#include "SearchCliOptions.h"
+
+#include "codegen/ScheduleSource.h"
+#include "util/Error.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace beamscope::cli {
+
+namespace {
+
+struct ExportArgs {
+    PipelineSource source;
+    SearchCliOptions search;
+    std::string out;
+    std::string function;
+};
+
+/// A C++ identifier from a pipeline name: "stencil_chain" -> "apply_stencil_chain_schedule".
+std::string defaultFunctionName(const std::string &pipeline) {
+    std::string name = "apply_";
+    for (char c : pipeline) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return name + "_schedule";
+}
+
+} // namespace
+
+void addExportCommand(CLI::App &app, CommandAction &action) {
+    auto *command = app.add_subcommand("export", "search and write the best schedule as Halide C++");
+    auto args = std::make_shared<ExportArgs>();
+    addPipelineOptions(*command, args->source);
+    args->search.addTo(*command);
+    command->add_option("--out", args->out, "the header to write")->required();
+    command->add_option("--function", args->function, "name of the C++ function (default: apply_<app>_schedule)");
+    command->callback([&action, args] {
+        action = [args] {
+            auto dag = std::make_shared<const FunctionDAG>(loadPipeline(args->source));
+            SearchEngine engine(dag, args->search.build());
+            engine.run();
+            const BeamEntry &best = *engine.best();
+            const std::string function = args->function.empty() ? defaultFunctionName(dag->pipelineName()) : args->function;
+            const std::string source = scheduleSource(*best.state, &best.cost, function);
+            // Written next to the target and renamed, so a failed write never leaves half a file.
+            const std::string temp = args->out + ".tmp";
+            {
+                std::ofstream out(temp);
+                if (!out) throw Error("cannot write '" + args->out + "'");
+                out << source;
+                if (!out.flush()) throw Error("cannot write '" + args->out + "'");
+            }
+            std::filesystem::rename(temp, args->out);
+            std::cout << "wrote " << args->out << ": " << function << "(Halide::Pipeline), predicted "
+                      << best.cost.total << " ms on " << engine.options().gpu.name << "\n";
+            return 0;
+        };
+    });
+}
+
+} // namespace beamscope::cli

@@ -1,0 +1,30 @@
+// Parsing of the shared search options.
+#include "SearchCliOptions.h"
+
+namespace beamscope::cli {
+
+void SearchCliOptions::addTo(CLI::App &command) {
+    command.add_option("--beam", beam, "beam size (1: greedy)")->check(CLI::Range(1, 4096));
+    command.add_option("--passes", passes, "passes (hash depth grows per pass)")->check(CLI::Range(1, 16));
+    command.add_option("--seed", seed, "seed of the sampling PRNG");
+    command.add_option("--gpu", gpu, "GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file");
+    command.add_flag("--no-sampling", noSampling, "cost every candidate (no hierarchical sampling)");
+    command.add_flag("--no-freezing", noFreezing, "no root/inline pre-pass and freezing");
+    command.add_flag("--no-memo", noMemo, "no memoization of featurization per kernel");
+    command.add_option("--pins", pins, "JSON pin file");
+}
+
+SearchOptions SearchCliOptions::build() const {
+    SearchOptions options;
+    options.beamSize = beam;
+    options.passes = passes;
+    options.seed = seed;
+    options.gpu = GpuSpec::load(gpu);
+    options.sampling = !noSampling;
+    options.freezing = !noFreezing;
+    options.memoization = !noMemo;
+    if (!pins.empty()) options.pins = loadPinFile(pins);
+    return options;
+}
+
+} // namespace beamscope::cli

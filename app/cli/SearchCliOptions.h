@@ -1,0 +1,27 @@
+// The search options shared by `search` and `export`: beam, passes, seed, GPU, the three
+// strategy switches and pins, with their parsing into SearchOptions.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "search/SearchEngine.h"
+
+#include <string>
+
+namespace beamscope::cli {
+
+struct SearchCliOptions {
+    int beam = 32;
+    int passes = 5;
+    uint64_t seed = 0;
+    std::string gpu = "v100";
+    bool noSampling = false, noFreezing = false, noMemo = false;
+    std::string pins;
+
+    /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo, --pins.
+    void addTo(CLI::App &command);
+    /// The engine options (loads the GPU spec and the pin file; throws Error on bad ones).
+    SearchOptions build() const;
+};
+
+} // namespace beamscope::cli

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs the ablation of docs/ablation.md: per catalog app, the beam search (32 x 5) with every
+# combination of sampling/freezing/memoization (each run limited to LIMIT seconds), and Halide's
+# Anderson2021 plugin on the same app and GPU parameters. JSON lines on stdout.
+#   benchmarks/ablation.sh build/release/app/cli/beamscope-cli [LIMIT] [APP...]
+set -u
+cli="$1"; shift
+limit="${1:-120}"; shift || true
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || mapfile -t apps < <("$cli" apps | awk '{print $1}')
+for app in "${apps[@]}"; do
+  for combo in "" "--no-memo" "--no-freezing" "--no-freezing --no-memo" "--no-sampling" \
+               "--no-sampling --no-memo" "--no-sampling --no-freezing" \
+               "--no-sampling --no-freezing --no-memo"; do
+    # shellcheck disable=SC2086
+    out=$(timeout "$limit" "$cli" search "$app" $combo --json 2>/dev/null)
+    if [ $? -eq 0 ]; then
+      python3 -c 'import json,sys; d=json.loads(sys.argv[3]); s=d["stats"]; print(json.dumps({"app": sys.argv[1], "flags": sys.argv[2], "evaluated": s["evaluated"], "search_ms": round(s["search_ms"]), "cost": d["cost"]}))' "$app" "$combo" "$out"
+    else
+      echo "{\"app\": \"$app\", \"flags\": \"$combo\", \"timeout_s\": $limit}"
+    fi
+  done
+  out=$(timeout "$limit" "$cli" ablate "$app" --anderson2021-only --json 2>/dev/null | grep anderson2021)
+  [ -n "$out" ] && echo "$out" || echo "{\"app\": \"$app\", \"combination\": \"anderson2021\", \"timeout_s\": $limit}"
+done
