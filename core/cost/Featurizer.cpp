@@ -431,7 +431,25 @@ private:
 
 Featurizer::Featurizer(GpuSpec gpu, bool memoize) : m_gpu(std::move(gpu)), m_memoize(memoize) {}
 
-void Featurizer::resetCounters() { m_featurizations = m_hits = m_misses = 0; }
+void Featurizer::resetCounters() {
+    m_featurizations = m_hits = m_misses = 0;
+    commit();
+}
+
+void Featurizer::commit() {
+    m_uncommitted.clear();
+    m_committedCounters[0] = m_featurizations;
+    m_committedCounters[1] = m_hits;
+    m_committedCounters[2] = m_misses;
+}
+
+void Featurizer::rollback() {
+    for (const LoopNest *key : m_uncommitted) m_memo.erase(key);
+    m_uncommitted.clear();
+    m_featurizations = m_committedCounters[0];
+    m_hits = m_committedCounters[1];
+    m_misses = m_committedCounters[2];
+}
 
 KernelFeatures Featurizer::featurizeKernel(const ScheduleState &state, const LoopNest &kernel) const {
     return KernelFeaturizer(state, m_gpu).run(kernel);
@@ -452,7 +470,10 @@ std::vector<std::shared_ptr<const KernelFeatures>> Featurizer::featurize(const S
         }
         ++m_featurizations;
         auto rows = std::make_shared<const KernelFeatures>(featurizeKernel(state, *kernel));
-        if (m_memoize) m_memo.emplace(kernel.get(), std::make_pair(kernel, rows));
+        if (m_memoize) {
+            m_memo.emplace(kernel.get(), std::make_pair(kernel, rows));
+            m_uncommitted.push_back(kernel.get());
+        }
         out.push_back(std::move(rows));
     }
     return out;

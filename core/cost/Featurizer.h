@@ -41,10 +41,17 @@ public:
     int64_t memoMisses() const { return m_misses; }
     void resetCounters();
 
+    /// Transactions, so that a cancelled search step leaves no trace: memo entries and
+    /// counters since the last commit() are dropped by rollback().
+    void commit();
+    void rollback();
+
 private:
     GpuSpec m_gpu;
     bool m_memoize;
     int64_t m_featurizations = 0, m_hits = 0, m_misses = 0;
+    int64_t m_committedCounters[3] = {0, 0, 0};
+    std::vector<const LoopNest *> m_uncommitted; ///< memo keys added since the last commit
     // Keyed by kernel identity; the LoopNestPtr pins the address so it cannot be reused.
     std::map<const LoopNest *, std::pair<LoopNestPtr, std::shared_ptr<const KernelFeatures>>> m_memo;
 };

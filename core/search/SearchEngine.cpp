@@ -55,9 +55,16 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
 }
 
 int SearchEngine::estimatedSteps() const {
-    int perPass = 0;
-    for (int node : m_order) perPass += m_dag->node(node).alwaysInline ? 1 : 2;
-    return perPass * (m_options.passes + (m_options.freezing ? 1 : 0));
+    // A Func takes one step when inlined for sure or frozen, two otherwise (location, tiling);
+    // the set of frozen Funcs is known once the pre-pass is over.
+    int full = 0, afterFreezing = 0;
+    for (int node : m_order) {
+        const bool one = m_dag->node(node).alwaysInline;
+        full += one ? 1 : 2;
+        afterFreezing += one || m_frozen.count(node) ? 1 : 2;
+    }
+    if (!m_options.freezing) return full * m_options.passes;
+    return full + afterFreezing * m_options.passes;
 }
 
 void SearchEngine::startPass(int pass) {
@@ -194,6 +201,19 @@ void SearchEngine::evaluate(std::vector<StepCandidate> &candidates, const std::v
 
 SearchStepPtr SearchEngine::step(const CancelToken *cancel) {
     if (m_finished) return m_last;
+    // A cancelled step must leave the engine exactly where it was, so that the search goes on
+    // as if never interrupted: the sampling PRNG and the featurization memo are rolled back.
+    const Rng rngBefore = m_rng;
+    try {
+        return advance(cancel);
+    } catch (const SearchCancelled &) {
+        m_rng = rngBefore;
+        m_featurizer->rollback();
+        throw;
+    }
+}
+
+SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     const auto start = Clock::now();
     auto snapshot = std::make_shared<SearchStep>();
     SearchStep &s = *snapshot;
@@ -318,6 +338,7 @@ SearchStepPtr SearchEngine::step(const CancelToken *cancel) {
     s.counters = m_counters;
     ++m_stepIndex;
     m_elapsedMs += msSince(start);
+    m_featurizer->commit();
     m_last = snapshot;
     return m_last;
 }

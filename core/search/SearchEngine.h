@@ -68,7 +68,7 @@ public:
     double elapsedMs() const { return m_elapsedMs; }
 
 private:
-    struct Evaluated;
+    SearchStepPtr advance(const CancelToken *cancel);
     void startPass(int pass);
     void finishPass();
     std::vector<StepCandidate> enumerate(int node, Phase phase, std::vector<PrunedCandidate> &pruned,

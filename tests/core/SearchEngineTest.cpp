@@ -246,3 +246,34 @@ TEST(SearchEngine, CancellationStopsMidSearchAndLeavesTheEngineUsable) {
     engine.step(&token); // still usable
     EXPECT_GT(engine.lastStep()->index, before);
 }
+
+TEST(SearchEngine, ACancelledStepLeavesNoTrace) {
+    // Cancelling steps part-way (from another thread, at arbitrary points) and going on must
+    // give exactly the trace of the uninterrupted search: the PRNG and memo are rolled back.
+    auto dag = stencilChainDag(4);
+    const std::string reference = traceOf(dag, smallBeam(3));
+    SearchEngine engine(dag, smallBeam(3));
+    std::string trace;
+    int cancelled = 0;
+    for (int attempt = 0; !engine.finished(); ++attempt) {
+        // Every fifth attempt is cancelled before it starts (so some surely are); the others
+        // from a thread after 0-1.2 ms, which lands anywhere in a step or not at all.
+        CancelToken token{attempt % 5 == 4};
+        std::thread canceller([&token, attempt] {
+            std::this_thread::sleep_for(std::chrono::microseconds(200 * (attempt % 7)));
+            token = true;
+        });
+        try {
+            const SearchStepPtr step = engine.step(&token);
+            trace += stepToJson(*step, *dag).dump() + "\n";
+        } catch (const SearchCancelled &) {
+            ++cancelled;
+        }
+        canceller.join();
+    }
+    nlohmann::json result = searchResultToJson(engine);
+    result["stats"].erase("search_ms");
+    trace += result.dump();
+    EXPECT_GT(cancelled, 0);
+    EXPECT_EQ(trace, reference);
+}

@@ -98,7 +98,9 @@ TEST(SearchSpace, SurvivingCandidatesRespectTheGpuLimits) {
                     for (int f : kernel->stored) shared += boxVolume(child->placement(f).region) * dag->node(f).bytesPerPoint;
                     EXPECT_LE(shared, gpu.sharedMemoryPerBlockBytes) << c.label;
                     for (const LoopNestPtr &child : kernel->children) {
-                        if (child->level == LoopLevel::Thread) EXPECT_LE(child->iterations(), gpu.maxThreadsPerBlock) << c.label;
+                        if (child->level == LoopLevel::Thread) {
+                            EXPECT_LE(child->iterations(), gpu.maxThreadsPerBlock) << c.label;
+                        }
                     }
                 }
             }

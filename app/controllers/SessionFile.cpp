@@ -1,0 +1,110 @@
+// Session <-> JSON.
+#include "controllers/SessionFile.h"
+
+#include "util/Error.h"
+
+namespace beamscope {
+
+namespace {
+
+constexpr const char *kFormat = "beamscope-session";
+constexpr int kVersion = 1;
+
+template <typename T> T field(const nlohmann::json &j, const char *key, const char *where) {
+    if (!j.contains(key)) throw Error(std::string("session: missing \"") + key + "\" in " + where);
+    try {
+        return j.at(key).get<T>();
+    } catch (const nlohmann::json::exception &) {
+        throw Error(std::string("session: \"") + key + "\" in " + where + " has the wrong type");
+    }
+}
+
+template <typename T> T optionalField(const nlohmann::json &j, const char *key, T fallback) {
+    if (!j.contains(key)) return fallback;
+    try {
+        return j.at(key).get<T>();
+    } catch (const nlohmann::json::exception &) {
+        throw Error(std::string("session: \"") + key + "\" has the wrong type");
+    }
+}
+
+} // namespace
+
+nlohmann::json sessionToJson(const Session &session) {
+    const SearchOptions &o = session.options;
+    const SearchSpaceOptions &space = o.space;
+    return {{"format", kFormat},
+            {"version", kVersion},
+            {"pipeline",
+             {{"name", session.source.name},
+              {"generator_library", session.source.generatorLibrary},
+              {"params", session.source.params}}},
+            {"search",
+             {{"beam_size", o.beamSize},
+              {"passes", o.passes},
+              {"seed", o.seed},
+              {"sampling", o.sampling},
+              {"freezing", o.freezing},
+              {"memoization", o.memoization},
+              {"known_bad_penalty", o.knownBadPenalty},
+              {"space",
+               {{"max_inline_recompute", space.maxInlineRecompute},
+                {"max_fused_recompute", space.maxFusedRecompute},
+                {"min_sm_fraction", space.minSmFraction},
+                {"min_lane_utilization", space.minLaneUtilization},
+                {"max_unrolled_serial", space.maxUnrolledSerial},
+                {"max_thread_dims", space.maxThreadDims}}}}},
+            {"gpu", {{"name", session.gpuName}, {"spec", o.gpu.toJson()}}},
+            {"pins", pinsToJson(o.pins).at("pins")},
+            {"steps", session.steps}};
+}
+
+Session sessionFromJson(const nlohmann::json &j) {
+    if (!j.is_object() || optionalField<std::string>(j, "format", "") != kFormat) {
+        throw Error("not a Beamscope session file");
+    }
+    if (const int version = field<int>(j, "version", "the file"); version != kVersion) {
+        throw Error("session: unsupported version " + std::to_string(version));
+    }
+    Session s;
+    const nlohmann::json p = field<nlohmann::json>(j, "pipeline", "the file");
+    s.source.name = field<std::string>(p, "name", "\"pipeline\"");
+    s.source.generatorLibrary = optionalField<std::string>(p, "generator_library", "");
+    s.source.params = optionalField<std::vector<std::string>>(p, "params", {});
+
+    const nlohmann::json search = field<nlohmann::json>(j, "search", "the file");
+    SearchOptions &o = s.options;
+    o.beamSize = field<int>(search, "beam_size", "\"search\"");
+    o.passes = field<int>(search, "passes", "\"search\"");
+    o.seed = field<uint64_t>(search, "seed", "\"search\"");
+    o.sampling = optionalField(search, "sampling", o.sampling);
+    o.freezing = optionalField(search, "freezing", o.freezing);
+    o.memoization = optionalField(search, "memoization", o.memoization);
+    o.knownBadPenalty = optionalField(search, "known_bad_penalty", o.knownBadPenalty);
+    if (search.contains("space")) {
+        const nlohmann::json &sp = search.at("space");
+        SearchSpaceOptions &space = o.space;
+        space.maxInlineRecompute =
+            optionalField(sp, "max_inline_recompute", space.maxInlineRecompute);
+        space.maxFusedRecompute = optionalField(sp, "max_fused_recompute", space.maxFusedRecompute);
+        space.minSmFraction = optionalField(sp, "min_sm_fraction", space.minSmFraction);
+        space.minLaneUtilization =
+            optionalField(sp, "min_lane_utilization", space.minLaneUtilization);
+        space.maxUnrolledSerial = optionalField(sp, "max_unrolled_serial", space.maxUnrolledSerial);
+        space.maxThreadDims = optionalField(sp, "max_thread_dims", space.maxThreadDims);
+    }
+
+    const nlohmann::json gpu = field<nlohmann::json>(j, "gpu", "the file");
+    s.gpuName = optionalField<std::string>(gpu, "name", "");
+    if (gpu.contains("spec"))
+        o.gpu = GpuSpec::fromJson(gpu.at("spec"), "session GPU spec");
+    else
+        o.gpu = GpuSpec::load(s.gpuName.empty() ? "v100" : s.gpuName);
+
+    if (j.contains("pins")) o.pins = pinsFromJson(nlohmann::json{{"pins", j.at("pins")}});
+    s.steps = optionalField(j, "steps", 0);
+    if (s.steps < 0) throw Error("session: \"steps\" is negative");
+    return s;
+}
+
+} // namespace beamscope

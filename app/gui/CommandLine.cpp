@@ -1,0 +1,188 @@
+// CommandLine: QCommandLineParser set-up and validation of the catalog app and its parameters.
+#include "CommandLine.h"
+
+#include "pipeline/AppCatalog.h"
+#include "schedule/GpuSpec.h"
+#include "util/Error.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+
+namespace beamscope {
+
+namespace {
+
+int positiveInt(const QString &text, const char *what, int max) {
+    bool ok = false;
+    const int v = text.toInt(&ok);
+    if (!ok || v < 1 || v > max) {
+        throw UsageError(std::string("--") + what + " needs an integer in 1.." +
+                         std::to_string(max) + ", not '" + text.toStdString() + "'");
+    }
+    return v;
+}
+
+/// Catalog apps are checked here (name, parameter names and ranges) so that a typo fails
+/// before the window opens; generator parameters are checked when the generator is built.
+void checkCatalogApp(const PipelineSource &source) {
+    const AppDefinition *app = findApp(source.name);
+    if (!app) throw UsageError("unknown app '" + source.name + "' (beamscope-cli apps lists them)");
+    for (const auto &[key, value] : parseAppParams(source.params)) {
+        const AppParameter *param = nullptr;
+        for (const AppParameter &p : app->parameters) {
+            if (p.name == key) param = &p;
+        }
+        if (!param) throw UsageError("app '" + source.name + "' has no parameter '" + key + "'");
+        if (value < param->minValue || value > param->maxValue) {
+            throw UsageError("parameter '" + key + "' of '" + source.name + "' must be in " +
+                             std::to_string(param->minValue) + ".." +
+                             std::to_string(param->maxValue));
+        }
+    }
+}
+
+/// `arguments` without the options QApplication takes for itself (-platform offscreen, ...),
+/// which are parsed here before QApplication exists.
+QStringList withoutQtOptions(const QStringList &arguments) {
+    static const QStringList withValue = {"-platform",
+                                          "-platformpluginpath",
+                                          "-platformtheme",
+                                          "-plugin",
+                                          "-qwindowgeometry",
+                                          "-qwindowtitle",
+                                          "-qwindowicon",
+                                          "-style",
+                                          "-stylesheet",
+                                          "-session",
+                                          "-display",
+                                          "-geometry",
+                                          "-title",
+                                          "-name",
+                                          "-visual",
+                                          "-fn",
+                                          "-font",
+                                          "-bg",
+                                          "-background",
+                                          "-fg",
+                                          "-foreground",
+                                          "-btn",
+                                          "-button",
+                                          "-im",
+                                          "-inputstyle"};
+    static const QStringList flags = {"-reverse", "-widgetcount", "-nograb",
+                                      "-dograb",  "-sync",        "-qwindowcontainer"};
+    QStringList out;
+    for (int i = 0; i < arguments.size(); ++i) {
+        QString a = arguments[i];
+        if (a.startsWith(QLatin1String("--")) && withValue.contains(a.mid(1))) a = a.mid(1);
+        if (i > 0 && withValue.contains(a)) {
+            ++i;
+            continue;
+        }
+        if (i > 0 && flags.contains(a)) continue;
+        out << arguments[i];
+    }
+    return out;
+}
+
+} // namespace
+
+bool asksForHelp(const QStringList &arguments) {
+    for (const QString &a : arguments.mid(1)) {
+        if (a == QLatin1String("-h") || a == QLatin1String("--help") ||
+            a == QLatin1String("--help-all") || a == QLatin1String("-v") ||
+            a == QLatin1String("--version")) {
+            return true;
+        }
+    }
+    return false;
+}
+
+GuiArguments parseGuiArguments(const QStringList &arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Beamscope: watch and steer the GPU autoscheduling beam search of Halide pipelines"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption app(
+        QStringLiteral("app"),
+        QStringLiteral("catalog app, or generator name with --generator-lib"),
+        QStringLiteral("APP"));
+    const QCommandLineOption param({QStringLiteral("p"), QStringLiteral("param")},
+                                   QStringLiteral("parameter key=value (repeatable)"),
+                                   QStringLiteral("key=value"));
+    const QCommandLineOption lib(QStringLiteral("generator-lib"),
+                                 QStringLiteral("shared library of Halide generators"),
+                                 QStringLiteral("PATH"));
+    const QCommandLineOption beam(QStringLiteral("beam"), QStringLiteral("beam size"),
+                                  QStringLiteral("N"));
+    const QCommandLineOption passes(QStringLiteral("passes"), QStringLiteral("search passes"),
+                                    QStringLiteral("N"));
+    const QCommandLineOption seed(QStringLiteral("seed"),
+                                  QStringLiteral("seed of the sampling PRNG"), QStringLiteral("N"));
+    const QCommandLineOption gpu(QStringLiteral("gpu"), QStringLiteral("GPU preset or JSON file"),
+                                 QStringLiteral("NAME"));
+    const QCommandLineOption pins(
+        QStringLiteral("pins"),
+        QStringLiteral("JSON pin file (as for beamscope-cli search --pins)"),
+        QStringLiteral("FILE"));
+    const QCommandLineOption steps(
+        QStringLiteral("steps"), QStringLiteral("steps to take once loaded"), QStringLiteral("N"));
+    const QCommandLineOption shot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("save the window as PNG after the steps, then exit"),
+        QStringLiteral("FILE.png"));
+    parser.addOptions({app, param, lib, beam, passes, seed, gpu, pins, steps, shot});
+    parser.addPositionalArgument(QStringLiteral("session"),
+                                 QStringLiteral("a session file to open"),
+                                 QStringLiteral("[SESSION.json]"));
+    if (!parser.parse(withoutQtOptions(arguments)))
+        throw UsageError(parser.errorText().toStdString());
+    if (parser.isSet(QStringLiteral("help"))) parser.showHelp(0);
+    if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
+
+    GuiArguments out;
+    if (parser.positionalArguments().size() > 1) throw UsageError("at most one session file");
+    if (!parser.positionalArguments().isEmpty()) out.session = parser.positionalArguments().front();
+    if (parser.isSet(app)) {
+        PipelineSource source;
+        source.name = parser.value(app).toStdString();
+        source.generatorLibrary = parser.value(lib).toStdString();
+        for (const QString &p : parser.values(param))
+            source.params.push_back(p.toStdString());
+        if (source.generatorLibrary.empty())
+            checkCatalogApp(source);
+        else if (!QFileInfo::exists(parser.value(lib)))
+            throw UsageError("no generator library '" + source.generatorLibrary + "'");
+        out.source = source;
+    } else if (parser.isSet(param) || parser.isSet(lib)) {
+        throw UsageError("-p and --generator-lib need --app");
+    }
+    if (out.source && !out.session.isEmpty())
+        throw UsageError("give either --app or a session file, not both");
+    if (parser.isSet(beam)) out.beam = positiveInt(parser.value(beam), "beam", 4096);
+    if (parser.isSet(passes)) out.passes = positiveInt(parser.value(passes), "passes", 16);
+    if (parser.isSet(seed)) {
+        bool ok = false;
+        out.seed = parser.value(seed).toULongLong(&ok);
+        if (!ok) throw UsageError("--seed needs a non-negative integer");
+    }
+    if (parser.isSet(gpu)) {
+        out.gpu = parser.value(gpu);
+        GpuSpec::load(out.gpu.toStdString()); // throws for an unknown preset or a bad file
+    }
+    if (parser.isSet(pins))
+        out.pins = loadPinFile(parser.value(pins).toStdString()); // throws Error
+    if (parser.isSet(steps)) {
+        bool ok = false;
+        out.steps = parser.value(steps).toInt(&ok);
+        if (!ok || out.steps < 0) throw UsageError("--steps needs a non-negative integer");
+    }
+    out.screenshot = parser.value(shot);
+    if (!out.screenshot.isEmpty() && !out.source && out.session.isEmpty()) {
+        throw UsageError("--screenshot needs --app or a session file");
+    }
+    return out;
+}
+
+} // namespace beamscope

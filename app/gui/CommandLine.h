@@ -1,0 +1,37 @@
+// CommandLine: the GUI's arguments — beamscope [--app APP] [-p key=value]... [--generator-lib
+// PATH] [--beam N] [--passes N] [--seed N] [--gpu NAME] [--pins FILE.json] [--steps N]
+// [--screenshot FILE.png] [SESSION.json]. Checked before any window opens; bad input is a
+// UsageError with one line.
+#pragma once
+
+#include "pipeline/PipelineSource.h"
+#include "search/Pins.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace beamscope {
+
+struct GuiArguments {
+    std::optional<PipelineSource> source; ///< --app (with -p and --generator-lib)
+    QString session;                      ///< a session file to open
+    int steps = 0;                        ///< steps to take once loaded
+    QString screenshot;                   ///< save the window here after the steps, then exit
+    std::optional<int> beam, passes;
+    std::optional<uint64_t> seed;
+    QString gpu;           ///< preset name or JSON file
+    std::vector<Pin> pins; ///< from --pins (the format of beamscope-cli search --pins)
+};
+
+/// Parses `arguments` (argv, program name first). Needs no QCoreApplication, so bad input is
+/// reported before Qt starts (and prints its own warnings). Throws UsageError. --help and
+/// --version print and exit from inside Qt's parser, which needs the application object: check
+/// asksForHelp() first.
+GuiArguments parseGuiArguments(const QStringList &arguments);
+
+/// True if `arguments` ask for --help or --version.
+bool asksForHelp(const QStringList &arguments);
+
+} // namespace beamscope

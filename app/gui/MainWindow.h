@@ -1,0 +1,73 @@
+// MainWindow: Beamscope's window — the DAG in the middle; the pipeline picker on the left; the
+// loop nest and the cost charts on the right; the beam and the step's candidates at the bottom;
+// the search toolbar on top and counters with a progress bar in the status bar. It wires the
+// SearchController's snapshots into the SelectionHub that every view listens to.
+#pragma once
+
+#include "pipeline/PipelineSource.h"
+#include "search/SearchEngine.h"
+
+#include <QMainWindow>
+
+namespace beamscope {
+
+class DagPanel;
+class PipelinePanel;
+class RecentFiles;
+class SearchController;
+class SearchToolBar;
+class SelectionHub;
+class SessionController;
+class StatusPanel;
+class CostView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    SearchController *searchController() const { return m_search; }
+    SelectionHub *hub() const { return m_hub; }
+    DagPanel *dagPanel() const { return m_dag; }
+    /// True when nothing is pending: no search request, no layout, a DAG on screen.
+    bool isSettled() const;
+    /// Applies toolbar options given on the command line.
+    void setInitialOptions(const SearchOptions &options, const QString &gpuName);
+
+public Q_SLOTS:
+    /// Loads a pipeline with the toolbar's options and `pins`; `steps` > 0 steps that far once
+    /// loaded.
+    void loadPipeline(const beamscope::PipelineSource &source, int steps = 0,
+                      const std::vector<beamscope::Pin> &pins = {});
+    /// Opens a session file (pipeline, options, pins; replays its steps).
+    void openSession(const QString &path);
+
+Q_SIGNALS:
+    /// A request failed (one line); also shown in the status bar.
+    void errorShown(const QString &message);
+
+private:
+    void createDocks();
+    void createMenus();
+    void connectSearch();
+    void applyOptions();
+    void applyPins(const std::vector<Pin> &pins);
+    void saveSession(bool askPath);
+    void updateActions();
+    void showError(const QString &message);
+
+    SelectionHub *m_hub;
+    SearchController *m_search;
+    SessionController *m_sessions;
+    SearchToolBar *m_toolbar;
+    PipelinePanel *m_pipeline;
+    DagPanel *m_dag;
+    CostView *m_cost;
+    StatusPanel *m_status;
+    RecentFiles *m_recent = nullptr;
+    SearchOptions m_options; ///< options of the search on screen (pins included)
+    int m_pendingSteps = 0;  ///< steps to take once the pipeline being loaded is ready
+};
+
+} // namespace beamscope

@@ -1,0 +1,67 @@
+// beamscope: the interactive explorer. Parses the command line (one line on stderr and exit 2
+// for bad input), opens the main window, loads the pipeline or session given, and in
+// --screenshot mode saves the settled window as PNG and exits.
+#include "CommandLine.h"
+#include "MainWindow.h"
+#include "ScreenshotRunner.h"
+
+#include "util/Error.h"
+
+#include <QApplication>
+
+#include <cstdio>
+
+namespace {
+/// --screenshot runs unattended: Qt's platform warnings (offscreen plugin, XDG paths) would
+/// bury the one line a failure prints, so only critical messages pass.
+void quietMessageHandler(QtMsgType type, const QMessageLogContext &, const QString &message) {
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::fprintf(stderr, "%s\n", qPrintable(message));
+}
+
+void setApplicationNames() {
+    QCoreApplication::setOrganizationName(QStringLiteral("Beamscope"));
+    QCoreApplication::setApplicationName(QStringLiteral("beamscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+}
+} // namespace
+
+int main(int argc, char **argv) {
+    using namespace beamscope;
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    if (asksForHelp(arguments)) {
+        QApplication app(argc, argv);
+        setApplicationNames();
+        parseGuiArguments(arguments); // prints and exits
+        return 0;
+    }
+    // Bad input is reported before Qt starts, so stderr holds exactly one line.
+    GuiArguments args;
+    SearchOptions options;
+    try {
+        args = parseGuiArguments(arguments);
+        options.gpu = GpuSpec::load(args.gpu.isEmpty() ? "v100" : args.gpu.toStdString());
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "beamscope: %s\n", e.what());
+        return 2;
+    }
+    if (!args.screenshot.isEmpty()) qInstallMessageHandler(quietMessageHandler);
+    QApplication app(argc, argv);
+    setApplicationNames();
+    if (args.beam) options.beamSize = *args.beam;
+    if (args.passes) options.passes = *args.passes;
+    if (args.seed) options.seed = *args.seed;
+
+    MainWindow window;
+    window.setInitialOptions(options, args.gpu.isEmpty() ? QStringLiteral("v100") : args.gpu);
+    window.resize(1680, 1020);
+    if (!args.screenshot.isEmpty()) new ScreenshotRunner(&window, args.screenshot);
+    window.show();
+    if (!args.session.isEmpty())
+        window.openSession(args.session);
+    else if (args.source)
+        window.loadPipeline(*args.source, args.steps, args.pins);
+    return QApplication::exec();
+}

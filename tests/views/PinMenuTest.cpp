@@ -1,0 +1,92 @@
+// The DAG view's pin menu on a real search: which choices a Func offers (outputs and Funcs with
+// updates stay at root; fusion hosts are the consumers), the pins each choice asks for, and
+// that "freeze at current decision" gives a pin the engine accepts and reproduces exactly.
+#include "RealSearch.h"
+
+#include "views/common/PinEdits.h"
+#include "views/common/SelectionHub.h"
+#include "views/dag/DagPinMenu.h"
+
+#include <QTest>
+
+using namespace beamscope;
+
+class PinMenuTest : public QObject {
+    Q_OBJECT
+private:
+    test::RealSearch m_search;
+    SelectionHub m_hub;
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_search = test::runSearch("stencil_chain", {"length=4"}, test::testOptions(4, 1));
+        m_hub.setDag(m_search.dag);
+        m_hub.setStep(m_search.steps.back());
+        QVERIFY(m_hub.state()->complete());
+    }
+
+    void outputsOnlyOfferRoot() {
+        const int output = m_search.dag->find("output");
+        DagPinMenu menu(m_hub, output, nullptr);
+        QVERIFY(menu.action("Compute at root")->isEnabled());
+        QVERIFY(!menu.action("Inline")->isEnabled());
+        QVERIFY(!menu.action("At block level of")->isEnabled());
+        QVERIFY(!menu.action("Unpin")->isEnabled());
+    }
+
+    void fusionHostsAreTheConsumers() {
+        const int node = m_search.dag->find("stage_1");
+        DagPinMenu menu(m_hub, node, nullptr);
+        QAction *host = menu.action("stage_2");
+        QVERIFY(host);
+        const auto pins = menu.pinsFor(host);
+        QVERIFY(pins && pins->size() == 1);
+        QCOMPARE(pins->front().func, std::string("stage_1"));
+        QCOMPARE(pins->front().host, std::string("stage_2"));
+        QVERIFY(pins->front().location == ComputeKind::Block ||
+                pins->front().location == ComputeKind::Thread);
+        resolvePins(*pins, *m_search.dag, GpuSpec::load("v100")); // throws if infeasible
+    }
+
+    void freezingReproducesTheDecision() {
+        const StatePtr &state = m_hub.state();
+        int checked = 0;
+        for (int node : m_search.dag->outputsFirst()) {
+            DagPinMenu menu(m_hub, node, nullptr);
+            QAction *freeze = menu.action("Freeze at current decision");
+            QVERIFY(freeze->isEnabled());
+            const auto pins = menu.pinsFor(freeze);
+            QVERIFY(pins && pins->size() == 1 && pins->front().frozen);
+            // The engine accepts the pin and places the Func exactly as the state did.
+            SearchOptions options = test::testOptions(2, 1);
+            options.pins = *pins;
+            SearchEngine engine(m_search.dag, options);
+            engine.run();
+            const FuncPlacement &want = state->placement(node),
+                                &got = engine.best()->state->placement(node);
+            QCOMPARE(int(got.kind), int(want.kind));
+            QCOMPARE(got.host, want.host);
+            if (want.kind == ComputeKind::Root) QVERIFY(got.tilings == want.tilings);
+            ++checked;
+        }
+        QVERIFY(checked > 3);
+    }
+
+    void unpinRemovesOnlyThatPin() {
+        Pin a, b;
+        a.func = "stage_1";
+        a.location = ComputeKind::Root;
+        b.func = "stage_2";
+        b.location = ComputeKind::Root;
+        m_hub.setPins({a, b});
+        DagPinMenu menu(m_hub, m_search.dag->find("stage_1"), nullptr);
+        QVERIFY(menu.action("Unpin")->isEnabled());
+        const auto pins = menu.pinsFor(menu.action("Unpin"));
+        QVERIFY(pins && pins->size() == 1);
+        QCOMPARE(pins->front().func, std::string("stage_2"));
+        m_hub.setPins({});
+    }
+};
+
+QTEST_MAIN(PinMenuTest)
+#include "PinMenuTest.moc"

@@ -1,0 +1,199 @@
+// BucketModel: buckets and members of a step, with their cells.
+#include "views/buckets/BucketModel.h"
+
+#include "views/common/Format.h"
+
+#include <QBrush>
+#include <QFont>
+
+#include <cmath>
+#include <limits>
+
+namespace beamscope {
+
+namespace {
+const QString kCheck = QStringLiteral("✓");
+} // namespace
+
+BucketModel::BucketModel(QObject *parent)
+    : TreeModel({tr("Bucket / decision"), tr("Hash"), tr("Size"), tr("Sampled"), tr("Cost"),
+                 tr("In beam")},
+                parent) {}
+
+void BucketModel::setStep(SearchStepPtr step) {
+    beginRebuild();
+    m_step = std::move(step);
+    m_items.clear();
+    m_carried.clear();
+    m_summaries.clear();
+    if (m_step) {
+        std::vector<bool> bucketed(m_step->candidates.size(), false);
+        for (size_t b = 0; b < m_step->buckets.size(); ++b) {
+            const int id = addRow();
+            m_items.push_back({int(b), -1});
+            for (int m : m_step->buckets[b].members) {
+                addRow(id);
+                m_items.push_back({int(b), m});
+                bucketed[size_t(m)] = true;
+            }
+        }
+        for (size_t c = 0; c < bucketed.size(); ++c) {
+            if (!bucketed[c]) m_carried.push_back(int(c));
+        }
+        for (const Bucket &b : m_step->buckets)
+            m_summaries.push_back(summarize(b.members));
+        m_summaries.push_back(summarize(m_carried));
+        if (!m_carried.empty()) {
+            const int id = addRow();
+            m_items.push_back({-1, -1});
+            for (int c : m_carried) {
+                addRow(id);
+                m_items.push_back({-1, c});
+            }
+        }
+    }
+    endRebuild();
+}
+
+int BucketModel::candidateOfRow(int id) const {
+    return id >= 0 && id < int(m_items.size()) ? m_items[size_t(id)].candidate : -1;
+}
+
+QVariant BucketModel::cell(int id, int column, int role) const {
+    const Item &item = m_items[size_t(id)];
+    return item.candidate < 0 ? groupCell(item, column, role) : memberCell(item, column, role);
+}
+
+BucketModel::GroupSummary BucketModel::summarize(const std::vector<int> &members) const {
+    GroupSummary g;
+    g.size = int(members.size());
+    g.best = std::numeric_limits<double>::quiet_NaN();
+    for (int m : members) {
+        const StepCandidate &c = m_step->candidates[size_t(m)];
+        g.inBeam += c.inBeam;
+        g.sampled += c.sampled;
+        if (!std::isnan(c.cost) && (std::isnan(g.best) || c.cost < g.best)) g.best = c.cost;
+    }
+    return g;
+}
+
+QVariant BucketModel::groupCell(const Item &item, int column, int role) const {
+    const GroupSummary &g =
+        item.bucket >= 0 ? m_summaries[size_t(item.bucket)] : m_summaries.back();
+    const int size = g.size, inBeam = g.inBeam, sampled = g.sampled;
+    const double best = g.best;
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case DecisionColumn:
+            return item.bucket >= 0 ? tr("bucket %1").arg(item.bucket + 1)
+                                    : tr("carried over (already decided)");
+        case HashColumn:
+            return item.bucket >= 0 ? format::hash(m_step->buckets[size_t(item.bucket)].hash)
+                                    : QString();
+        case SizeColumn:
+            return size;
+        case SampledColumn:
+            return item.bucket >= 0 ? QVariant(sampled) : QVariant();
+        case CostColumn:
+            return format::ms(best);
+        case InBeamColumn:
+            return inBeam ? QVariant(inBeam) : QVariant();
+        default:
+            return {};
+        }
+    }
+    if (role == SortRole) {
+        switch (column) {
+        case DecisionColumn:
+            return item.bucket >= 0 ? item.bucket : std::numeric_limits<int>::max();
+        case SizeColumn:
+            return size;
+        case SampledColumn:
+            return sampled;
+        case CostColumn:
+            return std::isnan(best) ? std::numeric_limits<double>::infinity() : best;
+        case InBeamColumn:
+            return inBeam;
+        default:
+            return groupCell(item, column, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::FontRole && inBeam > 0) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::TextAlignmentRole && column >= SizeColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant BucketModel::memberCell(const Item &item, int column, int role) const {
+    const StepCandidate &c = m_step->candidates[size_t(item.candidate)];
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case DecisionColumn:
+            return tr("#%1 ← beam %2: %3")
+                .arg(item.candidate)
+                .arg(c.parent)
+                .arg(QString::fromStdString(c.label));
+        case HashColumn:
+            return format::hash(c.hash);
+        case SampledColumn:
+            return c.sampled ? kCheck : QString();
+        case CostColumn:
+            return format::ms(c.cost) + (c.penalized ? tr(" (penalized)") : QString());
+        case InBeamColumn:
+            return c.inBeam ? kCheck : QString();
+        default:
+            return {};
+        }
+    }
+    if (role == SortRole) {
+        switch (column) {
+        case DecisionColumn:
+            return item.candidate;
+        case SampledColumn:
+            return int(c.sampled);
+        case CostColumn:
+            return std::isnan(c.cost) ? std::numeric_limits<double>::infinity() : c.cost;
+        case InBeamColumn:
+            return int(c.inBeam);
+        default:
+            return memberCell(item, column, Qt::DisplayRole);
+        }
+    }
+    if (role == Qt::ForegroundRole && !c.sampled && item.bucket >= 0)
+        return QBrush(QColor(0x80, 0x80, 0x80));
+    if (role == Qt::FontRole && c.inBeam) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::ToolTipRole && c.penalized) {
+        return tr("Its structure was judged unpromising in an earlier pass: ranked with a penalty");
+    }
+    if (role == Qt::TextAlignmentRole && column >= SizeColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QString BucketModel::headerToolTip(int section) const {
+    switch (section) {
+    case HashColumn:
+        return tr("Structural hash of the loop nest at this pass's depth: candidates alike share a "
+                  "bucket");
+    case SizeColumn:
+        return tr("Candidates in the bucket");
+    case SampledColumn:
+        return tr("Representatives drawn and costed: floor(log2(size)), at least 1");
+    case CostColumn:
+        return tr("Predicted run time (best of the bucket's sampled members)");
+    case InBeamColumn:
+        return tr("Candidates that entered the beam");
+    default:
+        return {};
+    }
+}
+
+} // namespace beamscope

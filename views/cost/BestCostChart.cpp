@@ -1,0 +1,106 @@
+// BestCostChart: buffered line series per pass.
+#include "views/cost/BestCostChart.h"
+
+#include <QGraphicsLayout>
+#include <QLineSeries>
+#include <QValueAxis>
+
+namespace beamscope {
+
+namespace {
+QColor passColor(int pass) {
+    static const QColor colors[] = {QColor(0x99, 0x99, 0x99), QColor(0x00, 0x72, 0xb2),
+                                    QColor(0xe6, 0x9f, 0x00), QColor(0x00, 0x9e, 0x73),
+                                    QColor(0xcc, 0x79, 0xa7), QColor(0xd5, 0x5e, 0x00),
+                                    QColor(0x56, 0xb4, 0xe9)};
+    return colors[size_t(pass) % std::size(colors)];
+}
+} // namespace
+
+BestCostChart::BestCostChart(QWidget *parent)
+    : QChartView(parent), m_x(new QValueAxis), m_y(new QValueAxis) {
+    setRenderHint(QPainter::Antialiasing);
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setTitle(tr("Best cost in the beam after each step"));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
+    m_x->setTitleText(tr("step"));
+    m_x->setLabelFormat(QStringLiteral("%d"));
+    m_y->setTitleText(tr("ms"));
+    m_y->setLabelFormat(QStringLiteral("%.3g"));
+    m_x->setTruncateLabels(false);
+    m_y->setTruncateLabels(false);
+    chart->addAxis(m_x, Qt::AlignBottom);
+    chart->addAxis(m_y, Qt::AlignLeft);
+    setChart(chart);
+    setMinimumHeight(180);
+    m_flush.setInterval(100);
+    m_flush.setSingleShot(true);
+    connect(&m_flush, &QTimer::timeout, this, &BestCostChart::flush);
+    clear();
+}
+
+int BestCostChart::pointCount() const {
+    int n = 0;
+    for (const auto &[pass, series] : m_series)
+        n += series->count();
+    return n;
+}
+
+QLineSeries *BestCostChart::seriesFor(int pass) {
+    auto it = m_series.find(pass);
+    if (it != m_series.end()) return it->second;
+    auto *series = new QLineSeries;
+    series->setName(pass == 0 ? tr("pre-pass") : tr("pass %1").arg(pass));
+    QPen pen(passColor(pass), 2);
+    series->setPen(pen);
+    series->setPointsVisible(true); // until the series gets dense (see flush)
+    series->setMarkerSize(4);
+    chart()->addSeries(series);
+    series->attachAxis(m_x);
+    series->attachAxis(m_y);
+    m_series[pass] = series;
+    return series;
+}
+
+void BestCostChart::addPoint(int stepIndex, int pass, double bestCost) {
+    m_pending[pass].push_back(QPointF(stepIndex + 1, bestCost));
+    if (!m_flush.isActive()) m_flush.start();
+}
+
+void BestCostChart::flush() {
+    for (auto &[pass, points] : m_pending) {
+        QLineSeries *series = seriesFor(pass);
+        series->append(QList<QPointF>(points.begin(), points.end()));
+        series->setPointsVisible(series->count() <= 20);
+        for (const QPointF &p : points) {
+            m_maxX = std::max(m_maxX, p.x());
+            m_maxY = m_empty ? p.y() : std::max(m_maxY, p.y());
+            m_minY = m_empty ? p.y() : std::min(m_minY, p.y());
+            m_empty = false;
+        }
+    }
+    m_pending.clear();
+    m_x->setRange(0, std::max(10.0, m_maxX));
+    m_x->applyNiceNumbers();
+    const double pad = std::max(1e-6, (m_maxY - m_minY) * 0.08);
+    m_y->setRange(std::max(0.0, m_minY - pad), m_maxY + pad);
+    m_y->applyNiceNumbers();
+}
+
+void BestCostChart::clear() {
+    m_flush.stop();
+    m_pending.clear();
+    chart()->removeAllSeries();
+    m_series.clear();
+    m_maxX = 1;
+    m_minY = m_maxY = 0;
+    m_empty = true;
+    m_x->setRange(0, 10);
+    m_y->setRange(0, 1);
+}
+
+} // namespace beamscope

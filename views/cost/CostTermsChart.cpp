@@ -1,0 +1,134 @@
+// CostTermsChart: StateCost -> stacked bar series, one bar set per cost term.
+#include "views/cost/CostTermsChart.h"
+
+#include "views/common/Format.h"
+#include "views/common/Palette.h"
+#include "views/common/SelectionHub.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QGraphicsLayout>
+#include <QHorizontalStackedBarSeries>
+#include <QLegendMarker>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace beamscope {
+
+CostTermsChart::CostTermsChart(SelectionHub *hub, QWidget *parent)
+    : QChartView(parent), m_hub(hub) {
+    setRenderHint(QPainter::Antialiasing);
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
+    setChart(chart);
+    setMinimumHeight(220);
+    connect(hub, &SelectionHub::stateChanged, this, &CostTermsChart::rebuild);
+    connect(hub, &SelectionHub::funcSelected, this, &CostTermsChart::rebuild);
+    rebuild();
+}
+
+QStringList CostTermsChart::categories() const {
+    const auto axes = chart()->axes(Qt::Vertical);
+    if (axes.isEmpty()) return {};
+    QStringList c = static_cast<QBarCategoryAxis *>(axes.front())->categories();
+    std::reverse(c.begin(), c.end());
+    return c;
+}
+
+int CostTermsChart::stagesThatFit() const {
+    if (m_maxStages > 0) return m_maxStages;
+    // Title, legend and the value axis take about 115 px; a readable bar needs about 16 px.
+    return std::clamp((height() - 115) / 16, 3, 24);
+}
+
+void CostTermsChart::resizeEvent(QResizeEvent *event) {
+    QChartView::resizeEvent(event);
+    if (stagesThatFit() != m_fitted) rebuild();
+}
+
+void CostTermsChart::rebuild() {
+    m_fitted = stagesThatFit();
+    QChart *chart = this->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis *axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+    const auto &cost = m_hub->stateCost();
+    const auto &dag = m_hub->dag();
+    if (!cost || !dag || !m_hub->state()) {
+        chart->setTitle(tr("Cost terms per stage — select a beam state"));
+        return;
+    }
+    chart->setTitle(tr("Predicted %1 for %2, by stage and term")
+                        .arg(format::ms(cost->total), m_hub->stateLabel()));
+
+    // Costliest stages first; the selected Func's stages are always shown.
+    std::vector<const StageCost *> stages;
+    for (const StageCost &s : cost->stages)
+        stages.push_back(&s);
+    std::stable_sort(stages.begin(), stages.end(),
+                     [](auto *a, auto *b) { return a->total() > b->total(); });
+    const int selected = m_hub->selectedFunc();
+    std::vector<const StageCost *> shown;
+    CostTerms rest{};
+    int restCount = 0;
+    for (const StageCost *s : stages) {
+        if (int(shown.size()) < m_fitted - 1 || s->node == selected) {
+            shown.push_back(s);
+        } else {
+            for (size_t t = 0; t < kCostTerms; ++t)
+                rest[t] += s->terms[t];
+            ++restCount;
+        }
+    }
+
+    // Horizontal bars are drawn bottom-up: append in reverse so the costliest is on top.
+    QStringList categories;
+    std::vector<QBarSet *> sets;
+    for (size_t t = 0; t < kCostTerms; ++t) {
+        auto *set = new QBarSet(QString::fromLatin1(costTermName(CostTerm(t)))
+                                    .replace(QLatin1Char('_'), QLatin1Char(' ')));
+        set->setColor(palette::costTerm(CostTerm(t)));
+        set->setBorderColor(palette::costTerm(CostTerm(t)).darker(115));
+        sets.push_back(set);
+    }
+    if (restCount > 0) {
+        categories << tr("%1 other stages").arg(restCount);
+        for (size_t t = 0; t < kCostTerms; ++t)
+            *sets[t] << rest[t];
+    }
+    for (auto it = shown.rbegin(); it != shown.rend(); ++it) {
+        const StageCost &s = **it;
+        QString name = QString::fromStdString(dag->node(s.node).stages[size_t(s.stage)].name);
+        if (s.node == selected) name = QStringLiteral("▶ ") + name;
+        categories << name;
+        for (size_t t = 0; t < kCostTerms; ++t)
+            *sets[t] << s.terms[t];
+    }
+    auto *series = new QHorizontalStackedBarSeries;
+    for (QBarSet *set : sets)
+        series->append(set);
+    series->setBarWidth(0.7);
+    chart->addSeries(series);
+
+    auto *y = new QBarCategoryAxis;
+    y->append(categories);
+    y->setTruncateLabels(false);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(y);
+    auto *x = new QValueAxis;
+    x->setTitleText(tr("predicted time (ms)"));
+    x->setLabelFormat(QStringLiteral("%.3g"));
+    x->setTickCount(5);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    x->applyNiceNumbers();
+}
+
+} // namespace beamscope

@@ -1,0 +1,113 @@
+// DagPinMenu: builds the pin menu from the DAG (consumers, stages, outputs) and the hub's state.
+#include "views/dag/DagPinMenu.h"
+
+#include "views/common/PinEdits.h"
+#include "views/common/SelectionHub.h"
+#include "views/dag/TileSizeDialog.h"
+
+#include <set>
+
+namespace beamscope {
+
+namespace {
+
+/// Direct consumers of `node`, in the order of its outgoing edges.
+std::vector<int> consumersOf(const FunctionDAG &dag, int node) {
+    std::vector<int> out;
+    std::set<int> seen;
+    for (int e : dag.node(node).outgoing) {
+        const int c = dag.edge(e).consumer;
+        if (seen.insert(c).second) out.push_back(c);
+    }
+    return out;
+}
+
+Pin locationPin(const std::string &func, ComputeKind kind, const std::string &host = {}) {
+    Pin pin;
+    pin.func = func;
+    pin.location = kind;
+    pin.host = host;
+    return pin;
+}
+
+QAction *findAction(const QMenu &menu, const QString &text) {
+    for (QAction *a : menu.actions()) {
+        if (a->text() == text) return a;
+        if (a->menu()) {
+            if (QAction *found = findAction(*a->menu(), text)) return found;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
+    : m_hub(hub), m_node(node), m_menu(parent) {
+    const FunctionDAG &dag = *hub.dag();
+    const Node &n = dag.node(node);
+    const std::string &name = n.name;
+    const std::vector<Pin> &pins = hub.pins();
+    const bool canMove = n.stages.size() == 1 && !n.isOutput; // else: always compute_root
+
+    m_menu.addSection(QObject::tr("Pin %1").arg(QString::fromStdString(name)));
+    m_choices[m_menu.addAction(QObject::tr("Compute at root"))] =
+        withPin(pins, locationPin(name, ComputeKind::Root));
+    QAction *inlineAction = m_menu.addAction(QObject::tr("Inline"));
+    inlineAction->setEnabled(canMove);
+    m_choices[inlineAction] = withPin(pins, locationPin(name, ComputeKind::Inline));
+    QMenu *block = m_menu.addMenu(QObject::tr("At block level of"));
+    QMenu *thread = m_menu.addMenu(QObject::tr("At thread level of"));
+    for (int c : consumersOf(dag, node)) {
+        const std::string host = dag.node(c).name;
+        m_choices[block->addAction(QString::fromStdString(host))] =
+            withPin(pins, locationPin(name, ComputeKind::Block, host));
+        m_choices[thread->addAction(QString::fromStdString(host))] =
+            withPin(pins, locationPin(name, ComputeKind::Thread, host));
+    }
+    block->setEnabled(canMove && !block->isEmpty());
+    thread->setEnabled(canMove && !thread->isEmpty());
+    m_tiles = m_menu.addAction(QObject::tr("Root with tile sizes…"));
+    m_menu.addSeparator();
+
+    std::optional<Pin> freeze;
+    if (hub.state()) freeze = freezePinFromState(*hub.state(), node);
+    QAction *freezeAction = m_menu.addAction(QObject::tr("Freeze at current decision"));
+    freezeAction->setEnabled(freeze.has_value());
+    if (freeze) {
+        freezeAction->setToolTip(QString::fromStdString(pinDescription(*freeze)));
+        m_choices[freezeAction] = withPin(pins, *freeze);
+    }
+    QAction *unpin = m_menu.addAction(QObject::tr("Unpin"));
+    unpin->setEnabled(hub.pinFor(name) != nullptr);
+    m_choices[unpin] = withoutPin(pins, name);
+    m_menu.setToolTipsVisible(true);
+}
+
+QAction *DagPinMenu::action(const QString &text) const {
+    return findAction(m_menu, text);
+}
+
+std::optional<std::vector<Pin>> DagPinMenu::pinsFor(QAction *chosen) const {
+    if (!chosen) return std::nullopt;
+    if (auto it = m_choices.find(chosen); it != m_choices.end()) return it->second;
+    if (chosen != m_tiles) return std::nullopt;
+    const Node &n = m_hub.dag()->node(m_node);
+    const Pin *current = m_hub.pinFor(n.name);
+    TileSizeDialog dialog(n, current ? current->threads : std::vector<int64_t>{},
+                          current ? current->serial : std::vector<int64_t>{},
+                          m_menu.parentWidget());
+    if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+    Pin pin = locationPin(n.name, ComputeKind::Root);
+    pin.threads = dialog.threads();
+    pin.serial = dialog.serial();
+    return withPin(m_hub.pins(), pin);
+}
+
+std::optional<std::vector<Pin>> execPinMenu(const SelectionHub &hub, int node,
+                                            const QPoint &globalPos, QWidget *parent) {
+    DagPinMenu menu(hub, node, parent);
+    return menu.pinsFor(menu.menu().exec(globalPos));
+}
+
+} // namespace beamscope

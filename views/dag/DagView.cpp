@@ -1,0 +1,255 @@
+// DagView: scene building from a layout, decoration from the selection hub, zoom and pan.
+//   requestLayout() / showLayout()  node sizes -> DagLayouter (worker thread) -> scene items
+//   redecorate()                    colours, outlines and badges from the hub's state and step
+//   fitAll() / autoFit() / follow() what part of the graph is shown, at what scale
+//   mouse, wheel and key events     selection, context menu, zoom, pan
+#include "views/dag/DagView.h"
+
+#include "views/common/Format.h"
+#include "views/common/PinEdits.h"
+#include "views/common/SelectionHub.h"
+#include "views/dag/DagEdgeItem.h"
+#include "views/dag/DagLayouter.h"
+#include "views/dag/DagNodeItem.h"
+#include "views/dag/DagPinMenu.h"
+
+#include <QContextMenuEvent>
+#include <QGraphicsScene>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace beamscope {
+
+namespace {
+constexpr double kMaxFitScale = 1.15;
+constexpr double kMinReadableScale = 0.7; ///< 10 pt names stay about 7 pt on screen
+constexpr double kMinScale = 0.05, kMaxScale = 6.0;
+} // namespace
+
+DagView::DagView(SelectionHub *hub, QWidget *parent)
+    : QGraphicsView(parent), m_hub(hub), m_layouter(new DagLayouter(this)),
+      m_scene(new QGraphicsScene(this)) {
+    setScene(m_scene);
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setBackgroundBrush(QColor(0xfb, 0xfb, 0xfc));
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(200, 150);
+
+    connect(m_layouter, &DagLayouter::layoutReady, this, &DagView::showLayout);
+    connect(m_layouter, &DagLayouter::layoutFailed, this, &DagView::layoutFailed);
+    connect(m_hub, &SelectionHub::dagChanged, this, &DagView::requestLayout);
+    connect(m_hub, &SelectionHub::stateChanged, this, &DagView::redecorate);
+    connect(m_hub, &SelectionHub::stepChanged, this, [this] {
+        redecorate();
+        follow();
+    });
+    connect(m_hub, &SelectionHub::pinsChanged, this, &DagView::redecorate);
+    connect(m_hub, &SelectionHub::funcSelected, this, [this](int node) {
+        redecorate();
+        if (node >= 0 && node < int(m_nodes.size()) && m_nodes[size_t(node)]) {
+            ensureVisible(m_nodes[size_t(node)], 40, 40);
+        }
+    });
+    if (m_hub->dag()) requestLayout();
+    connect(this, &DagView::layoutFailed, this, [this](const QString &message) {
+        m_scene->addText(tr("Graphviz could not lay the graph out: %1").arg(message));
+    });
+}
+
+DagView::~DagView() = default;
+
+bool DagView::isLayoutPending() const {
+    return m_layouter->isBusy();
+}
+
+DagNodeItem *DagView::nodeItem(int node) const {
+    return node >= 0 && node < int(m_nodes.size()) ? m_nodes[size_t(node)] : nullptr;
+}
+
+void DagView::requestLayout() {
+    m_scene->clear();
+    m_nodes.clear();
+    m_edges.clear();
+    m_layout.reset();
+    const auto &dag = m_hub->dag();
+    if (!dag) return;
+    DagLayoutRequest request;
+    request.dag = dag.get();
+    for (const Node &node : dag->nodes())
+        request.nodeSizes.push_back(DagNodeItem::preferredSize(node));
+    const QSize viewport = this->viewport()->size();
+    request.viewAspect = viewport.height() > 0 ? double(viewport.width()) / viewport.height() : 1.5;
+    m_layouter->layout(std::move(request), dag);
+}
+
+void DagView::showLayout(std::shared_ptr<const DagLayout> layout) {
+    const auto &dag = m_hub->dag();
+    if (!dag || layout->nodes.size() != dag->nodes().size()) return;
+    m_scene->clear();
+    m_nodes.assign(dag->nodes().size(), nullptr);
+    m_edges.assign(dag->edges().size(), nullptr);
+    for (const DagLayout::EdgePath &path : layout->edges) {
+        auto *item = new DagEdgeItem(path, dag->edge(path.edge).allAffine);
+        m_scene->addItem(item);
+        m_edges[size_t(path.edge)] = item;
+    }
+    for (const DagLayout::NodeBox &box : layout->nodes) {
+        auto *item = new DagNodeItem(dag->node(box.node), box.rect);
+        m_scene->addItem(item);
+        m_nodes[size_t(box.node)] = item;
+    }
+    m_layout = std::move(layout);
+    m_scene->setSceneRect(m_layout->bounds.adjusted(-30, -30, 30, 30));
+    redecorate();
+    m_autoFit = m_follow = true;
+    autoFit();
+    Q_EMIT layoutShown();
+}
+
+void DagView::redecorate() {
+    const auto &dag = m_hub->dag();
+    if (!dag || m_nodes.size() != dag->nodes().size()) return;
+    const StatePtr &state = m_hub->state();
+    const SearchStepPtr &step = m_hub->step();
+    const int selected = m_hub->selectedFunc();
+    for (const Node &node : dag->nodes()) {
+        DagNodeItem *item = m_nodes[size_t(node.index)];
+        if (!item) continue;
+        DagNodeItem::Decoration d;
+        if (state && !node.isInput) {
+            d.kind = state->placement(node.index).kind;
+            d.placement = format::placement(*state, node.index);
+        } else {
+            d.placement = QStringLiteral("unscheduled");
+        }
+        d.frozen = m_hub->isFrozen(node.index);
+        if (const Pin *pin = m_hub->pinFor(node.name)) {
+            d.pinned = true;
+            d.pin = QString::fromStdString(pinDescription(*pin));
+        }
+        d.deciding = step && !step->finished && step->node == node.index;
+        d.selected = selected == node.index;
+        item->setDecoration(d);
+    }
+    for (size_t e = 0; e < m_edges.size(); ++e) {
+        if (!m_edges[e]) continue;
+        const Edge &edge = dag->edge(int(e));
+        m_edges[e]->setHighlighted(selected >= 0 &&
+                                   (edge.producer == selected || edge.consumer == selected));
+    }
+}
+
+void DagView::fitAll() {
+    if (!m_layout) return;
+    fitInView(sceneRect(), Qt::KeepAspectRatio);
+    const double scale = std::clamp(transform().m11(), kMinScale, kMaxFitScale);
+    setTransform(QTransform::fromScale(scale, scale));
+    centerOn(sceneRect().center());
+    m_autoFit = true;
+    m_follow = false;
+}
+
+void DagView::autoFit() {
+    if (!m_layout) return;
+    const QRectF rect = sceneRect();
+    const QSize view = viewport()->size();
+    const double fit = std::min(view.width() / rect.width(), view.height() / rect.height());
+    const double scale = std::clamp(fit, kMinReadableScale, kMaxFitScale);
+    setTransform(QTransform::fromScale(scale, scale));
+    centerOn(rect.center());
+    follow();
+}
+
+void DagView::follow() {
+    const SearchStepPtr &step = m_hub->step();
+    if (!m_follow || !step || step->finished) return;
+    if (DagNodeItem *item = nodeItem(step->node)) ensureVisible(item, 60, 60);
+}
+
+void DagView::zoomBy(double factor) {
+    const double scale = transform().m11() * factor;
+    if (scale < kMinScale || scale > kMaxScale) return;
+    this->scale(factor, factor);
+    m_autoFit = m_follow = false;
+}
+
+void DagView::zoomIn() {
+    zoomBy(1.25);
+}
+void DagView::zoomOut() {
+    zoomBy(0.8);
+}
+
+void DagView::wheelEvent(QWheelEvent *event) {
+    zoomBy(std::pow(1.0015, event->angleDelta().y()));
+    event->accept();
+}
+
+DagNodeItem *DagView::itemAt(const QPoint &viewPos) const {
+    for (QGraphicsItem *item : items(viewPos)) {
+        if (auto *node = dynamic_cast<DagNodeItem *>(item)) return node;
+    }
+    return nullptr;
+}
+
+void DagView::mousePressEvent(QMouseEvent *event) {
+    if (event->button() == Qt::LeftButton) {
+        if (DagNodeItem *node = itemAt(event->position().toPoint())) {
+            m_hub->selectFunc(node->node());
+            event->accept();
+            return;
+        }
+        m_autoFit = m_follow = false; // the user pans: leave the view where they put it
+    }
+    QGraphicsView::mousePressEvent(event);
+}
+
+void DagView::mouseDoubleClickEvent(QMouseEvent *event) {
+    if (!itemAt(event->position().toPoint()))
+        fitAll();
+    else
+        QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+void DagView::contextMenuEvent(QContextMenuEvent *event) {
+    DagNodeItem *node = itemAt(event->pos());
+    if (!node || !m_hub->dag() || m_hub->dag()->node(node->node()).isInput) return;
+    m_hub->selectFunc(node->node());
+    if (auto pins = execPinMenu(*m_hub, node->node(), event->globalPos(), this))
+        m_hub->requestPins(*pins);
+}
+
+void DagView::resizeEvent(QResizeEvent *event) {
+    QGraphicsView::resizeEvent(event);
+    if (m_autoFit) autoFit();
+}
+
+void DagView::keyPressEvent(QKeyEvent *event) {
+    if (event->modifiers() & Qt::ControlModifier) {
+        switch (event->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            zoomIn();
+            return;
+        case Qt::Key_Minus:
+            zoomOut();
+            return;
+        case Qt::Key_0:
+            fitAll();
+            return;
+        default:
+            break;
+        }
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+} // namespace beamscope
