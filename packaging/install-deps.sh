@@ -11,7 +11,7 @@ cmake_min="3.28"
 
 debian_packages=(
   build-essential ninja-build pkg-config git python3 python3-venv
-  qt6-base-dev qt6-base-dev-tools libqt6charts6-dev libqt6svg6-dev libqt6opengl6-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libgraphviz-dev graphviz
   pocl-opencl-icd ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -230,12 +230,15 @@ bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
     if (n.isInput || n.isOutput || n.stages.size() != 1 || node == host) return false;
     if (level != LoopLevel::Block && level != LoopLevel::Thread) return false;
     const FuncPlacement &h = *m_placements[size_t(host)];
-    if (h.kind == ComputeKind::Root) {
-        if (!h.tiled) return false;
-    } else if (h.kind == ComputeKind::Block) {
-        if (level != LoopLevel::Thread) return false;
-    } else {
-        return false;
+    // Only a root host's tiles have a constant size (its tile splits shift inwards; a block-level
+    // host's loops and tiles longer than the stage are guarded): a Func fused into a variable
+    // tile would have a dynamic size, which registers cannot hold.
+    if (h.kind != ComputeKind::Root || !h.tiled) return false;
+    const Stage &hostStage = m_dag->node(host).stages.back();
+    const StageTiling &t = h.tilings.back();
+    for (size_t l = 0; l < hostStage.loops.size(); ++l) {
+        const LoopVar &loop = hostStage.loops[l];
+        if (!loop.isReduction && t.threads[l] * t.serial[l] > loop.estimate.extent()) return false;
     }
     // An update stage's tiles are guarded (recomputing an update would apply it twice), so
     // their size varies and a Func fused into them would have no constant bound.

@@ -3,6 +3,7 @@
 #include "search/SearchSpace.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <sstream>
 
@@ -230,6 +231,18 @@ double SearchSpace::inlineRecompute(const ScheduleState &state, int node) const 
 
 namespace {
 
+/// The GPU thread dimensions a stage's tiling maps to: its first two pure loops, then the
+/// product of the others (the applier fuses extra loops into the third dimension).
+std::array<int64_t, 3> gpuThreadDims(const Stage &stage, const StageTiling &tiling) {
+    std::array<int64_t, 3> dims{1, 1, 1};
+    size_t next = 0;
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        if (stage.loops[l].isReduction) continue;
+        dims[std::min<size_t>(next++, 2)] *= tiling.threads[l];
+    }
+    return dims;
+}
+
 /// Points a stage can spread over threads and blocks: the product of its pure loop extents.
 int64_t parallelPoints(const Stage &stage) {
     int64_t points = 1;
@@ -319,14 +332,24 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
         if (ratio > m_options.maxFusedRecompute) {
             return prune(PruneReason::ExcessiveRecompute, "computes " + std::to_string(int(ratio * 100) / 100.0).substr(0, 4) + "x its points");
         }
+        // All Funcs of a block share its threads: per GPU dimension the block has the most any
+        // of them uses (the host and every Func fused at its block level).
         int64_t shared = 0;
+        std::array<int64_t, 3> dims = gpuThreadDims(dag.node(p.host).stages.back(), view(p.host).tilings.back());
         for (const Node &m : dag.nodes()) {
             if (m.isInput) continue;
             const FuncPlacement &q = view(m.index);
-            if (q.kind == ComputeKind::Block && q.host == p.host) shared += boxVolume(q.region) * m.bytesPerPoint;
+            if (q.kind != ComputeKind::Block || q.host != p.host) continue;
+            shared += boxVolume(q.region) * m.bytesPerPoint;
+            const std::array<int64_t, 3> own = gpuThreadDims(m.stages[0], q.tilings[0]);
+            for (size_t d = 0; d < 3; ++d) dims[d] = std::max(dims[d], own[d]);
         }
         if (shared > m_gpu.sharedMemoryPerBlockBytes) {
             return prune(PruneReason::TooMuchSharedMemory, std::to_string(shared) + " bytes of shared memory per block");
+        }
+        if (dims[0] * dims[1] * dims[2] > m_gpu.maxThreadsPerBlock) {
+            return prune(PruneReason::TooManyThreads, std::to_string(dims[0] * dims[1] * dims[2]) +
+                                                          " threads per block with the Funcs fused into it");
         }
         return threadChecks(p.tilings[0], n.stages[0], boxVolume(p.region) < m_gpu.warpSize);
     }

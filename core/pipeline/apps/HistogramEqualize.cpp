@@ -22,11 +22,18 @@ PipelineInstance build(const AppParams &params) {
     cr(x, y) = (r - luma(x, y)) * 0.713f + 128;
     cb(x, y) = (b - luma(x, y)) * 0.564f + 128;
 
+    // The luminance bin, in integer arithmetic: a float luminance right on a bin boundary can
+    // land in either bin depending on the device's rounding (e.g. fused multiply-adds on a GPU),
+    // and one bin more or less moves the equalized value by several levels.
+    Func lumaBin("luma_bin");
+    Expr ri = cast<int>(input(x, y, 0)), gi = cast<int>(input(x, y, 1)), bi = cast<int>(input(x, y, 2));
+    lumaBin(x, y) = clamp((299 * ri + 587 * gi + 114 * bi + 500) / 1000, 0, 255);
+
     // Histogram of the luminance: per row (a scatter), then over the rows.
     Func histRows("hist_rows");
     histRows(x, y) = 0;
     RDom rx(0, static_cast<int>(width), "rx");
-    Expr bin = cast<int>(clamp(luma(rx, y), 0, 255));
+    Expr bin = lumaBin(rx, y);
     histRows(bin, y) += 1;
 
     Func hist("hist");
@@ -41,10 +48,8 @@ PipelineInstance build(const AppParams &params) {
     cdf(scan.x) = cdf(scan.x - 1) + hist(scan.x);
 
     // Remap the luminance through the normalized CDF.
-    Func cdfBin("cdf_bin");
-    cdfBin(x, y) = cast<uint8_t>(clamp(luma(x, y), 0, 255));
     Func eq("equalized");
-    eq(x, y) = clamp(cdf(cast<int>(cdfBin(x, y))) * (255.0f / (height * width)), 0, 255);
+    eq(x, y) = clamp(cdf(lumaBin(x, y)) * (255.0f / (height * width)), 0, 255);
 
     // Back to RGB.
     Expr red = eq(x, y) + (cr(x, y) - 128) * 1.4f;

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Every catalog app, at a small size: the greedy schedules and the top 3 of a small beam are
+# compiled for OpenCL, run on the local device (PoCL here) out of process, and must match the
+# CPU reference. Prints "N passed, M failed"; skips (exit 0) without an OpenCL device.
+# Usage: bench_catalog.sh BEAMSCOPE_CLI [APP...]
+set -u
+cli=$1; shift
+if ! clinfo -l 2>/dev/null | grep -q "Device"; then
+    echo "SKIP: no OpenCL device (clinfo lists none)"
+    exit 0
+fi
+declare -A params=(
+    [bilateral_grid]="-p width=128 -p height=96"
+    [local_laplacian]="-p width=128 -p height=96 -p levels=3 -p intensity_levels=4"
+    [nl_means]="-p width=64 -p height=48 -p patch_size=3 -p search_area=3"
+    [lens_blur]="-p width=64 -p height=48 -p slices=4 -p aperture_samples=4 -p max_blur_radius=2"
+    [camera_pipe]="-p width=128 -p height=96"
+    [stencil_chain]="-p length=4 -p width=128 -p height=96"
+    [harris]="-p width=128 -p height=96"
+    [histogram_equalize]="-p width=128 -p height=96"
+    [max_filter]="-p width=128 -p height=96 -p radius=3"
+    [unsharp_mask]="-p width=128 -p height=96"
+    [interpolate]="-p width=128 -p height=96 -p levels=3"
+    [conv_layer]="-p batch=1 -p in_channels=8 -p out_channels=8 -p width=16 -p height=12"
+    [matmul]="-p m=64 -p n=64 -p k=64"
+    [iir_blur]="-p width=128 -p height=96 -p channels=3"
+    [bgu]="-p width=128 -p height=96 -p low_width=32 -p low_height=24 -p s_sigma=4"
+    [depthwise_separable_conv]="-p batch=1 -p in_channels=8 -p out_channels=8 -p width=16 -p height=12"
+)
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || mapfile -t apps < <("$cli" apps | awk '{print $1}')
+passed=0
+failed=0
+for app in "${apps[@]}"; do
+    # shellcheck disable=SC2086
+    json=$("$cli" bench "$app" ${params[$app]} --device opencl --mode topk --top 3 --beam 4 \
+        --passes 1 --repeats 3 --warmup 1 --json -q 2>/tmp/bench_catalog_err.$$)
+    rc=$?
+    verdict=$(python3 - "$json" <<'PY'
+import json, sys
+try:
+    report = json.loads(sys.argv[1])
+except ValueError:
+    print("no JSON report"); sys.exit(0)
+rows = report.get("candidates", [])
+bad = [f'{r["label"]}: {r["failure"]}' for r in rows if not r.get("correct")]
+print("; ".join(bad) if bad else ("ok %d candidates" % len(rows) if rows else "no candidates"))
+PY
+)
+    if [ $rc -eq 0 ] && [[ $verdict == ok* ]]; then
+        passed=$((passed + 1)); echo "PASS: $app ($verdict)"
+    else
+        failed=$((failed + 1)); echo "FAIL: $app (exit $rc): $verdict $(head -c 300 /tmp/bench_catalog_err.$$)"
+    fi
+done
+rm -f /tmp/bench_catalog_err.$$
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
