@@ -94,19 +94,6 @@ INSTANTIATE_TEST_SUITE_P(ScheduleApplier, ScheduleApplierCatalog,
                              return info.param;
                          });
 
-const AppParams kShortChain = {{"length", 3}, {"width", 1536}, {"height", 2560}};
-
-/// output at root (threads 16x8, serial 2x2), stage_3 and its producer stage_2 in shared
-/// memory at output's block level, the other stencils at root. (A Func in registers inside a
-/// block-level Func is no longer in the search space: see ScheduleState::canFuse.)
-StatePtr handMadeStencilChain(const std::shared_ptr<const FunctionDAG> &dag) {
-    StatePtr s = ScheduleState::initial(dag);
-    s = rootTiled(s, "output", {16, 8}, {2, 2});
-    s = s->withBlock(dag->find("stage_3"), dag->find("output"), {1, 2});
-    s = s->withBlock(dag->find("stage_2"), dag->find("output"), {2, 1});
-    return placeRest(s);
-}
-
 TEST(ScheduleApplier, HandMadeStencilChainLowersToItsLoopNest) {
     auto dag = stencilChainDag(3);
     const StatePtr state = handMadeStencilChain(dag);
@@ -139,17 +126,6 @@ TEST(ScheduleApplier, HandMadeStencilChainLowersToItsLoopNest) {
     EXPECT_EQ(stmt.find("gpu_block<CUDA> (stage_3"), std::string::npos);
     EXPECT_EQ(stmt.find("gpu_block<CUDA> (stage_2"), std::string::npos);
     EXPECT_EQ(stmt.find("for (output.s0"), std::string::npos);
-}
-
-/// output at root (threads 32x8, serial 1x1), stage_3 in registers at output's thread level
-/// (one point per thread, so its loops are unrolled), stage_2 in shared memory at output's
-/// block level.
-StatePtr threadFusedStencilChain(const std::shared_ptr<const FunctionDAG> &dag) {
-    StatePtr s = ScheduleState::initial(dag);
-    s = rootTiled(s, "output", {32, 8}, {1, 1});
-    s = s->withThread(dag->find("stage_3"), dag->find("output"));
-    s = s->withBlock(dag->find("stage_2"), dag->find("output"), {2, 2});
-    return placeRest(s);
 }
 
 TEST(ScheduleApplier, SmallThreadLevelFuncIsUnrolledIntoRegisters) {

@@ -43,28 +43,6 @@ StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag, StateCost
     return engine.best()->state;
 }
 
-/// The stencil chain of length 3 with two Funcs fused at output's block level (stage_3 and
-/// its producer stage_2, both in shared memory), output at root.
-StatePtr handMadeStencilChain(const std::shared_ptr<const FunctionDAG> &dag) {
-    StatePtr s = ScheduleState::initial(dag);
-    s = rootTiled(s, "output", {16, 8}, {2, 2});
-    s = s->withBlock(dag->find("stage_3"), dag->find("output"), {1, 2});
-    s = s->withBlock(dag->find("stage_2"), dag->find("output"), {2, 1});
-    return placeRest(s);
-}
-
-/// output at root, stage_3 in registers at output's thread level (unrolled: one point per
-/// thread), stage_2 in shared memory at output's block level.
-StatePtr threadFusedStencilChain(const std::shared_ptr<const FunctionDAG> &dag) {
-    StatePtr s = ScheduleState::initial(dag);
-    s = rootTiled(s, "output", {32, 8}, {1, 1});
-    s = s->withThread(dag->find("stage_3"), dag->find("output"));
-    s = s->withBlock(dag->find("stage_2"), dag->find("output"), {2, 2});
-    return placeRest(s);
-}
-
-const AppParams kShortChain = {{"length", 3}, {"width", 1536}, {"height", 2560}};
-
 std::string readFile(const fs::path &file) {
     std::ifstream in(file);
     std::stringstream text;

@@ -43,4 +43,28 @@ inline StatePtr placeRest(StatePtr state) {
     return state;
 }
 
+/// The parameters of the short stencil chain the hand-made schedules below are made for.
+inline const AppParams kShortChain = {{"length", 3}, {"width", 1536}, {"height", 2560}};
+
+/// Stencil chain of length 3: output at root (threads 16x8, serial 2x2), stage_3 and its
+/// producer stage_2 in shared memory at output's block level, the other stencils at root.
+inline StatePtr handMadeStencilChain(const std::shared_ptr<const FunctionDAG> &dag) {
+    StatePtr s = ScheduleState::initial(dag);
+    s = rootTiled(s, "output", {16, 8}, {2, 2});
+    s = s->withBlock(dag->find("stage_3"), dag->find("output"), {1, 2});
+    s = s->withBlock(dag->find("stage_2"), dag->find("output"), {2, 1});
+    return placeRest(s);
+}
+
+/// Stencil chain of length 3: output at root (threads 32x8, serial 1x1), stage_3 in registers
+/// at output's thread level (one point per thread, unrolled), stage_2 in shared memory at
+/// output's block level.
+inline StatePtr threadFusedStencilChain(const std::shared_ptr<const FunctionDAG> &dag) {
+    StatePtr s = ScheduleState::initial(dag);
+    s = rootTiled(s, "output", {32, 8}, {1, 1});
+    s = s->withThread(dag->find("stage_3"), dag->find("output"));
+    s = s->withBlock(dag->find("stage_2"), dag->find("output"), {2, 2});
+    return placeRest(s);
+}
+
 } // namespace beamscope::testing
