@@ -116,8 +116,12 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                                   << "\n";
                     } else if (t.error.empty()) {
                         std::cout << std::right << std::setw(16) << std::fixed << std::setprecision(0)
-                                  << t.milliseconds << std::setw(10) << std::setprecision(3)
-                                  << allOnMs / t.milliseconds;
+                                  << t.milliseconds << std::setw(10);
+                        // Without our all-on run (--anderson2021-only) there is no ratio.
+                        if (allOnMs > 0)
+                            std::cout << std::setprecision(3) << allOnMs / t.milliseconds;
+                        else
+                            std::cout << "-";
                     } else {
                         std::cout << "  Anderson2021 failed: " << t.error;
                     }

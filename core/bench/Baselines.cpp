@@ -1,17 +1,14 @@
 // Contents: baseline names; the naive GPU and reference CPU schedules (Halide scheduling calls
-// on the Funcs of a fresh instance); Halide autoscheduler plugins: locating, loading, params.
+// on the Funcs of a fresh instance); the params Halide's autoschedulers run with (the plugins
+// are loaded and run by search/UpstreamAutoscheduler).
 #include "bench/Baselines.h"
 
 #include "dag/FunctionDAG.h"
+#include "search/UpstreamAutoscheduler.h"
 #include "util/Error.h"
-
-#include <link.h>
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
-#include <mutex>
-#include <set>
 #include <sstream>
 
 namespace beamscope {
@@ -51,24 +48,6 @@ bool isOutput(const PipelineInstance &instance, const Halide::Internal::Function
     for (const Halide::Func &output : instance.pipeline.outputs())
         if (output.function().same_as(function)) return true;
     return false;
-}
-
-/// Path of the loaded libHalide.so, from the process's link map.
-std::string loadedHalidePath() {
-    std::string found;
-    dl_iterate_phdr(
-        [](dl_phdr_info *info, size_t, void *data) {
-            const std::string name = info->dlpi_name ? info->dlpi_name : "";
-            const size_t slash = name.rfind('/');
-            const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
-            if (base.rfind("libHalide.so", 0) == 0) {
-                *static_cast<std::string *>(data) = name;
-                return 1;
-            }
-            return 0;
-        },
-        &found);
-    return found;
 }
 
 } // namespace
@@ -154,14 +133,7 @@ Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec
     const std::string sms = std::to_string(std::max(1, gpu.smCount));
     switch (baseline) {
     case Baseline::Anderson2021:
-        return {"Anderson2021",
-                {{"parallelism", sms},
-                 {"beam_size", "32"},
-                 {"random_dropout_seed", "1"},
-                 {"shared_memory_limit_kb", std::to_string(gpu.sharedMemoryPerBlockBytes / 1024)},
-                 {"shared_memory_sm_limit_kb", std::to_string(gpu.sharedMemoryPerSmBytes / 1024)},
-                 {"active_block_limit", std::to_string(gpu.maxBlocksPerSm)},
-                 {"active_warp_limit", std::to_string(gpu.maxWarpsPerSm)}}};
+        return anderson2021Params(gpu, 32);
     case Baseline::Li2018:
         return {"Li2018", {{"parallelism", sms}}};
     case Baseline::Mullapudi2016:
@@ -175,40 +147,12 @@ Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec
     throw Error("the naive baseline is not a Halide autoscheduler");
 }
 
-std::string autoschedulerPluginPath(Baseline baseline) {
-    const std::string halide = loadedHalidePath();
-    if (halide.empty())
-        throw Error("libHalide.so is not loaded; cannot find autoscheduler plugins");
-    const std::string dir = halide.substr(0, halide.rfind('/') + 1);
-    const std::string path = dir + "libautoschedule_" + baselineName(baseline) + ".so";
-    if (FILE *f = fopen(path.c_str(), "rb")) {
-        fclose(f);
-        return path;
-    }
-    throw Error("autoscheduler plugin not found: " + path);
-}
-
-AutoscheduleRun applyHalideAutoscheduler(Baseline baseline, const PipelineInstance &instance,
-                                         const Halide::Target &target, const GpuSpec &gpu) {
-    static std::mutex mutex;
-    static std::set<std::string> loaded;
-    const std::string plugin = autoschedulerPluginPath(baseline);
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!loaded.count(plugin)) {
-            wrapHalideErrors("loading " + plugin, [&] { Halide::load_plugin(plugin); });
-            loaded.insert(plugin);
-        }
-    }
-    const Halide::AutoschedulerParams params = autoschedulerParams(baseline, gpu, target);
-    AutoscheduleRun run;
-    const auto start = std::chrono::steady_clock::now();
-    Halide::AutoSchedulerResults results =
-        wrapHalideErrors(std::string(baselineName(baseline)) + " autoscheduler",
-                         [&] { return instance.pipeline.apply_autoscheduler(target, params); });
-    run.searchMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    run.scheduleSource = results.schedule_source;
+AutoschedulerRun applyHalideAutoscheduler(Baseline baseline, const PipelineInstance &instance,
+                                          const Halide::Target &target, const GpuSpec &gpu) {
+    AutoschedulerRun run =
+        runAutoscheduler(instance, autoschedulerParams(baseline, gpu, target), target);
+    if (!run.error.empty())
+        throw Error(std::string(baselineName(baseline)) + " autoscheduler: " + run.error);
     return run;
 }
 

@@ -5,6 +5,7 @@
 
 #include "pipeline/PipelineInstance.h"
 #include "schedule/GpuSpec.h"
+#include "search/UpstreamAutoscheduler.h"
 
 #include <Halide.h>
 
@@ -36,12 +37,6 @@ void applyNaiveGpuSchedule(const PipelineInstance &instance);
 /// The reference CPU schedule: every non-inlined Func compute_root, nothing else.
 void applyReferenceCpuSchedule(const PipelineInstance &instance);
 
-/// What one Halide autoscheduler run produced.
-struct AutoscheduleRun {
-    double searchMs = 0;        ///< wall time of apply_autoscheduler
-    std::string scheduleSource; ///< the C++ scheduling code it printed
-};
-
 /// The AutoschedulerParams Beamscope passes for `baseline` on `gpu` (Halide 21 names):
 /// Anderson2021: parallelism = SMs, beam_size 32, shared_memory_limit_kb,
 ///   shared_memory_sm_limit_kb, active_block_limit, active_warp_limit (per SM), fixed seed;
@@ -50,13 +45,9 @@ struct AutoscheduleRun {
 Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec &gpu,
                                                 const Halide::Target &target);
 
-/// Path of the plugin library for `baseline`, next to libHalide.so (found with dladdr);
-/// throws Error when it is not there.
-std::string autoschedulerPluginPath(Baseline baseline);
-
-/// Loads the plugin (once per process) and applies the autoscheduler to `instance` for
-/// `target`. Throws Error with Halide's message when it fails.
-AutoscheduleRun applyHalideAutoscheduler(Baseline baseline, const PipelineInstance &instance,
-                                         const Halide::Target &target, const GpuSpec &gpu);
+/// Applies Halide's autoscheduler `baseline` to `instance` for `target` (the plugin is loaded
+/// once per process). Throws Error with Halide's message when it fails.
+AutoschedulerRun applyHalideAutoscheduler(Baseline baseline, const PipelineInstance &instance,
+                                          const Halide::Target &target, const GpuSpec &gpu);
 
 } // namespace beamscope

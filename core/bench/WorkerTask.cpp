@@ -126,8 +126,8 @@ PipelineInstance scheduledInstance(const BenchJob &job, const Halide::Target &ta
         applyNaiveGpuSchedule(instance);
     } else {
         const GpuSpec gpu = job.gpu.name.empty() ? GpuSpec::defaultSpec() : job.gpu;
-        const AutoscheduleRun run = applyHalideAutoscheduler(baseline, instance, target, gpu);
-        if (searchMs) *searchMs = run.searchMs;
+        const AutoschedulerRun run = applyHalideAutoscheduler(baseline, instance, target, gpu);
+        if (searchMs) *searchMs = run.milliseconds;
     }
     return instance;
 }

@@ -1,11 +1,13 @@
 // Halide's own autoschedulers (the plugins shipped with the Halide package), run on a pipeline
-// for comparison: Anderson2021 is the upstream implementation of the same paper.
+// for comparison: Anderson2021 is the upstream implementation of the same paper. The one place
+// that loads plugins and times them: `ablate --anderson2021` and the benchmark baselines use it.
 #pragma once
 
 #include "pipeline/PipelineInstance.h"
 #include "schedule/GpuSpec.h"
 
-#include <map>
+#include <Halide.h>
+
 #include <string>
 
 namespace beamscope {
@@ -14,21 +16,26 @@ namespace beamscope {
 struct AutoschedulerRun {
     double milliseconds = 0;    ///< wall time of apply_autoscheduler
     std::string scheduleSource; ///< the C++ schedule it produced
-    std::string error;          ///< empty on success
+    std::string error;          ///< empty on success; one line
 };
 
-/// Path of the plugin library `libautoschedule_<lower-case name>.so` next to libHalide.
-std::string autoschedulerPluginPath(const std::string &name);
+/// Loads `libautoschedule_<name>.so` beside the loaded libHalide, once per process (safe from
+/// any thread). Throws Error when it is missing or Halide refuses it.
+void loadAutoschedulerPlugin(const std::string &name);
 
-/// Loads the plugin (once per process) and runs `name` ("Anderson2021", "Li2018",
-/// "Mullapudi2016", "Adams2019") on `instance` for `target` with `params`.
-AutoschedulerRun runAutoscheduler(const PipelineInstance &instance, const std::string &name,
-                                  const Halide::Target &target,
-                                  const std::map<std::string, std::string> &params);
+/// Loads the plugin named by `params` and runs it on `instance` for `target`. Errors (missing
+/// plugin, Halide's refusal) are returned in `error`, never thrown.
+AutoschedulerRun runAutoscheduler(const PipelineInstance &instance,
+                                  const Halide::AutoschedulerParams &params,
+                                  const Halide::Target &target);
 
-/// Anderson2021 with the same GPU parameters as our search (SM count as parallelism, shared
-/// memory and active block/warp limits) and beam size, for a CUDA target of the GPU's
-/// compute capability (7.0 when it has none).
+/// Anderson2021's parameters for `gpu` (Halide 21 names): parallelism = SMs, beam_size,
+/// shared_memory_limit_kb, shared_memory_sm_limit_kb, active_block_limit, active_warp_limit
+/// (per SM), fixed dropout seed.
+Halide::AutoschedulerParams anderson2021Params(const GpuSpec &gpu, int beamSize);
+
+/// Anderson2021 with the same GPU parameters as our search and beam size, for a CUDA target of
+/// the GPU's compute capability (7.0 when it has none).
 AutoschedulerRun runAnderson2021(const PipelineInstance &instance, const GpuSpec &gpu, int beamSize);
 
 } // namespace beamscope
