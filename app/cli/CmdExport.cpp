@@ -21,13 +21,6 @@ struct ExportArgs {
     std::string function;
 };
 
-/// A C++ identifier from a pipeline name: "stencil_chain" -> "apply_stencil_chain_schedule".
-std::string defaultFunctionName(const std::string &pipeline) {
-    std::string name = "apply_";
-    for (char c : pipeline) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-    return name + "_schedule";
-}
-
 } // namespace
 
 void addExportCommand(CLI::App &app, CommandAction &action) {
@@ -43,7 +36,7 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
             SearchEngine engine(dag, args->search.build());
             engine.run();
             const BeamEntry &best = *engine.best();
-            const std::string function = args->function.empty() ? defaultFunctionName(dag->pipelineName()) : args->function;
+            const std::string function = args->function.empty() ? defaultScheduleFunctionName(dag->pipelineName()) : args->function;
             const std::string source = scheduleSource(*best.state, &best.cost, function);
             // Written next to the target and renamed, so a failed write never leaves half a file.
             const std::string temp = args->out + ".tmp";

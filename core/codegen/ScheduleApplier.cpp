@@ -2,7 +2,6 @@
 // ScheduleCalls of the schedule on its Funcs.
 #include "codegen/ScheduleApplier.h"
 
-#include "codegen/ScheduleCalls.h"
 #include "util/Error.h"
 
 namespace beamscope {
@@ -69,6 +68,9 @@ void execute(const ScheduleCall &c, Halide::Func f, const std::vector<Halide::Fu
         f.store_in(c.memory == MemoryType::Shared ? Halide::MemoryType::GPUShared
                                                   : Halide::MemoryType::Register);
         return;
+    case CallKind::BoundExtent:
+        f.bound_extent(Halide::Var(c.vars.at(0).name), Halide::Expr(int(c.factor)));
+        return;
     default:
         break;
     }
@@ -109,17 +111,30 @@ void execute(const ScheduleCall &c, Halide::Func f, const std::vector<Halide::Fu
     }
 }
 
+/// Executes one Func's calls in order; those after a StageIn schedule the wrapper it makes.
+void executeAll(const FuncCalls &fc, const Halide::Func &f,
+                const std::vector<Halide::Func> &funcs) {
+    Halide::Func target = f;
+    for (const ScheduleCall &c : fc.calls) {
+        if (c.kind == CallKind::StageIn) {
+            target = Halide::Func(f).in(funcs.at(size_t(c.host)));
+        } else {
+            execute(c, target, funcs);
+        }
+    }
+}
+
 } // namespace
 
 void applySchedule(const ScheduleState &state, const PipelineInstance &fresh,
-                   const Halide::Target &target) {
+                   const Halide::Target &target, const ScheduleCallOptions &options) {
     const FunctionDAG &dag = state.dag();
     if (!target.has_gpu_feature()) {
         throw Error("cannot apply a GPU schedule for target '" + target.to_string() +
                     "': it has no GPU feature (add cuda or opencl)");
     }
     // Planning first: an incomplete state is reported before the pipeline is touched.
-    const std::vector<FuncCalls> plan = scheduleCalls(state);
+    const std::vector<FuncCalls> plan = scheduleCalls(state, options);
     const FunctionDAG freshDag = wrapHalideErrors("analyzing pipeline '" + fresh.name + "'",
                                                   [&] { return FunctionDAG(fresh); });
     checkSameDag(dag, freshDag);
@@ -130,10 +145,8 @@ void applySchedule(const ScheduleState &state, const PipelineInstance &fresh,
     }
     for (const FuncCalls &fc : plan) {
         const Halide::Func &f = funcs.at(size_t(fc.node));
-        wrapHalideErrors("scheduling '" + dag.node(fc.node).name + "' (" + fc.decision + ")", [&] {
-            for (const ScheduleCall &c : fc.calls)
-                execute(c, f, funcs);
-        });
+        wrapHalideErrors("scheduling '" + dag.node(fc.node).name + "' (" + fc.decision + ")",
+                         [&] { executeAll(fc, f, funcs); });
     }
 }
 

@@ -1,6 +1,7 @@
 // ScheduleCalls: turns each Func's placement and tiling into Halide scheduling calls.
 // Contents: fresh loop names; stage plans for root kernels, block-level (shared memory) and
-// thread-level (register) Funcs; decision summaries; scheduleCalls.
+// thread-level (register) Funcs; staging calls (paper 4.7, rule in ProducerStaging.cpp);
+// decision summaries; scheduleCalls.
 //
 // Tail strategy: GuardWithIf computes exactly the points required, at the price of an if in
 // the tail, and so handles every extent, even one below the factor, on outputs and updates.
@@ -12,6 +13,7 @@
 // GuardWithIf (recomputing an update applies it twice); so do stages shorter than a tile.
 #include "codegen/ScheduleCalls.h"
 
+#include "codegen/ProducerStaging.h"
 #include "util/Error.h"
 
 #include <set>
@@ -55,6 +57,8 @@ struct StagePlan {
     std::vector<ScheduleCall> calls;
     std::vector<CallVar> blockVars;
     std::vector<CallVar> threadVars;
+    bool constantTiles = false; ///< every tile split shifts inwards
+    bool unrolled = false;      ///< the serial loops are unrolled
 };
 
 ScheduleCall makeCall(CallKind kind, int stage, std::vector<CallVar> vars, int64_t factor = 0) {
@@ -79,10 +83,12 @@ void fuseToThree(StagePlan &plan, int stage, std::vector<CallVar> &vars, StageNa
     }
 }
 
-void unrollSmall(StagePlan &plan, int stage, const std::vector<CallVar> &serial, int64_t product) {
-    if (product >= kUnrollLimit) return;
+/// Unrolls the serial loops when they are few; true if there were any to unroll.
+bool unrollSmall(StagePlan &plan, int stage, const std::vector<CallVar> &serial, int64_t product) {
+    if (product >= kUnrollLimit) return false;
     for (const CallVar &v : serial)
         plan.calls.push_back(makeCall(CallKind::Unroll, stage, {v}));
+    return !serial.empty();
 }
 
 /// A stage with no pure loop (only RVars, or a 0-D Func) still runs as one GPU thread:
@@ -112,6 +118,7 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
     const Stage &stage = node.stages[size_t(stageIndex)];
     StageNames names(node, stageIndex);
     StagePlan plan;
+    plan.constantTiles = stageIndex == 0;
     std::vector<CallVar> serial, rvars, threads, blocks;
     int64_t serialProduct = 1;
     for (size_t l = 0; l < stage.loops.size(); ++l) {
@@ -131,6 +138,7 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
             const CallVar ser = names.fresh(loop.name + "_s");
             plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, block, tile}, t * s));
             plan.calls.back().shiftInwards = stageIndex == 0 && loop.estimate.extent() >= t * s;
+            plan.constantTiles = plan.constantTiles && plan.calls.back().shiftInwards;
             plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {tile, thread, ser}, s));
             serial.push_back(ser);
             threads.push_back(thread);
@@ -139,6 +147,7 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
             const CallVar thread = names.fresh(loop.name + "_t");
             plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, block, thread}, t));
             plan.calls.back().shiftInwards = stageIndex == 0 && loop.estimate.extent() >= t;
+            plan.constantTiles = plan.constantTiles && plan.calls.back().shiftInwards;
             threads.push_back(thread);
         }
         blocks.push_back(block);
@@ -156,7 +165,7 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
     fuseToThree(plan, stageIndex, blocks, names, "fused_b");
     plan.calls.push_back(makeCall(CallKind::GpuBlocks, stageIndex, blocks));
     plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
-    unrollSmall(plan, stageIndex, serial, serialProduct);
+    plan.unrolled = unrollSmall(plan, stageIndex, serial, serialProduct);
     plan.blockVars = blocks;
     plan.threadVars = threads;
     return plan;
@@ -214,6 +223,50 @@ StagePlan threadStagePlan(const Node &node, const StageTiling &tiling) {
     return plan;
 }
 
+/// A producer staged into a consumer: at which of the consumer's loops, and its size.
+struct Staging {
+    int consumer = -1;
+    CallVar thread;               ///< the consumer's innermost thread loop
+    std::vector<int64_t> extents; ///< of the copy, per dimension of the producer
+};
+
+/// For each Func, the consumers that stage it (paper 4.7), consumers in outputs-first order.
+std::vector<std::vector<Staging>> planStaging(const ScheduleState &state,
+                                              const std::vector<std::vector<StagePlan>> &plans,
+                                              const ScheduleCallOptions &options) {
+    std::vector<std::vector<Staging>> staging(plans.size());
+    for (int node : state.dag().outputsFirst()) {
+        const auto &own = plans[size_t(node)];
+        if (own.size() != 1 || own[0].threadVars.empty()) continue;
+        const ThreadTile tile{node, own[0].constantTiles, own[0].unrolled};
+        for (const StagedProducer &s : stagedProducers(state, tile, options)) {
+            staging[size_t(s.producer)].push_back({node, own[0].threadVars.front(), s.extents});
+        }
+    }
+    return staging;
+}
+
+/// The calls that make `s.consumer` read `producer` through a copy computed at its innermost
+/// thread loop, stored in registers, its loops unrolled so that every index is a constant. The
+/// extents are given: Halide cannot always prove that a shifted tile's footprint has a
+/// constant size (it does, see ProducerStaging.cpp), and unrolling needs one.
+std::vector<ScheduleCall> stagingCalls(const Node &producer, const Staging &s) {
+    ScheduleCall wrap = makeCall(CallKind::StageIn, 0, {});
+    wrap.host = s.consumer;
+    ScheduleCall at = makeCall(CallKind::ComputeAt, 0, {s.thread});
+    at.host = s.consumer;
+    ScheduleCall store = makeCall(CallKind::StoreIn, 0, {});
+    store.memory = MemoryType::Register;
+    std::vector<ScheduleCall> calls = {wrap, at, store};
+    // A wrapper's loops are the Func's arguments.
+    for (size_t d = 0; d < producer.args.size(); ++d) {
+        const CallVar arg{producer.args[d], false};
+        calls.push_back(makeCall(CallKind::BoundExtent, 0, {arg}, s.extents.at(d)));
+        calls.push_back(makeCall(CallKind::Unroll, 0, {arg}));
+    }
+    return calls;
+}
+
 std::string joinSizes(const std::vector<int64_t> &sizes) {
     std::string out;
     for (size_t i = 0; i < sizes.size(); ++i)
@@ -250,7 +303,8 @@ std::string describe(const FunctionDAG &dag, int node, const FuncPlacement &p) {
 
 } // namespace
 
-std::vector<FuncCalls> scheduleCalls(const ScheduleState &state) {
+std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
+                                     const ScheduleCallOptions &options) {
     const FunctionDAG &dag = state.dag();
     if (!state.complete()) {
         throw Error("cannot schedule '" + dag.pipelineName() + "': the schedule is incomplete");
@@ -271,6 +325,8 @@ std::vector<FuncCalls> scheduleCalls(const ScheduleState &state) {
             out.push_back(threadStagePlan(n, p.tilings.at(0)));
         }
     }
+
+    const std::vector<std::vector<Staging>> staging = planStaging(state, plans, options);
 
     std::vector<FuncCalls> result;
     for (int node : dag.outputsFirst()) {
@@ -305,6 +361,12 @@ std::vector<FuncCalls> scheduleCalls(const ScheduleState &state) {
         }
         for (const StagePlan &plan : plans[size_t(node)]) {
             fc.calls.insert(fc.calls.end(), plan.calls.begin(), plan.calls.end());
+        }
+        for (const Staging &s : staging[size_t(node)]) {
+            fc.decision += "; staged in registers of " + dag.node(s.consumer).name + " (" +
+                           joinSizes(s.extents) + " per thread)";
+            const std::vector<ScheduleCall> calls = stagingCalls(n, s);
+            fc.calls.insert(fc.calls.end(), calls.begin(), calls.end());
         }
         result.push_back(std::move(fc));
     }

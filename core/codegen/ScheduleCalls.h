@@ -3,6 +3,7 @@
 // ScheduleSource prints them as C++, so the two cannot drift apart.
 #pragma once
 
+#include "schedule/GpuSpec.h"
 #include "schedule/ScheduleState.h"
 
 #include <Halide.h>
@@ -32,6 +33,9 @@ enum class CallKind : uint8_t {
     GpuBlocks,     ///< Stage::gpu_blocks(vars), innermost first, at most 3
     GpuThreads,    ///< Stage::gpu_threads(vars), innermost first, at most 3
     Unroll,        ///< Stage::unroll(var)
+    StageIn,       ///< Func::in(host): the calls after it schedule the wrapper through which
+                   ///< host reads this Func (paper 4.7 staging), up to the next StageIn
+    BoundExtent,   ///< Func::bound_extent(var, factor)
 };
 
 /// One scheduling call on one Func (Func-level kinds) or on one of its stages.
@@ -40,11 +44,27 @@ struct ScheduleCall {
     int stage = 0;             ///< stage of stage-level calls: 0 pure, k = update(k - 1)
     std::vector<CallVar> vars; ///< Split: old, outer, inner; Fuse: inner, outer, fused;
                                ///< Reorder, Gpu*: innermost first; Unroll: the loop;
-                               ///< ComputeAt: the host's loop
-    int64_t factor = 0;        ///< Split
+                               ///< ComputeAt: the host's loop; BoundExtent: the dimension
+    int64_t factor = 0;        ///< Split; BoundExtent: the extent
     bool shiftInwards = false; ///< Split: TailStrategy::ShiftInwards instead of GuardWithIf
-    int host = -1;             ///< ComputeAt: the host Func (node index)
+    int host = -1;             ///< ComputeAt, StageIn: the host Func (node index)
     MemoryType memory = MemoryType::Global; ///< StoreIn: Shared or Register
+};
+
+/// Switches and limits of the lowering optimizations (paper 4.7).
+struct ScheduleCallOptions {
+    /// Stage producers at the thread level of their consumers in registers (rule in
+    /// ProducerStaging.cpp). Off: consumers load producers from where they are stored.
+    bool stageProducers = true;
+    /// Register bytes per thread that staged copies and thread-level Funcs may take together:
+    /// SearchSpace's budget for a thread-level Func, GpuSpec::registersPerThreadMax bytes.
+    int64_t registerBytesPerThread = 255;
+    /// The defaults with `gpu`'s register budget.
+    static ScheduleCallOptions forGpu(const GpuSpec &gpu) {
+        ScheduleCallOptions options;
+        options.registerBytesPerThread = gpu.registersPerThreadMax;
+        return options;
+    }
 };
 
 /// Every call for one Func, in order, and a one-line summary of its decision.
@@ -65,6 +85,7 @@ inline Halide::TailStrategy tailStrategy(const ScheduleCall &c) {
 constexpr int64_t kUnrollLimit = 16;
 
 /// The calls for every Func of `state`, outputs first. Throws Error if `state` is incomplete.
-std::vector<FuncCalls> scheduleCalls(const ScheduleState &state);
+std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
+                                     const ScheduleCallOptions &options = {});
 
 } // namespace beamscope

@@ -1,9 +1,8 @@
 // ScheduleSource: prints the ScheduleCalls of a complete schedule as a C++ header.
 // Contents: C++ identifiers for Funcs and loops; printing one call; the Func lookup preamble;
-// scheduleSource.
+// defaultScheduleFunctionName; scheduleSource.
 #include "codegen/ScheduleSource.h"
 
-#include "codegen/ScheduleCalls.h"
 #include "util/Error.h"
 
 #include <cctype>
@@ -121,6 +120,10 @@ public:
             return "gpu_threads(" + vars(c.vars) + ")";
         case CallKind::Unroll:
             return "unroll(" + vars(c.vars) + ")";
+        case CallKind::StageIn:
+            return "in(" + m_funcIds.at(size_t(c.host)) + ")";
+        case CallKind::BoundExtent:
+            return "bound_extent(" + var(c.vars.at(0)) + ", " + std::to_string(c.factor) + ")";
         }
         return "";
     }
@@ -148,7 +151,31 @@ void printDeclaration(std::ostream &os, const std::string &pad, const std::strin
 
 bool isStageCall(CallKind k) {
     return k != CallKind::ComputeInline && k != CallKind::ComputeRoot && k != CallKind::ComputeAt &&
-           k != CallKind::StoreIn;
+           k != CallKind::StoreIn && k != CallKind::StageIn && k != CallKind::BoundExtent;
+}
+
+/// One statement per stage: Func-level calls chain with the pure stage's calls. A StageIn
+/// starts the statement of its wrapper ("f.in(g)"), which the calls after it schedule.
+void printStatements(std::ostream &os, const std::string &pad, const std::string &f,
+                     const FuncCalls &fc, const FuncPrinter &printer) {
+    int current = -1; // the stage of the open statement
+    bool open = false, wrapper = false;
+    for (const ScheduleCall &c : fc.calls) {
+        const int stage = isStageCall(c.kind) ? c.stage : 0;
+        const bool wraps = c.kind == CallKind::StageIn;
+        if (wraps || (!wrapper && stage != current)) {
+            if (open) os << ";\n";
+            os << pad << f;
+            if (stage > 0) os << ".update(" << stage - 1 << ")";
+            os << "." << printer.call(c);
+            current = stage;
+            open = true;
+            wrapper = wrapper || wraps;
+        } else {
+            os << "\n" << pad << "    ." << printer.call(c);
+        }
+    }
+    if (open) os << ";\n";
 }
 
 std::string costShare(const StateCost &cost, int node) {
@@ -205,13 +232,20 @@ void printLookup(std::ostream &os, const std::string &functionName) {
 
 } // namespace
 
+std::string defaultScheduleFunctionName(const std::string &pipelineName) {
+    std::string name = "apply_";
+    for (char c : pipelineName)
+        name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    return name + "_schedule";
+}
+
 std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
-                           const std::string &functionName) {
+                           const std::string &functionName, const ScheduleCallOptions &options) {
     if (!isIdentifier(functionName) || reservedWords().count(functionName)) {
         throw UsageError("'" + functionName + "' cannot name a C++ function");
     }
     const FunctionDAG &dag = state.dag();
-    const std::vector<FuncCalls> plan = scheduleCalls(state);
+    const std::vector<FuncCalls> plan = scheduleCalls(state, options);
 
     // Func identifiers live in the function's scope; loop identifiers must not shadow them.
     Identifiers funcIdentifiers({functionName});
@@ -275,22 +309,7 @@ std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
             }
         }
 
-        // One statement per stage: Func-level calls chain with the pure stage's calls.
-        FuncPrinter printer(funcIds, varIds);
-        int current = -1;
-        for (const ScheduleCall &c : fc.calls) {
-            const int stage = isStageCall(c.kind) ? c.stage : 0;
-            if (stage != current) {
-                if (current >= 0) os << ";\n";
-                os << pad << f;
-                if (stage > 0) os << ".update(" << stage - 1 << ")";
-                os << "." << printer.call(c);
-                current = stage;
-            } else {
-                os << "\n" << pad << "    ." << printer.call(c);
-            }
-        }
-        if (current >= 0) os << ";\n";
+        printStatements(os, pad, f, fc, FuncPrinter(funcIds, varIds));
         if (!declared.empty()) os << "    }\n";
     }
     os << "}\n\n#endif // " << guard << "\n";

@@ -2,6 +2,7 @@
 // makes exactly the calls ScheduleApplier makes (both print or run the same ScheduleCalls).
 #pragma once
 
+#include "codegen/ScheduleCalls.h"
 #include "cost/CostModel.h"
 #include "schedule/ScheduleState.h"
 
@@ -10,10 +11,15 @@
 namespace beamscope {
 
 /// A header defining `inline void <functionName>(Halide::Pipeline pipeline)`, which finds
-/// every Func of the pipeline by name and schedules it; one comment line per Func gives its
-/// decision and, when `cost` is given, its share of the predicted cost. Throws UsageError if
-/// `functionName` is not a C++ identifier, Error if the state is incomplete.
+/// every Func of the pipeline by name and schedules it as applySchedule does with the same
+/// `options`; one comment line per Func gives its decision and, when `cost` is given, its share
+/// of the predicted cost. Throws UsageError if `functionName` is not a C++ identifier, Error if
+/// the state is incomplete.
 std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
-                           const std::string &functionName);
+                           const std::string &functionName,
+                           const ScheduleCallOptions &options = {});
+
+/// The function name exports use by default: "stencil_chain" -> "apply_stencil_chain_schedule".
+std::string defaultScheduleFunctionName(const std::string &pipelineName);
 
 } // namespace beamscope

@@ -1,6 +1,7 @@
 // ScheduleApplier tests: the greedy schedule of every catalog app applies to a fresh instance
 // and compiles for CUDA (compile only, no GPU needed); a hand-made stencil chain schedule lowers
-// to the loop structure and storage it describes; mismatches and bad input are Errors.
+// to the loop structure and storage it describes; producers are staged in registers exactly
+// where the rule of paper 4.7 says (ProducerStaging); mismatches and bad input are Errors.
 #include "codegen/ScheduleApplier.h"
 
 #include "ScheduleTestUtil.h"
@@ -51,6 +52,42 @@ std::string conceptualStmt(Halide::Pipeline p) {
     return text.str();
 }
 
+/// conceptualStmt without Halide's "$n" suffixes.
+std::string loweredStmt(const ScheduleState &state, const ScheduleCallOptions &options = {}) {
+    PipelineInstance fresh = buildApp("stencil_chain", kShortChain);
+    applySchedule(state, fresh, cudaTarget(), options);
+    return std::regex_replace(conceptualStmt(fresh.pipeline), std::regex("\\$[0-9]+"), "");
+}
+
+/// The wrapper allocations ("stage_2_in_stage_3") of a lowered statement, in order.
+std::vector<std::string> stagedAllocations(const std::string &stmt) {
+    std::vector<std::string> found;
+    const std::regex allocation("allocate (\\w+_in_\\w+)\\.0\\[");
+    for (auto it = std::sregex_iterator(stmt.begin(), stmt.end(), allocation);
+         it != std::sregex_iterator(); ++it) {
+        found.push_back((*it)[1]);
+    }
+    return found;
+}
+
+/// The calls of `name`'s Func in `calls`.
+const FuncCalls &callsOf(const std::vector<FuncCalls> &calls, const FunctionDAG &dag,
+                         const std::string &name) {
+    for (const FuncCalls &fc : calls) {
+        if (fc.node == dag.find(name)) return fc;
+    }
+    throw Error("no calls for " + name);
+}
+
+int countCalls(const std::vector<FuncCalls> &calls, CallKind kind) {
+    int n = 0;
+    for (const FuncCalls &fc : calls) {
+        for (const ScheduleCall &c : fc.calls)
+            n += c.kind == kind;
+    }
+    return n;
+}
+
 std::string stateDump(const ScheduleState &state) {
     std::ostringstream os;
     state.dump(os);
@@ -68,6 +105,7 @@ TEST_P(ScheduleApplierCatalog, GreedyScheduleCompilesForCuda) {
     auto dag = std::make_shared<const FunctionDAG>(buildApp(app));
     const StatePtr state = greedySchedule(dag);
     const auto searched = Clock::now();
+    const int staged = countCalls(scheduleCalls(*state), CallKind::StageIn);
     PipelineInstance fresh = buildApp(app);
     ASSERT_NO_THROW(applySchedule(*state, fresh, cudaTarget())) << stateDump(*state);
     try {
@@ -76,9 +114,9 @@ TEST_P(ScheduleApplierCatalog, GreedyScheduleCompilesForCuda) {
         FAIL() << e.what() << "\nschedule:\n" << stateDump(*state);
     }
     const auto done = Clock::now();
-    std::printf("  %s: greedy search %lld ms, apply + compile %lld ms\n", app.c_str(),
-                (long long)std::chrono::duration_cast<Ms>(searched - start).count(),
-                (long long)std::chrono::duration_cast<Ms>(done - searched).count());
+    std::printf("  %s: greedy search %lld ms, apply + compile %lld ms, %d staged producers\n",
+                app.c_str(), (long long)std::chrono::duration_cast<Ms>(searched - start).count(),
+                (long long)std::chrono::duration_cast<Ms>(done - searched).count(), staged);
 }
 
 std::vector<std::string> catalogNames() {
@@ -126,6 +164,9 @@ TEST(ScheduleApplier, HandMadeStencilChainLowersToItsLoopNest) {
     EXPECT_EQ(stmt.find("gpu_block<CUDA> (stage_3"), std::string::npos);
     EXPECT_EQ(stmt.find("gpu_block<CUDA> (stage_2"), std::string::npos);
     EXPECT_EQ(stmt.find("for (output.s0"), std::string::npos);
+    // Nothing is staged: output reads stage_3 once per point (no reuse), and block-level Funcs'
+    // tiles are guarded (no constant size).
+    EXPECT_EQ(stagedAllocations(stmt), std::vector<std::string>{});
 }
 
 TEST(ScheduleApplier, SmallThreadLevelFuncIsUnrolledIntoRegisters) {
@@ -142,6 +183,72 @@ TEST(ScheduleApplier, SmallThreadLevelFuncIsUnrolledIntoRegisters) {
     const size_t shared = stmt.find("allocate stage_2.0[float32 * ");
     ASSERT_NE(shared, std::string::npos) << stmt;
     EXPECT_NE(stmt.find("in GPUShared", shared), std::string::npos);
+}
+
+TEST(ScheduleApplier, StagesAStencilProducerInRegistersAtTheThreadLevel) {
+    auto dag = stencilChainDag(3);
+    const std::string stmt = loweredStmt(*stagedStencilChain(dag));
+    // stage_3's 2x2 tile per thread reads stage_2 (global) through a 6x6 register copy made
+    // inside the thread loops, its loops unrolled (Halide splits the kernel in a main and a
+    // last-tile version, hence two). Nothing else is staged.
+    const size_t kernel = stmt.find("gpu_block<CUDA> (stage_3.s0.y.y_b.block_id_y");
+    ASSERT_NE(kernel, std::string::npos) << stmt;
+    const size_t threads = stmt.find("gpu_thread<CUDA> (.thread_id_x, 0, 16)", kernel);
+    ASSERT_NE(threads, std::string::npos) << stmt;
+    const size_t copy =
+        stmt.find("allocate stage_2_in_stage_3.0[float32 * 36] in Register", threads);
+    ASSERT_NE(copy, std::string::npos) << stmt;
+    EXPECT_LT(copy, stmt.find("consume stage_2_in_stage_3", copy));
+    EXPECT_EQ(stmt.find("for (stage_2_in_stage_3"), std::string::npos) << stmt;
+    EXPECT_EQ(stagedAllocations(stmt),
+              (std::vector<std::string>{"stage_2_in_stage_3", "stage_2_in_stage_3"}));
+
+    // The switch turns it off.
+    ScheduleCallOptions off;
+    off.stageProducers = false;
+    EXPECT_EQ(stagedAllocations(loweredStmt(*stagedStencilChain(dag), off)),
+              std::vector<std::string>{});
+}
+
+TEST(ScheduleApplier, StagesAnInlinedProducerByComputingItOncePerThread) {
+    // Inlined, stage_2 is evaluated at each of stage_3's 100 loads per thread; staged, its copy
+    // computes the 6x6 points once, reading stage_1.
+    auto dag = stencilChainDag(3);
+    const std::vector<FuncCalls> calls = scheduleCalls(*stagedStencilChain(dag, true));
+    const FuncCalls &stage2 = callsOf(calls, *dag, "stage_2");
+    ASSERT_EQ(stage2.calls.size(), 8u);
+    EXPECT_EQ(stage2.calls[0].kind, CallKind::ComputeInline);
+    EXPECT_EQ(stage2.calls[1].kind, CallKind::StageIn);
+    EXPECT_EQ(stage2.calls[1].host, dag->find("stage_3"));
+    EXPECT_EQ(stage2.calls[2].kind, CallKind::ComputeAt);
+    EXPECT_EQ(stage2.calls[2].vars, (std::vector<CallVar>{{"x_t", false}}));
+    EXPECT_EQ(stage2.calls[3].memory, MemoryType::Register);
+    EXPECT_EQ(stage2.calls[4].kind, CallKind::BoundExtent);
+    EXPECT_EQ(stage2.calls[4].factor, 6);
+    EXPECT_EQ(stage2.decision, "inline; staged in registers of stage_3 (6x6 per thread)");
+
+    const std::string stmt = loweredStmt(*stagedStencilChain(dag, true));
+    const size_t copy = stmt.find("allocate stage_2_in_stage_3.0[float32 * 36] in Register");
+    ASSERT_NE(copy, std::string::npos) << stmt;
+    const size_t produce = stmt.find("produce stage_2_in_stage_3", copy);
+    EXPECT_LT(stmt.find("stage_1[", produce), stmt.find("consume stage_2_in_stage_3", produce));
+}
+
+TEST(ScheduleApplier, StagesOnlyWithinTheRegisterBudget) {
+    // The 6x6 float copy takes 144 bytes; the thread-level stage_3 of the thread-fused chain has
+    // no serial tile, so nothing is staged there at any budget.
+    auto dag = stencilChainDag(3);
+    ScheduleCallOptions options;
+    options.registerBytesPerThread = 144;
+    EXPECT_EQ(countCalls(scheduleCalls(*stagedStencilChain(dag), options), CallKind::StageIn), 1);
+    options.registerBytesPerThread = 143;
+    EXPECT_EQ(countCalls(scheduleCalls(*stagedStencilChain(dag), options), CallKind::StageIn), 0);
+    options.registerBytesPerThread = 1 << 20;
+    EXPECT_EQ(countCalls(scheduleCalls(*threadFusedStencilChain(dag), options), CallKind::StageIn),
+              0);
+    // The default budget is the search's (GpuSpec::registersPerThreadMax bytes).
+    EXPECT_EQ(ScheduleCallOptions().registerBytesPerThread,
+              ScheduleCallOptions::forGpu(GpuSpec::defaultSpec()).registerBytesPerThread);
 }
 
 TEST(ScheduleApplier, RejectsAnotherPipeline) {

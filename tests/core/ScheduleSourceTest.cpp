@@ -7,11 +7,11 @@
 #include "codegen/ScheduleApplier.h"
 #include "search/SearchEngine.h"
 #include "util/Error.h"
+#include "util/HalideInstall.h"
 
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
-#include <link.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,32 +110,6 @@ struct TempDir {
     }
 };
 
-bool isHalideLibrary(const fs::path &file) {
-    return file.filename().string().rfind("libHalide.so", 0) == 0;
-}
-
-/// Directory of the libHalide this process has loaded (the driver must use the same one).
-fs::path loadedHalideLibDir() {
-    Dl_info info{};
-    const auto *symbol = reinterpret_cast<const void *>(&Halide::get_host_target);
-    fs::path found;
-    if (dladdr(symbol, &info) != 0 && info.dli_fname && isHalideLibrary(info.dli_fname)) {
-        found = info.dli_fname;
-    } else {
-        dl_iterate_phdr(
-            [](dl_phdr_info *object, size_t, void *data) {
-                if (object->dlpi_name && isHalideLibrary(object->dlpi_name)) {
-                    *static_cast<fs::path *>(data) = object->dlpi_name;
-                    return 1;
-                }
-                return 0;
-            },
-            &found);
-    }
-    if (found.empty()) throw Error("cannot locate the loaded libHalide");
-    return fs::canonical(found).parent_path();
-}
-
 /// The compiler that built this test: CMake's, when the build says which; else by family.
 std::string systemCompiler() {
 #if defined(BEAMSCOPE_CXX_COMPILER)
@@ -181,6 +155,35 @@ TEST(ScheduleSource, ExportNamesEveryFuncWithDecisionAndCostShare) {
     EXPECT_EQ(plain.find("predicted cost"), std::string::npos);
 }
 
+TEST(ScheduleSource, ExportStagesProducersWithTheirWrappers) {
+    auto dag = stencilChainDag(3);
+    const StatePtr state = stagedStencilChain(dag);
+    const std::string src = scheduleSource(*state, nullptr, "schedule_chain");
+    EXPECT_NE(src.find("// stage_2: root: blocks 49x321, threads 32x8, serial 1x1; staged in "
+                       "registers of stage_3 (6x6 per thread)"),
+              std::string::npos)
+        << src;
+    // The wrapper's statement follows stage_2's own and chains its calls.
+    const size_t own = src.find("stage_2.compute_root()");
+    const size_t wrapper = src.find("stage_2.in(stage_3)\n"
+                                    "            .compute_at(stage_3, x_t)\n"
+                                    "            .store_in(MemoryType::Register)\n"
+                                    "            .bound_extent(x, 6)\n"
+                                    "            .unroll(x)\n"
+                                    "            .bound_extent(y, 6)\n"
+                                    "            .unroll(y);");
+    ASSERT_NE(own, std::string::npos) << src;
+    EXPECT_NE(wrapper, std::string::npos) << src;
+    EXPECT_LT(own, wrapper);
+    // One wrapper only, and none with the switch off.
+    EXPECT_EQ(src.find(".in(", wrapper + 8), std::string::npos) << src;
+    ScheduleCallOptions off;
+    off.stageProducers = false;
+    const std::string plain = scheduleSource(*state, nullptr, "schedule_chain", off);
+    EXPECT_EQ(plain.find(".in("), std::string::npos) << plain;
+    EXPECT_EQ(plain.find("staged"), std::string::npos) << plain;
+}
+
 TEST(ScheduleSource, RejectsNamesThatAreNotIdentifiers) {
     auto dag = stencilChainDag(3);
     const StatePtr state = handMadeStencilChain(dag);
@@ -195,32 +198,39 @@ struct Case {
     std::string app;
     AppParams params;
     std::string function;
+    /// A hand-made schedule of the short chain; the greedy schedule when empty.
+    std::function<StatePtr(const std::shared_ptr<const FunctionDAG> &)> handMade;
     StatePtr state;
 };
 
 TEST(ScheduleSource, CompiledExportLowersLikeTheApplier) {
     using Clock = std::chrono::steady_clock;
-    std::vector<Case> cases = {{"stencil_chain", {}, "schedule_stencil_chain", nullptr},
-                               {"unsharp_mask", {}, "schedule_unsharp_mask", nullptr},
-                               {"matmul", {}, "schedule_matmul", nullptr},
-                               // Greedy fuses block loops here (4-D) ...
-                               {"conv_layer", {}, "schedule_conv_layer", nullptr},
-                               // ... and runs a scan (an RVar-only update) on one thread here.
-                               {"histogram_equalize", {}, "schedule_histogram", nullptr},
-                               {"stencil_chain", kShortChain, "schedule_hand_made", nullptr},
-                               {"stencil_chain", kShortChain, "schedule_thread_fused", nullptr}};
+    const auto stagedInline = [](const std::shared_ptr<const FunctionDAG> &dag) {
+        return stagedStencilChain(dag, true);
+    };
+    std::vector<Case> cases = {
+        {"stencil_chain", {}, "schedule_stencil_chain", nullptr, nullptr},
+        {"unsharp_mask", {}, "schedule_unsharp_mask", nullptr, nullptr},
+        {"matmul", {}, "schedule_matmul", nullptr, nullptr},
+        // Greedy fuses block loops here (4-D) ...
+        {"conv_layer", {}, "schedule_conv_layer", nullptr, nullptr},
+        // ... and runs a scan (an RVar-only update) on one thread here.
+        {"histogram_equalize", {}, "schedule_histogram", nullptr, nullptr},
+        {"stencil_chain", kShortChain, "schedule_hand_made", handMadeStencilChain, nullptr},
+        {"stencil_chain", kShortChain, "schedule_thread_fused", threadFusedStencilChain, nullptr},
+        // Producers staged in registers (paper 4.7): one at root, one inlined.
+        {"stencil_chain", kShortChain, "schedule_staged",
+         [](const auto &dag) { return stagedStencilChain(dag); }, nullptr},
+        {"stencil_chain", kShortChain, "schedule_staged_inline", stagedInline, nullptr}};
     TempDir dir;
     std::string driver = "// Driver: the exported schedules, callable from the test.\n";
     for (Case &c : cases) {
         auto dag = std::make_shared<const FunctionDAG>(buildApp(c.app, c.params));
         StateCost cost;
-        const bool handMade = c.params == kShortChain;
-        c.state = !handMade                            ? greedySchedule(dag, &cost)
-                  : c.function == "schedule_hand_made" ? handMadeStencilChain(dag)
-                                                       : threadFusedStencilChain(dag);
+        c.state = c.handMade ? c.handMade(dag) : greedySchedule(dag, &cost);
         const std::string header = c.function + ".h";
         std::ofstream(dir.path / header)
-            << scheduleSource(*c.state, handMade ? nullptr : &cost, c.function);
+            << scheduleSource(*c.state, c.handMade ? nullptr : &cost, c.function);
         driver += "#include \"" + header + "\"\n";
     }
     for (const Case &c : cases) {
@@ -230,8 +240,9 @@ TEST(ScheduleSource, CompiledExportLowersLikeTheApplier) {
     std::ofstream(dir.path / "driver.cpp") << driver;
 
     // Same compiler family, C++17 (what Halide requires of its users), warnings as errors.
-    const fs::path halideLib = loadedHalideLibDir();
-    const fs::path halideInclude = halideLib.parent_path() / "include";
+    const HalideInstall halide = locateHalideInstall();
+    const fs::path &halideLib = halide.libDir;
+    const fs::path &halideInclude = halide.includeDir;
     const fs::path library = dir.path / "libdriver.so";
     const std::string command =
         systemCompiler() + " -std=c++17 -O0 -fPIC -shared -Wall -Wextra " + "-Werror -isystem " +

@@ -67,4 +67,17 @@ inline StatePtr threadFusedStencilChain(const std::shared_ptr<const FunctionDAG>
     return placeRest(s);
 }
 
+/// Stencil chain of length 3 whose stage_3 (at root, threads 16x8, serial 2x2) reads stage_2
+/// through its 5x5 window: each thread's 2x2 tile makes 100 loads from a 6x6 box, which it
+/// stages in registers. stage_2 is at root (global memory) or, with `inlineStage2`, inlined.
+/// Nothing else has a serial tile to stage into.
+inline StatePtr stagedStencilChain(const std::shared_ptr<const FunctionDAG> &dag,
+                                   bool inlineStage2 = false) {
+    StatePtr s = ScheduleState::initial(dag);
+    s = rootTiled(s, "output", {32, 8}, {1, 1});
+    s = rootTiled(s, "stage_3", {16, 8}, {2, 2});
+    if (inlineStage2) s = s->withInline(dag->find("stage_2"));
+    return placeRest(s);
+}
+
 } // namespace beamscope::testing

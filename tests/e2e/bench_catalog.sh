@@ -2,7 +2,9 @@
 # Every catalog app, at a small size: the greedy schedules and the top 3 of a small beam are
 # compiled for OpenCL, run on the local device (PoCL here) out of process, and must match the
 # CPU reference. Prints "N passed, M failed"; skips (exit 0) without an OpenCL device.
-# Usage: bench_catalog.sh BEAMSCOPE_CLI [APP...]
+# Usage: [BENCH_CATALOG_ARGS="--gpu v100"] bench_catalog.sh BEAMSCOPE_CLI [APP...]
+# BENCH_CATALOG_ARGS adds bench options; a CUDA GPU preset makes the search pick the serial tiles
+# (and so the register staging of paper 4.7) it would pick for that GPU, still run on PoCL.
 set -u
 cli=$1; shift
 if ! clinfo -l 2>/dev/null | grep -q "Device"; then
@@ -34,7 +36,8 @@ failed=0
 for app in "${apps[@]}"; do
     # shellcheck disable=SC2086
     json=$("$cli" bench "$app" ${params[$app]} --device opencl --mode topk --top 3 --beam 4 \
-        --passes 1 --repeats 3 --warmup 1 --json -q 2>/tmp/bench_catalog_err.$$)
+        --passes 1 --repeats 3 --warmup 1 --json -q ${BENCH_CATALOG_ARGS:-} \
+        2>/tmp/bench_catalog_err.$$)
     rc=$?
     verdict=$(python3 - "$json" <<'PY'
 import json, sys
