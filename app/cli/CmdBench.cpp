@@ -2,6 +2,7 @@
 // compile and measure them out of process on the detected device, apply the post-compile
 // filter of paper 6.1, and print them beside Halide's own autoschedulers and a naive schedule.
 #include "Commands.h"
+#include "SearchCliOptions.h"
 
 #include "bench/BenchRun.h"
 #include "util/Error.h"
@@ -19,10 +20,7 @@ struct BenchArgs {
     int top = 5;
     bool measure = false;
     std::string baselines;
-    int beam = 32;
-    int passes = 5;
-    uint64_t seed = 0;
-    std::string gpu;
+    SearchCliOptions search;
     double dropout = 10;
     int ptx = -1;
     int warmup = 1;
@@ -53,10 +51,7 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
                       "oneshot: also measure the chosen schedule and baselines");
     command->add_option("--baseline", args->baselines,
                         "comma-separated: anderson2021, li2018, mullapudi2016, naive");
-    command->add_option("--beam", args->beam, "beam size")->check(CLI::Range(1, 4096));
-    command->add_option("--passes", args->passes, "passes")->check(CLI::Range(1, 16));
-    command->add_option("--seed", args->seed, "seed (greedy sample i uses seed + 1 + i)");
-    command->add_option("--gpu", args->gpu, "GPU preset or JSON file (default: from the device)");
+    args->search.addTo(*command, /*gpuFromDevice=*/true); // greedy sample i uses seed + 1 + i
     command
         ->add_option(
             "--dropout", args->dropout,
@@ -82,10 +77,7 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
             options.top = args->top;
             options.measureOneShot = args->measure;
             options.baselines = parseBaselineList(args->baselines);
-            options.search.beamSize = args->beam;
-            options.search.passes = args->passes;
-            options.search.seed = args->seed;
-            if (!args->gpu.empty()) options.search.gpu = GpuSpec::load(args->gpu);
+            options.search = args->search.build();
             options.dropoutPercent = args->dropout;
             options.ptxCapability = args->ptx;
             options.warmup = args->warmup;

@@ -3,11 +3,14 @@
 
 namespace beamscope::cli {
 
-void SearchCliOptions::addTo(CLI::App &command) {
+void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
+    if (gpuFromDevice) gpu.clear();
     command.add_option("--beam", beam, "beam size (1: greedy)")->check(CLI::Range(1, 4096));
     command.add_option("--passes", passes, "passes (hash depth grows per pass)")->check(CLI::Range(1, 16));
     command.add_option("--seed", seed, "seed of the sampling PRNG");
-    command.add_option("--gpu", gpu, "GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file");
+    command.add_option("--gpu", gpu,
+                       std::string("GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file") +
+                           (gpuFromDevice ? " (default: from the device)" : ""));
     command.add_flag("--no-sampling", noSampling, "cost every candidate (no hierarchical sampling)");
     command.add_flag("--no-freezing", noFreezing, "no root/inline pre-pass and freezing");
     command.add_flag("--no-memo", noMemo, "no memoization of featurization per kernel");
@@ -19,7 +22,7 @@ SearchOptions SearchCliOptions::build() const {
     options.beamSize = beam;
     options.passes = passes;
     options.seed = seed;
-    options.gpu = GpuSpec::load(gpu);
+    if (!gpu.empty()) options.gpu = GpuSpec::load(gpu);
     options.sampling = !noSampling;
     options.freezing = !noFreezing;
     options.memoization = !noMemo;

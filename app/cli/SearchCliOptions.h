@@ -1,4 +1,4 @@
-// The search options shared by `search` and `export`: beam, passes, seed, GPU, the three
+// The search options shared by `search`, `export` and `bench`: beam, passes, seed, GPU, the three
 // strategy switches and pins, with their parsing into SearchOptions.
 #pragma once
 
@@ -19,8 +19,11 @@ struct SearchCliOptions {
     std::string pins;
 
     /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo, --pins.
-    void addTo(CLI::App &command);
-    /// The engine options (loads the GPU spec and the pin file; throws Error on bad ones).
+    /// `gpuFromDevice`: --gpu defaults to none, meaning the front end picks the GPU model from
+    /// the device it runs on (bench).
+    void addTo(CLI::App &command, bool gpuFromDevice = false);
+    /// The engine options (loads the GPU spec and the pin file; throws Error on bad ones). With
+    /// no --gpu (bench), options.gpu stays unnamed.
     SearchOptions build() const;
 };
 
