@@ -1,5 +1,6 @@
-// Contents: GPU spec for a device; job construction; runBenchmark (sample, compile/measure in
-// workers, filter, choose, baselines); the report as JSON and as a table.
+// Contents: GPU spec for a device; the candidates (given or sampled); runBenchmark (compile and
+// measure in workers with progress and cancellation, filter, choose, baselines). The report as
+// JSON and as a table is in BenchReport.cpp.
 #include "bench/BenchRun.h"
 
 #include "bench/CandidateSampler.h"
@@ -43,6 +44,35 @@ std::string fixed(double v, int precision = 3) {
     return os.str();
 }
 
+/// The candidates of a run: the caller's (plus greedy samples) or a fresh beam search's. Sets
+/// `pipeline` to the pipeline's name. A cancelled search leaves the candidates found before it.
+CandidateSet candidateSet(const BenchOptions &options, const SearchOptions &search,
+                          std::string &pipeline) {
+    CandidateSet set;
+    const bool needDag = !options.candidates || options.extraGreedySamples > 0;
+    std::shared_ptr<const FunctionDAG> dag = options.dag;
+    if (!dag && needDag) dag = std::make_shared<const FunctionDAG>(loadPipeline(options.source));
+    pipeline = dag ? dag->pipelineName() : options.source.name;
+    CandidateOptions sampling;
+    sampling.search = search;
+    sampling.dropoutPercent = options.dropoutPercent;
+    sampling.cancel = options.cancel;
+    try {
+        if (options.candidates) {
+            set.candidates = *options.candidates;
+            sampling.greedySamples = options.extraGreedySamples;
+            if (sampling.greedySamples > 0) addGreedySamples(dag, sampling, set);
+        } else {
+            sampling.topK = options.top;
+            sampling.greedySamples = options.top;
+            set = sampleCandidates(dag, sampling);
+        }
+    } catch (const SearchCancelled &) {
+        // Cancelled while sampling: nothing gets measured (runBenchmark checks the token).
+    }
+    return set;
+}
+
 } // namespace
 
 GpuSpec gpuSpecForDevice(const DeviceInfo &device) {
@@ -68,6 +98,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
     auto say = [&](const std::string &line) {
         if (options.progress) options.progress(line);
     };
+    auto cancelled = [&] { return options.cancel && options.cancel->load(); };
     BenchReport report;
     report.mode = options.mode;
     report.device = detectDevice(options.device);
@@ -79,6 +110,8 @@ BenchReport runBenchmark(const BenchOptions &options) {
     say("device: " + report.device.describe());
 
     SearchOptions search = options.search;
+    if (options.candidates && search.gpu.name.empty())
+        throw UsageError("benchmark: given candidates need the GPU spec they were searched for");
     if (search.gpu.name.empty()) search.gpu = gpuSpecForDevice(report.device);
     report.gpu = search.gpu;
     if (options.ptxCapability >= 0) {
@@ -93,19 +126,14 @@ BenchReport runBenchmark(const BenchOptions &options) {
         report.ptxCapability = 0;
     }
 
-    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(options.source));
-    report.pipeline = dag->pipelineName();
-    CandidateOptions sampling;
-    sampling.search = search;
-    sampling.topK = options.top;
-    sampling.greedySamples = options.top;
-    sampling.dropoutPercent = options.dropoutPercent;
-    const CandidateSet set = sampleCandidates(dag, sampling);
+    const CandidateSet set = candidateSet(options, search, report.pipeline);
     report.beamSearchMs = set.beamSearchMs;
     report.greedySearchMs = set.greedySearchMs;
     report.duplicates = set.duplicates;
-    say("sampled " + std::to_string(set.candidates.size()) + " candidates (beam search " +
-        fixed(set.beamSearchMs, 0) + " ms, greedy " + fixed(set.greedySearchMs, 0) + " ms)");
+    if (!options.candidates) {
+        say("sampled " + std::to_string(set.candidates.size()) + " candidates (beam search " +
+            fixed(set.beamSearchMs, 0) + " ms, greedy " + fixed(set.greedySearchMs, 0) + " ms)");
+    }
 
     const std::string referenceCache = referenceCachePath();
     BenchJob base;
@@ -118,14 +146,28 @@ BenchReport runBenchmark(const BenchOptions &options) {
     base.referenceCache = referenceCache;
     WorkerOptions worker;
     worker.workerPath = options.workerPath;
+    worker.cancel = options.cancel;
     const bool canRun = !report.target.empty();
     const bool measureAll = options.mode == BenchMode::TopK && canRun;
+    const bool compileAll = measureAll || report.ptxCapability > 0;
+    const bool measureBaselines = canRun && (measureAll || options.measureOneShot);
+    const bool measureChosen =
+        options.mode == BenchMode::OneShot && options.measureOneShot && canRun;
 
-    auto run = [&](BenchJob job, bool measure) {
+    BenchProgress progress;
+    progress.total = int(options.baselines.size()) + (compileAll ? int(set.candidates.size()) : 0) +
+                     (measureChosen && !set.candidates.empty() ? 1 : 0);
+    auto run = [&](BenchJob job, bool measure, bool baseline) -> std::optional<Measurement> {
+        if (cancelled()) return std::nullopt;
         job.target = measure ? report.target : "";
-        say(std::string(measure ? "measuring " : "compiling ") + job.label);
+        progress.label = std::string(measure ? "measuring " : "compiling ") + job.label;
+        say(progress.label);
+        if (options.onProgress) options.onProgress(progress);
         Measurement m = runWorker(job, worker);
+        if (m.failure == kCancelledFailure) return std::nullopt; // not a measurement
         if (m.failed()) say(job.label + ": " + m.failure);
+        ++progress.done;
+        if (options.onMeasured) options.onMeasured(m, baseline);
         return m;
     };
 
@@ -135,22 +177,22 @@ BenchReport runBenchmark(const BenchOptions &options) {
         job.label = c.label;
         job.predicted = c.predicted;
         job.schedule = scheduleToJson(*c.state);
-        report.schedules.push_back(job.schedule);
         jobs.push_back(job);
     }
-    if (measureAll || report.ptxCapability > 0) {
-        for (const BenchJob &job : jobs)
-            report.candidates.push_back(run(job, measureAll));
-    } else {
-        for (const BenchJob &job : jobs) { // nothing to compile: prediction only
-            Measurement m;
-            m.label = job.label;
-            m.predicted = job.predicted;
-            report.candidates.push_back(m);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        std::optional<Measurement> m;
+        if (compileAll) {
+            m = run(jobs[i], measureAll, false);
+            if (!m) break;
+        } else { // nothing to compile: prediction only
+            m = Measurement();
+            m->label = jobs[i].label;
+            m->predicted = jobs[i].predicted;
         }
+        m->searchMs = set.candidates[i].searchMs;
+        report.candidates.push_back(*m);
+        report.schedules.push_back(jobs[i].schedule);
     }
-    for (size_t i = 0; i < report.candidates.size(); ++i)
-        report.candidates[i].searchMs = set.candidates[i].searchMs;
     report.survivors = postCompileFilter(report.candidates);
 
     if (options.mode == BenchMode::TopK && canRun) {
@@ -166,95 +208,36 @@ BenchReport runBenchmark(const BenchOptions &options) {
     } else if (!report.survivors.empty()) {
         report.chosen = int(report.survivors.front());
         report.chosenWhy = "best predicted candidate after the post-compile filter";
-        if (options.mode == BenchMode::OneShot && options.measureOneShot && canRun) {
-            Measurement measured = run(jobs[size_t(report.chosen)], true);
-            measured.searchMs = set.candidates[size_t(report.chosen)].searchMs;
-            report.candidates[size_t(report.chosen)] = measured;
+        if (measureChosen) {
+            if (std::optional<Measurement> measured =
+                    run(jobs[size_t(report.chosen)], true, false)) {
+                measured->searchMs = set.candidates[size_t(report.chosen)].searchMs;
+                report.candidates[size_t(report.chosen)] = *measured;
+            }
         }
     }
     if (report.chosen < 0 && report.chosenWhy.empty()) report.chosenWhy = "no candidate survived";
 
-    const bool measureBaselines = canRun && (measureAll || options.measureOneShot);
     for (Baseline b : options.baselines) {
         BenchJob job = base;
         job.label = std::string("baseline:") + baselineName(b);
         job.baseline = baselineName(b);
-        report.baselines.push_back(run(job, measureBaselines));
+        std::optional<Measurement> m = run(job, measureBaselines, true);
+        if (!m) break;
+        report.baselines.push_back(*m);
     }
     std::remove(referenceCache.c_str());
+    report.cancelled = cancelled();
+    if (report.cancelled) {
+        say("cancelled");
+        progress.label = "cancelled";
+    } else {
+        progress.label = "done";
+    }
+    if (options.onProgress) options.onProgress(progress);
     report.benchMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return report;
-}
-
-nlohmann::json BenchReport::toJson() const {
-    nlohmann::json j;
-    j["pipeline"] = pipeline;
-    j["device"] = device.toJson();
-    j["target"] = target;
-    j["gpu"] = gpu.name;
-    j["mode"] = mode == BenchMode::TopK ? "topk" : "oneshot";
-    j["ptx_capability"] = ptxCapability;
-    j["candidates"] = nlohmann::json::array();
-    for (size_t i = 0; i < candidates.size(); ++i) {
-        nlohmann::json c = candidates[i].toJson();
-        if (i < schedules.size()) c["schedule"] = schedules[i];
-        j["candidates"].push_back(c);
-    }
-    j["baselines"] = nlohmann::json::array();
-    for (const Measurement &m : baselines)
-        j["baselines"].push_back(m.toJson());
-    j["survivors"] = survivors;
-    j["chosen"] = chosen >= 0 ? nlohmann::json(candidates[size_t(chosen)].label) : nlohmann::json();
-    j["chosen_why"] = chosenWhy;
-    j["beam_search_ms"] = beamSearchMs;
-    j["greedy_search_ms"] = greedySearchMs;
-    j["bench_ms"] = benchMs;
-    j["duplicates"] = duplicates;
-    return j;
-}
-
-void BenchReport::printTable(std::ostream &os) const {
-    os << "pipeline " << pipeline << ", device " << device.describe() << "\n";
-    os << "target " << (target.empty() ? "none (compile only)" : target) << ", GPU model "
-       << gpu.name << ", PTX report "
-       << (ptxCapability > 0 ? "sm_" + std::to_string(ptxCapability) : std::string("off"))
-       << ", mode " << (mode == BenchMode::TopK ? "topk" : "oneshot") << "\n";
-    os << "search: beam " << fixed(beamSearchMs, 1) << " ms, greedy samples "
-       << fixed(greedySearchMs, 1) << " ms"
-       << (duplicates ? ", " + std::to_string(duplicates) + " duplicate(s) dropped" : "") << "\n\n";
-    os << std::left << std::setw(24) << "label" << std::right << std::setw(13) << "predicted_ms"
-       << std::setw(11) << "median_ms" << std::setw(6) << "regs" << std::setw(8) << "spills"
-       << std::setw(9) << "correct" << std::setw(11) << "search_ms"
-       << "  failure\n";
-    auto row = [&](const Measurement &m, bool chosenRow) {
-        os << std::left << std::setw(24) << ((chosenRow ? "* " : "  ") + m.label) << std::right
-           << std::setw(13) << fixed(m.predicted, 4) << std::setw(11)
-           << (m.measuredMs ? fixed(m.measuredMs->median, 3) : "-") << std::setw(6)
-           << (m.registers >= 0 ? std::to_string(m.registers) : "-") << std::setw(8)
-           << (m.spillBytes >= 0 ? std::to_string(m.spillBytes) : "-") << std::setw(9)
-           << (m.correct ? (*m.correct ? "true" : "false") : "-") << std::setw(11)
-           << fixed(m.searchMs, 1) << "  " << (m.failure.empty() ? "" : m.failure) << "\n";
-    };
-    for (size_t i = 0; i < candidates.size(); ++i)
-        row(candidates[i], int(i) == chosen);
-    if (!baselines.empty()) {
-        os << "\n";
-        for (const Measurement &m : baselines)
-            row(m, false);
-    }
-    os << "\nchosen: "
-       << (chosen >= 0 ? candidates[size_t(chosen)].label + " (" + chosenWhy + ")" : chosenWhy);
-    if (chosen >= 0 && candidates[size_t(chosen)].measuredMs) {
-        const double ours = candidates[size_t(chosen)].measuredMs->median;
-        os << ", median " << fixed(ours) << " ms";
-        for (const Measurement &b : baselines) {
-            if (b.measuredMs && b.correct.value_or(false) && ours > 0)
-                os << "; speedup over " << b.label.substr(9) << " "
-                   << fixed(b.measuredMs->median / ours, 2) << "x";
-        }
-    }
-    os << "\nbench time " << fixed(benchMs / 1000, 1) << " s\n";
 }
 
 } // namespace beamscope

@@ -3,10 +3,13 @@
 // measure them in workers, apply the post-compile filter (paper 6.1), choose, and measure the
 // baselines beside. Modes (paper section 6): one-shot picks the best predicted candidate
 // that survives the filter (measured only when asked); top-k measures every candidate and
-// keeps the fastest correct one that survives the filter.
+// keeps the fastest correct one that survives the filter. A caller that already has the
+// candidates (the GUI: the beam on screen) passes them instead of sampling; a run can be
+// cancelled from another thread and then returns what it measured so far.
 #pragma once
 
 #include "bench/Baselines.h"
+#include "bench/CandidateSampler.h"
 #include "bench/DeviceDetect.h"
 #include "bench/Measurement.h"
 #include "pipeline/PipelineSource.h"
@@ -16,12 +19,21 @@
 
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace beamscope {
 
 enum class BenchMode { OneShot, TopK };
+
+/// Where a run is: `done` of `total` compile/measure jobs finished, `label` the one starting
+/// ("measuring beam#1"); total counts candidates and baselines (0 while sampling).
+struct BenchProgress {
+    int done = 0;
+    int total = 0;
+    std::string label;
+};
 
 struct BenchOptions {
     PipelineSource source;
@@ -38,6 +50,22 @@ struct BenchOptions {
     double timeoutS = 120;                             ///< per worker
     std::string workerPath;                            ///< "" : defaultWorkerPath()
     std::function<void(const std::string &)> progress; ///< one line per step (optional)
+
+    /// Candidates chosen by the caller (e.g. the GUI's beam): no beam search is run, and
+    /// `top` is not applied to them. Their states must be complete schedules of `source`
+    /// searched with search.gpu (which must then be set).
+    std::optional<std::vector<BenchCandidate>> candidates;
+    /// With `candidates`: greedy samples with dropout added to them (search's options, pins).
+    int extraGreedySamples = 0;
+    /// The DAG of `source` when the caller has it (else it is loaded when needed).
+    std::shared_ptr<const FunctionDAG> dag;
+    /// Set from any thread to stop: the running worker is killed, nothing further starts, and
+    /// runBenchmark returns what was measured so far with BenchReport::cancelled set.
+    const CancelToken *cancel = nullptr;
+    /// Structured progress: before each job and once at the end (optional).
+    std::function<void(const BenchProgress &)> onProgress;
+    /// Every finished row, as soon as it is measured (optional; baseline: a baseline's row).
+    std::function<void(const Measurement &, bool baseline)> onMeasured;
 };
 
 struct BenchReport {
@@ -55,8 +83,12 @@ struct BenchReport {
     std::string chosenWhy;
     double beamSearchMs = 0, greedySearchMs = 0, benchMs = 0;
     int duplicates = 0;
+    bool cancelled = false; ///< stopped early: candidates/baselines hold what finished
 
     nlohmann::json toJson() const;
+    /// Reads what toJson writes (device, candidates with schedules, baselines, choice); the
+    /// GPU spec and timings it does not store keep their defaults. Throws Error when malformed.
+    static BenchReport fromJson(const nlohmann::json &json);
     /// A table (label, predicted, measured median, registers, spills, correct, search, failure)
     /// of the candidates, then the baselines, then the choice.
     void printTable(std::ostream &os) const;

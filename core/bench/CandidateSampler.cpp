@@ -45,38 +45,38 @@ double predictCost(const ScheduleState &state, const GpuSpec &gpu) {
     return cost.total;
 }
 
-CandidateSet sampleCandidates(std::shared_ptr<const FunctionDAG> dag,
-                              const CandidateOptions &options) {
-    CandidateSet set;
-    std::set<std::string> seen;
-    auto add = [&](BenchCandidate c) {
-        if (!seen.insert(scheduleToJson(*c.state).dump()).second) return false;
-        set.candidates.push_back(std::move(c));
-        return true;
-    };
+namespace {
+std::string scheduleKey(const BenchCandidate &c) {
+    return scheduleToJson(*c.state).dump();
+}
+} // namespace
 
-    // The beam search: its best state, then the final beam by predicted cost.
-    SearchEngine beam(dag, options.search);
-    beam.run();
-    set.beamSearchMs = beam.elapsedMs();
-    std::vector<BenchCandidate> fromBeam;
-    if (const BeamEntry *best = beam.best()) {
-        fromBeam.push_back({"", best->state, best->cost.total, set.beamSearchMs});
+std::vector<BenchCandidate> topOfBeam(const BeamEntry *best, const std::vector<BeamEntry> &beam,
+                                      int k, double searchMs) {
+    std::vector<BenchCandidate> all;
+    if (best && best->state && best->state->complete())
+        all.push_back({"", best->state, best->cost.total, searchMs});
+    for (const BeamEntry &e : beam) {
+        if (e.state && e.state->complete()) all.push_back({"", e.state, e.cost.total, searchMs});
     }
-    for (const BeamEntry &e : beam.lastStep()->beam) {
-        if (e.state && e.state->complete()) {
-            fromBeam.push_back({"", e.state, e.cost.total, set.beamSearchMs});
-        }
-    }
-    std::stable_sort(fromBeam.begin(), fromBeam.end(),
+    std::stable_sort(all.begin(), all.end(),
                      [](const auto &a, const auto &b) { return a.predicted < b.predicted; });
-    int taken = 0;
-    for (BenchCandidate &c : fromBeam) {
-        if (taken >= options.topK) break;
-        c.label = "beam#" + std::to_string(taken);
-        if (add(c)) ++taken;
+    std::vector<BenchCandidate> taken;
+    std::set<std::string> seen;
+    for (BenchCandidate &c : all) {
+        if (int(taken.size()) >= k) break;
+        if (!seen.insert(scheduleKey(c)).second) continue;
+        c.label = "beam#" + std::to_string(taken.size());
+        taken.push_back(std::move(c));
     }
+    return taken;
+}
 
+void addGreedySamples(const std::shared_ptr<const FunctionDAG> &dag,
+                      const CandidateOptions &options, CandidateSet &set) {
+    std::set<std::string> seen;
+    for (const BenchCandidate &c : set.candidates)
+        seen.insert(scheduleKey(c));
     // Greedy samples: beam 1, one pass, seed s + 1 + i, dropout through the cost model.
     const int decisions = 2 * dag->funcCount();
     for (int i = 0; i < options.greedySamples; ++i) {
@@ -93,14 +93,28 @@ CandidateSet sampleCandidates(std::shared_ptr<const FunctionDAG> dag,
             std::make_shared<AnalyticalGpuCostModel>(greedy.gpu), options.dropoutPercent, decisions,
             greedy.seed * 0x9E3779B97F4A7C15ULL + 0xD209);
         SearchEngine engine(dag, greedy, model);
-        engine.run();
+        engine.run(options.cancel);
         set.greedySearchMs += engine.elapsedMs();
         const BeamEntry *best = engine.best();
         if (!best || !best->state->complete()) continue;
         BenchCandidate c{"greedy#" + std::to_string(i), best->state,
                          predictCost(*best->state, greedy.gpu), engine.elapsedMs()};
-        if (!add(c)) ++set.duplicates;
+        if (seen.insert(scheduleKey(c)).second)
+            set.candidates.push_back(std::move(c));
+        else
+            ++set.duplicates;
     }
+}
+
+CandidateSet sampleCandidates(std::shared_ptr<const FunctionDAG> dag,
+                              const CandidateOptions &options) {
+    CandidateSet set;
+    // The beam search: its best state, then the final beam by predicted cost.
+    SearchEngine beam(dag, options.search);
+    beam.run(options.cancel);
+    set.beamSearchMs = beam.elapsedMs();
+    set.candidates = topOfBeam(beam.best(), beam.lastStep()->beam, options.topK, set.beamSearchMs);
+    addGreedySamples(dag, options, set);
     return set;
 }
 

@@ -57,6 +57,7 @@ struct CandidateOptions {
     int topK = 5;               ///< entries taken from the final beam
     int greedySamples = 5;      ///< greedy searches with dropout
     double dropoutPercent = 10; ///< see DropoutCostModel
+    const CancelToken *cancel = nullptr; ///< stops the searches (SearchCancelled) when set
 };
 
 struct CandidateSet {
@@ -67,8 +68,19 @@ struct CandidateSet {
 };
 
 /// Runs the beam search and the greedy searches; duplicates (same schedule JSON) are dropped.
+/// Throws SearchCancelled when options.cancel is set.
 CandidateSet sampleCandidates(std::shared_ptr<const FunctionDAG> dag,
                               const CandidateOptions &options);
+
+/// The `k` best complete states of `best` (may be null) and `beam`, by predicted cost, labelled
+/// "beam#0".."beam#k-1"; a state that appears twice (same schedule JSON) is taken once.
+std::vector<BenchCandidate> topOfBeam(const BeamEntry *best, const std::vector<BeamEntry> &beam,
+                                      int k, double searchMs);
+
+/// Appends options.greedySamples greedy searches with dropout (labelled "greedy#i") to `set`,
+/// dropping (and counting in set.duplicates) schedules already in it. Throws SearchCancelled.
+void addGreedySamples(const std::shared_ptr<const FunctionDAG> &dag,
+                      const CandidateOptions &options, CandidateSet &set);
 
 /// The analytical model's total cost of a complete `state` on `gpu`, ms.
 double predictCost(const ScheduleState &state, const GpuSpec &gpu);

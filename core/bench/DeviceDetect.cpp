@@ -268,6 +268,24 @@ nlohmann::json DeviceInfo::toJson() const {
             {"halide_target", halideTarget()}};
 }
 
+DeviceInfo DeviceInfo::fromJson(const nlohmann::json &j) {
+    DeviceInfo d;
+    if (!j.is_object()) return d;
+    const std::string kind = j.value("kind", std::string());
+    d.kind = kind == "cuda"     ? DeviceKind::Cuda
+             : kind == "opencl" ? DeviceKind::OpenCL
+                                : DeviceKind::None;
+    d.name = j.value("name", std::string());
+    d.vendor = j.value("vendor", std::string());
+    d.platform = j.value("platform", std::string());
+    d.openclType = j.value("opencl_type", std::string());
+    d.computeCapability = j.value("compute_capability", 0);
+    d.computeUnits = j.value("compute_units", 0);
+    d.memoryBytes = j.value("memory_bytes", std::int64_t(0));
+    d.notes = j.value("notes", std::vector<std::string>());
+    return d;
+}
+
 void DeviceInfo::dump(std::ostream &os) const {
     os << describe() << "\n";
 }

@@ -37,6 +37,9 @@ struct DeviceInfo {
     /// capability Halide knows that the device supports), host-opencl; "" for None.
     std::string halideTarget() const;
     nlohmann::json toJson() const;
+    /// Reads what toJson writes (a recorded device, e.g. in a session); missing keys keep
+    /// their defaults, an unknown kind reads as None.
+    static DeviceInfo fromJson(const nlohmann::json &json);
     void dump(std::ostream &os) const;
 };
 

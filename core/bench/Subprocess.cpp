@@ -1,6 +1,6 @@
 // runProcess: posix_spawn into a new process group, poll() both output pipes against a
-// deadline, SIGKILL the group at the deadline (and once the child is gone, so no grandchild
-// outlives it), reap with waitpid.
+// deadline, SIGKILL the group at the deadline or on cancel (and once the child is gone, so no
+// grandchild outlives it), reap with waitpid.
 #include "bench/Subprocess.h"
 
 #include <fcntl.h>
@@ -47,6 +47,7 @@ bool drain(int fd, std::string &to, size_t cap) {
 
 std::string ProcessResult::describeEnd(double timeoutS) const {
     if (spawnFailed) return "could not start: " + err;
+    if (cancelled) return "cancelled";
     if (timedOut) {
         char text[64];
         snprintf(text, sizeof text, "timed out after %g s", timeoutS);
@@ -130,6 +131,13 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const ProcessOpti
             reaped = true;
             break;
         }
+        if (options.cancel && options.cancel->load()) {
+            kill(-pid, SIGKILL);
+            result.cancelled = true;
+            waitpid(pid, &status, 0);
+            reaped = true;
+            break;
+        }
         if (outOpen || errOpen) {
             pollfd fds[2] = {{outPipe[0], short(outOpen ? POLLIN : 0), 0},
                              {errPipe[0], short(errOpen ? POLLIN : 0), 0}};
@@ -167,7 +175,7 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const ProcessOpti
     }
     close(outPipe[0]);
     close(errPipe[0]);
-    if (!result.timedOut) {
+    if (!result.timedOut && !result.cancelled) {
         if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
         if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
     }

@@ -1,7 +1,9 @@
 // Subprocess: run a program in its own process group with captured output and a wall-clock
-// limit; on timeout the whole group is killed. Used for ptxas and the benchmark worker.
+// limit; on timeout, or when the caller's cancel flag is set, the whole group is killed. Used for
+// ptxas and the benchmark worker.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -12,19 +14,22 @@ struct ProcessResult {
     int exitCode = -1;        ///< exit status when it exited normally; -1 otherwise
     int signal = 0;           ///< the signal that killed it (0: none)
     bool timedOut = false;    ///< killed by us (SIGKILL to its process group) at the time limit
+    bool cancelled = false;   ///< killed by us because ProcessOptions::cancel was set
     bool spawnFailed = false; ///< could not be started (message in err)
     std::string out;          ///< stdout (capped at ProcessOptions::maxCaptureBytes)
     std::string err;          ///< stderr (capped likewise)
     double wallMs = 0;
 
     bool succeeded() const { return !spawnFailed && !timedOut && signal == 0 && exitCode == 0; }
-    /// "exit status 3", "signal 11 (Segmentation fault)", "timed out after 2 s", ...
+    /// "exit status 3", "signal 11 (Segmentation fault)", "timed out after 2 s", "cancelled", ...
     std::string describeEnd(double timeoutS) const;
 };
 
 struct ProcessOptions {
     double timeoutS = 0;                ///< 0: no limit
     size_t maxCaptureBytes = 16u << 20; ///< per stream; the tail beyond it is dropped
+    /// Set from any thread to kill the process group within about 100 ms (nullptr: never).
+    const std::atomic<bool> *cancel = nullptr;
 };
 
 /// Runs argv[0] (an absolute or relative path, not searched in PATH) with stdin from

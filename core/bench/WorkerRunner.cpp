@@ -82,7 +82,10 @@ Measurement runWorker(const BenchJob &job, const WorkerOptions &options) {
         failed.failure = e.what();
         return failed;
     }
-    const ProcessResult run = runProcess({worker, jobFile}, ProcessOptions{job.timeoutS});
+    ProcessOptions process;
+    process.timeoutS = job.timeoutS;
+    process.cancel = options.cancel;
+    const ProcessResult run = runProcess({worker, jobFile}, process);
     if (!options.keepJobFiles) unlink(jobFile.c_str());
 
     const nlohmann::json result = lastJsonLine(run.out);
@@ -93,7 +96,9 @@ Measurement runWorker(const BenchJob &job, const WorkerOptions &options) {
         m.predicted = job.predicted;
         return m;
     }
-    if (run.spawnFailed) {
+    if (run.cancelled) {
+        failed.failure = kCancelledFailure;
+    } else if (run.spawnFailed) {
         failed.failure = "worker " + run.describeEnd(job.timeoutS);
     } else if (run.timedOut) {
         failed.failure = "hang: " + run.describeEnd(job.timeoutS);

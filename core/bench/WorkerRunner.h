@@ -1,13 +1,14 @@
 // WorkerRunner: the parent side of the worker protocol. Writes a BenchJob to a temporary
 // file, runs beamscope-worker on it in its own process group (posix_spawn) with the job's
 // time limit, and turns every way it can end — result, crash (signal), hang (timeout: the
-// group is killed), error exit, wrong output — into a Measurement. Never throws for a failed
-// candidate, so a benchmark run goes on.
+// group is killed), error exit, wrong output, cancellation by the caller — into a Measurement.
+// Never throws for a failed candidate, so a benchmark run goes on.
 #pragma once
 
 #include "bench/BenchJob.h"
 #include "bench/Measurement.h"
 
+#include <atomic>
 #include <string>
 
 namespace beamscope {
@@ -15,7 +16,13 @@ namespace beamscope {
 struct WorkerOptions {
     std::string workerPath;    ///< beamscope-worker; empty: defaultWorkerPath()
     bool keepJobFiles = false; ///< leave the job file in TMPDIR (debugging)
+    /// Set from any thread to kill the running worker at once (nullptr: never); the result is
+    /// then a Measurement with failure kCancelledFailure.
+    const std::atomic<bool> *cancel = nullptr;
 };
+
+/// The failure of a Measurement whose worker was killed because WorkerOptions::cancel was set.
+inline constexpr const char *kCancelledFailure = "cancelled";
 
 /// beamscope-worker next to the running executable (installed layout), else in ../worker/
 /// (the build tree: app/cli and app/worker); "" when neither exists.

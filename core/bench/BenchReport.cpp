@@ -1,0 +1,130 @@
+// BenchReport as JSON (written by the CLI's --json and into session files, read back when a
+// session is reopened) and as the CLI's table.
+#include "bench/BenchRun.h"
+
+#include "util/Error.h"
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace beamscope {
+
+namespace {
+
+std::string fixed(double v, int precision = 3) {
+    if (!std::isfinite(v)) return "-";
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(precision) << v;
+    return os.str();
+}
+
+} // namespace
+
+nlohmann::json BenchReport::toJson() const {
+    nlohmann::json j;
+    j["pipeline"] = pipeline;
+    j["device"] = device.toJson();
+    j["target"] = target;
+    j["gpu"] = gpu.name;
+    j["mode"] = mode == BenchMode::TopK ? "topk" : "oneshot";
+    j["ptx_capability"] = ptxCapability;
+    j["candidates"] = nlohmann::json::array();
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        nlohmann::json c = candidates[i].toJson();
+        if (i < schedules.size()) c["schedule"] = schedules[i];
+        j["candidates"].push_back(c);
+    }
+    j["baselines"] = nlohmann::json::array();
+    for (const Measurement &m : baselines)
+        j["baselines"].push_back(m.toJson());
+    j["survivors"] = survivors;
+    j["chosen"] = chosen >= 0 ? nlohmann::json(candidates[size_t(chosen)].label) : nlohmann::json();
+    j["chosen_why"] = chosenWhy;
+    j["beam_search_ms"] = beamSearchMs;
+    j["greedy_search_ms"] = greedySearchMs;
+    j["bench_ms"] = benchMs;
+    j["duplicates"] = duplicates;
+    if (cancelled) j["cancelled"] = true;
+    return j;
+}
+
+BenchReport BenchReport::fromJson(const nlohmann::json &j) {
+    if (!j.is_object()) throw Error("benchmark report: not a JSON object");
+    try {
+        BenchReport r;
+        r.pipeline = j.value("pipeline", std::string());
+        if (j.contains("device")) r.device = DeviceInfo::fromJson(j.at("device"));
+        r.target = j.value("target", std::string());
+        r.gpu.name = j.value("gpu", std::string());
+        r.mode = j.value("mode", std::string()) == "topk" ? BenchMode::TopK : BenchMode::OneShot;
+        r.ptxCapability = j.value("ptx_capability", 0);
+        for (const nlohmann::json &c : j.value("candidates", nlohmann::json::array())) {
+            r.candidates.push_back(Measurement::fromJson(c));
+            r.schedules.push_back(c.value("schedule", nlohmann::json()));
+        }
+        for (const nlohmann::json &b : j.value("baselines", nlohmann::json::array()))
+            r.baselines.push_back(Measurement::fromJson(b));
+        r.survivors = j.value("survivors", std::vector<size_t>());
+        if (auto it = j.find("chosen"); it != j.end() && it->is_string()) {
+            for (size_t i = 0; i < r.candidates.size(); ++i) {
+                if (r.candidates[i].label == it->get<std::string>()) r.chosen = int(i);
+            }
+        }
+        r.chosenWhy = j.value("chosen_why", std::string());
+        r.beamSearchMs = j.value("beam_search_ms", 0.0);
+        r.greedySearchMs = j.value("greedy_search_ms", 0.0);
+        r.benchMs = j.value("bench_ms", 0.0);
+        r.duplicates = j.value("duplicates", 0);
+        r.cancelled = j.value("cancelled", false);
+        return r;
+    } catch (const nlohmann::json::exception &e) {
+        throw Error(std::string("benchmark report: ") + e.what());
+    }
+}
+
+void BenchReport::printTable(std::ostream &os) const {
+    os << "pipeline " << pipeline << ", device " << device.describe() << "\n";
+    os << "target " << (target.empty() ? "none (compile only)" : target) << ", GPU model "
+       << gpu.name << ", PTX report "
+       << (ptxCapability > 0 ? "sm_" + std::to_string(ptxCapability) : std::string("off"))
+       << ", mode " << (mode == BenchMode::TopK ? "topk" : "oneshot") << "\n";
+    os << "search: beam " << fixed(beamSearchMs, 1) << " ms, greedy samples "
+       << fixed(greedySearchMs, 1) << " ms"
+       << (duplicates ? ", " + std::to_string(duplicates) + " duplicate(s) dropped" : "") << "\n\n";
+    os << std::left << std::setw(24) << "label" << std::right << std::setw(13) << "predicted_ms"
+       << std::setw(11) << "median_ms" << std::setw(6) << "regs" << std::setw(8) << "spills"
+       << std::setw(9) << "correct" << std::setw(11) << "search_ms"
+       << "  failure\n";
+    auto row = [&](const Measurement &m, bool chosenRow) {
+        os << std::left << std::setw(24) << ((chosenRow ? "* " : "  ") + m.label) << std::right
+           << std::setw(13) << fixed(m.predicted, 4) << std::setw(11)
+           << (m.measuredMs ? fixed(m.measuredMs->median, 3) : "-") << std::setw(6)
+           << (m.registers >= 0 ? std::to_string(m.registers) : "-") << std::setw(8)
+           << (m.spillBytes >= 0 ? std::to_string(m.spillBytes) : "-") << std::setw(9)
+           << (m.correct ? (*m.correct ? "true" : "false") : "-") << std::setw(11)
+           << fixed(m.searchMs, 1) << "  " << (m.failure.empty() ? "" : m.failure) << "\n";
+    };
+    for (size_t i = 0; i < candidates.size(); ++i)
+        row(candidates[i], int(i) == chosen);
+    if (!baselines.empty()) {
+        os << "\n";
+        for (const Measurement &m : baselines)
+            row(m, false);
+    }
+    os << "\nchosen: "
+       << (chosen >= 0 ? candidates[size_t(chosen)].label + " (" + chosenWhy + ")" : chosenWhy);
+    if (chosen >= 0 && candidates[size_t(chosen)].measuredMs) {
+        const double ours = candidates[size_t(chosen)].measuredMs->median;
+        os << ", median " << fixed(ours) << " ms";
+        for (const Measurement &b : baselines) {
+            if (b.measuredMs && b.correct.value_or(false) && ours > 0)
+                os << "; speedup over " << b.label.substr(9) << " "
+                   << fixed(b.measuredMs->median / ours, 2) << "x";
+        }
+    }
+    os << "\nbench time " << fixed(benchMs / 1000, 1) << " s\n";
+}
+
+} // namespace beamscope
