@@ -18,6 +18,7 @@ Session SessionController::currentSession() const {
     s.options = m_search->options();
     s.gpuName = m_gpuName.toStdString();
     s.steps = m_search->stepsDone();
+    if (m_benchmark) s.benchmark = *m_benchmark;
     return s;
 }
 
@@ -73,7 +74,10 @@ bool SessionController::open(const QString &path) {
     m_gpuName = QString::fromStdString(session->gpuName);
     m_search->load(session->source, session->options);
     if (session->steps > 0) m_search->stepTo(session->steps);
+    m_benchmark =
+        session->benchmark ? std::make_shared<const BenchReport>(*session->benchmark) : nullptr;
     Q_EMIT opened(path, m_gpuName);
+    Q_EMIT benchmarkOpened(m_benchmark);
     return true;
 }
 

@@ -1,9 +1,12 @@
 // SessionController: saves the search the user is looking at as a session file (written
 // atomically with QSaveFile) and reopens one: it loads the pipeline on the SearchController
 // and replays the saved number of steps with the saved seed, which brings back the same beam.
+// The last benchmark's measurements are saved with it and handed back when it is reopened.
 #pragma once
 
 #include "controllers/SessionFile.h"
+
+#include <memory>
 
 #include <QObject>
 #include <QString>
@@ -23,6 +26,11 @@ public:
     Session currentSession() const;
     /// The GPU's preset name or file, recorded in saved sessions for the UI.
     void setGpuName(const QString &name) { m_gpuName = name; }
+    /// The benchmark saved with the session from now on (nullptr: none).
+    void setBenchmark(std::shared_ptr<const BenchReport> report) {
+        m_benchmark = std::move(report);
+    }
+    const std::shared_ptr<const BenchReport> &benchmark() const { return m_benchmark; }
     /// Path of the session last saved or opened (empty if none).
     const QString &currentPath() const { return m_path; }
 
@@ -41,12 +49,15 @@ Q_SIGNALS:
     void saved(const QString &path);
     /// The session was read and its replay requested (results arrive from the SearchController).
     void opened(const QString &path, const QString &gpuName);
+    /// A session was opened: its saved benchmark (nullptr when it has none).
+    void benchmarkOpened(std::shared_ptr<const beamscope::BenchReport> report);
     void error(const QString &message);
 
 private:
     SearchController *m_search;
     QString m_gpuName;
     QString m_path;
+    std::shared_ptr<const BenchReport> m_benchmark;
 };
 
 } // namespace beamscope

@@ -33,30 +33,32 @@ template <typename T> T optionalField(const nlohmann::json &j, const char *key, 
 nlohmann::json sessionToJson(const Session &session) {
     const SearchOptions &o = session.options;
     const SearchSpaceOptions &space = o.space;
-    return {{"format", kFormat},
-            {"version", kVersion},
-            {"pipeline",
-             {{"name", session.source.name},
-              {"generator_library", session.source.generatorLibrary},
-              {"params", session.source.params}}},
-            {"search",
-             {{"beam_size", o.beamSize},
-              {"passes", o.passes},
-              {"seed", o.seed},
-              {"sampling", o.sampling},
-              {"freezing", o.freezing},
-              {"memoization", o.memoization},
-              {"known_bad_penalty", o.knownBadPenalty},
-              {"space",
-               {{"max_inline_recompute", space.maxInlineRecompute},
-                {"max_fused_recompute", space.maxFusedRecompute},
-                {"min_sm_fraction", space.minSmFraction},
-                {"min_lane_utilization", space.minLaneUtilization},
-                {"max_unrolled_serial", space.maxUnrolledSerial},
-                {"max_thread_dims", space.maxThreadDims}}}}},
-            {"gpu", {{"name", session.gpuName}, {"spec", o.gpu.toJson()}}},
-            {"pins", pinsToJson(o.pins).at("pins")},
-            {"steps", session.steps}};
+    nlohmann::json j = {{"format", kFormat},
+                        {"version", kVersion},
+                        {"pipeline",
+                         {{"name", session.source.name},
+                          {"generator_library", session.source.generatorLibrary},
+                          {"params", session.source.params}}},
+                        {"search",
+                         {{"beam_size", o.beamSize},
+                          {"passes", o.passes},
+                          {"seed", o.seed},
+                          {"sampling", o.sampling},
+                          {"freezing", o.freezing},
+                          {"memoization", o.memoization},
+                          {"known_bad_penalty", o.knownBadPenalty},
+                          {"space",
+                           {{"max_inline_recompute", space.maxInlineRecompute},
+                            {"max_fused_recompute", space.maxFusedRecompute},
+                            {"min_sm_fraction", space.minSmFraction},
+                            {"min_lane_utilization", space.minLaneUtilization},
+                            {"max_unrolled_serial", space.maxUnrolledSerial},
+                            {"max_thread_dims", space.maxThreadDims}}}}},
+                        {"gpu", {{"name", session.gpuName}, {"spec", o.gpu.toJson()}}},
+                        {"pins", pinsToJson(o.pins).at("pins")},
+                        {"steps", session.steps}};
+    if (session.benchmark) j["benchmark"] = session.benchmark->toJson();
+    return j;
 }
 
 Session sessionFromJson(const nlohmann::json &j) {
@@ -104,6 +106,7 @@ Session sessionFromJson(const nlohmann::json &j) {
     if (j.contains("pins")) o.pins = pinsFromJson(nlohmann::json{{"pins", j.at("pins")}});
     s.steps = optionalField(j, "steps", 0);
     if (s.steps < 0) throw Error("session: \"steps\" is negative");
+    if (j.contains("benchmark")) s.benchmark = BenchReport::fromJson(j.at("benchmark"));
     return s;
 }
 

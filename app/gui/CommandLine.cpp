@@ -132,7 +132,18 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         QStringLiteral("screenshot"),
         QStringLiteral("save the window as PNG after the steps, then exit"),
         QStringLiteral("FILE.png"));
-    parser.addOptions({app, param, lib, beam, passes, seed, gpu, pins, steps, shot});
+    const QCommandLineOption dock(
+        QStringLiteral("dock"),
+        QStringLiteral(
+            "show this dock on top of its tab group (title or object name, e.g. Export)"),
+        QStringLiteral("NAME"));
+    const QCommandLineOption bench(
+        QStringLiteral("bench"),
+        QStringLiteral("with --screenshot: once the search settles, benchmark the top K schedules "
+                       "of the beam and these baselines (naive, anderson2021, li2018, "
+                       "mullapudi2016) on the local device first"),
+        QStringLiteral("K[,BASELINE...]"));
+    parser.addOptions({app, param, lib, beam, passes, seed, gpu, pins, steps, shot, dock, bench});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("a session file to open"),
                                  QStringLiteral("[SESSION.json]"));
@@ -179,6 +190,18 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         if (!ok || out.steps < 0) throw UsageError("--steps needs a non-negative integer");
     }
     out.screenshot = parser.value(shot);
+    out.dock = parser.value(dock);
+    if (parser.isSet(bench)) {
+        QStringList parts = parser.value(bench).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        out.benchCount = positiveInt(parts.isEmpty() ? QString() : parts.takeFirst(), "bench", 64);
+        static const QStringList known = {"naive", "anderson2021", "li2018", "mullapudi2016"};
+        for (const QString &name : parts) {
+            if (!known.contains(name.toLower()))
+                throw UsageError("--bench: unknown baseline '" + name.toStdString() + "'");
+            out.benchBaselines << name.toLower();
+        }
+        if (out.screenshot.isEmpty()) throw UsageError("--bench needs --screenshot");
+    }
     if (!out.screenshot.isEmpty() && !out.source && out.session.isEmpty()) {
         throw UsageError("--screenshot needs --app or a session file");
     }

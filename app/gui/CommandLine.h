@@ -1,7 +1,7 @@
 // CommandLine: the GUI's arguments — beamscope [--app APP] [-p key=value]... [--generator-lib
 // PATH] [--beam N] [--passes N] [--seed N] [--gpu NAME] [--pins FILE.json] [--steps N]
-// [--screenshot FILE.png] [SESSION.json]. Checked before any window opens; bad input is a
-// UsageError with one line.
+// [--dock NAME] [--bench K[,BASELINE...]] [--screenshot FILE.png] [SESSION.json]. Checked before
+// any window opens; bad input is a UsageError with one line.
 #pragma once
 
 #include "pipeline/PipelineSource.h"
@@ -19,6 +19,9 @@ struct GuiArguments {
     QString session;                      ///< a session file to open
     int steps = 0;                        ///< steps to take once loaded
     QString screenshot;                   ///< save the window here after the steps, then exit
+    QString dock;                         ///< a dock to show on top of its tab group
+    int benchCount = 0;         ///< --bench K,...: benchmark the beam's top K before the screenshot
+    QStringList benchBaselines; ///< the baselines named after K in --bench
     std::optional<int> beam, passes;
     std::optional<uint64_t> seed;
     QString gpu;           ///< preset name or JSON file

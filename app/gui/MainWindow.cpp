@@ -1,24 +1,28 @@
 // MainWindow: docks, menus and the wiring between the search controller, the hub and the views.
 //   createDocks()   the views in docks around the DAG
-//   createMenus()   File (sessions, generator libraries, recent files), View
+//   createMenus()   File (sessions, recent files, export schedule), View (docks, reset layout)
 //   connectSearch() controller signals -> hub, status bar, toolbar
 //   applyOptions() / applyPins()  a fresh search when the user changes options or pins
 #include "MainWindow.h"
 
+#include "BenchCoordinator.h"
 #include "PipelinePanel.h"
 #include "RecentFiles.h"
 #include "SearchToolBar.h"
 #include "StatusPanel.h"
+#include "WindowLayout.h"
 
 #include "controllers/SearchController.h"
 #include "controllers/SessionController.h"
 #include "views/beam/BeamView.h"
+#include "views/benchmark/BenchPanel.h"
 #include "views/buckets/BucketsView.h"
 #include "views/common/SelectionHub.h"
 #include "views/cost/BestCostChart.h"
 #include "views/cost/CostView.h"
 #include "views/dag/DagPanel.h"
 #include "views/dag/DagView.h"
+#include "views/code/ExportView.h"
 #include "views/loopnest/LoopNestView.h"
 
 #include <QAction>
@@ -27,18 +31,25 @@
 #include <QMenuBar>
 #include <QStatusBar>
 
+#include <algorithm>
+#include <utility>
+
 namespace beamscope {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_hub(new SelectionHub(this)), m_search(new SearchController(this)),
       m_sessions(new SessionController(m_search, this)), m_toolbar(new SearchToolBar(this)),
       m_pipeline(new PipelinePanel(this)), m_dag(new DagPanel(m_hub, this)),
-      m_cost(new CostView(m_hub, this)), m_status(new StatusPanel(statusBar())) {
+      m_cost(new CostView(m_hub, this)), m_export(new ExportView(m_hub, this)),
+      m_benchPanel(new BenchPanel(this)),
+      m_bench(new BenchCoordinator(m_benchPanel, m_hub, m_search, m_sessions, this)),
+      m_status(new StatusPanel(statusBar())) {
     setWindowTitle(tr("Beamscope"));
     setObjectName(QStringLiteral("mainWindow"));
     setCentralWidget(m_dag);
     addToolBar(Qt::TopToolBarArea, m_toolbar);
     createDocks();
+    m_layout = new WindowLayout(this, [this] { applyDefaultDockSizes(); });
     createMenus();
     connectSearch();
     m_options.gpu = GpuSpec::load("v100");
@@ -58,8 +69,7 @@ void MainWindow::createDocks() {
         addDockWidget(area, d);
         return d;
     };
-    QDockWidget *pipeline =
-        dock(tr("Pipeline"), QStringLiteral("pipelineDock"), m_pipeline, Qt::LeftDockWidgetArea);
+    dock(tr("Pipeline"), QStringLiteral("pipelineDock"), m_pipeline, Qt::LeftDockWidgetArea);
     QDockWidget *loops = dock(tr("Loop nest"), QStringLiteral("loopNestDock"),
                               new LoopNestView(m_hub, this), Qt::RightDockWidgetArea);
     QDockWidget *cost =
@@ -70,11 +80,39 @@ void MainWindow::createDocks() {
                                 new BucketsView(m_hub, this), Qt::BottomDockWidgetArea);
     splitDockWidget(loops, cost, Qt::Vertical);
     splitDockWidget(beam, buckets, Qt::Horizontal);
-    resizeDocks({pipeline}, {215}, Qt::Horizontal);
-    resizeDocks({loops}, {500}, Qt::Horizontal);
-    resizeDocks({loops, cost}, {330, 470}, Qt::Vertical);
-    resizeDocks({beam}, {290}, Qt::Vertical);
-    resizeDocks({beam, buckets}, {600, 1080}, Qt::Horizontal);
+    QDockWidget *exported =
+        dock(tr("Export"), QStringLiteral("exportDock"), m_export, Qt::RightDockWidgetArea);
+    tabifyDockWidget(cost, exported); // the taller of the two right-hand docks suits code
+    cost->raise();
+    QDockWidget *bench =
+        dock(tr("Benchmark"), QStringLiteral("benchDock"), m_benchPanel, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(buckets, bench);
+    buckets->raise();
+    applyDefaultDockSizes();
+}
+
+void MainWindow::applyDefaultDockSizes() {
+    auto find = [this](const char *name) {
+        return findChild<QDockWidget *>(QLatin1String(name));
+    };
+    QDockWidget *loops = find("loopNestDock");
+    QDockWidget *cost = find("costDock");
+    QDockWidget *beam = find("beamDock");
+    QDockWidget *buckets = find("bucketsDock");
+    // Proportions of the window as it is: before the first show the window's size is not the
+    // final one, so this runs again once it is shown (showEvent).
+    const int w = std::max(width(), 1200), h = std::max(height(), 800);
+    resizeDocks({find("pipelineDock")}, {215}, Qt::Horizontal);
+    resizeDocks({loops}, {w * 30 / 100}, Qt::Horizontal);
+    resizeDocks({beam}, {h * 29 / 100}, Qt::Vertical);
+    resizeDocks({loops, cost}, {38, 62}, Qt::Vertical);
+    resizeDocks({beam, buckets}, {36, 64}, Qt::Horizontal);
+}
+
+void MainWindow::showEvent(QShowEvent *event) {
+    QMainWindow::showEvent(event);
+    if (std::exchange(m_shownOnce, true) || m_layout->wasRestored()) return;
+    applyDefaultDockSizes(); // at the window's real size, which the constructor did not know
 }
 
 void MainWindow::createMenus() {
@@ -91,7 +129,22 @@ void MainWindow::createMenus() {
     file->addAction(tr("Save session &as…"), QKeySequence::SaveAs, this,
                     [this] { saveSession(true); });
     file->addSeparator();
+    QAction *exportAction =
+        file->addAction(tr("&Export schedule…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
+            raiseDock(QStringLiteral("exportDock"));
+            m_export->saveAs();
+        });
+    exportAction->setToolTip(tr("Save the inspected schedule as Halide C++"));
+    exportAction->setEnabled(m_export->canExport());
+    connect(m_export, &ExportView::exportableChanged, exportAction, &QAction::setEnabled);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *search = menuBar()->addMenu(tr("&Search"));
+    QAction *benchmark =
+        search->addAction(tr("&Benchmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
+                          [this] { raiseDock(QStringLiteral("benchDock")); });
+    benchmark->setToolTip(tr("Compile and measure the beam's best schedules on the local device"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Fit graph"), QKeySequence(Qt::CTRL | Qt::Key_0), m_dag->view(),
@@ -99,6 +152,8 @@ void MainWindow::createMenus() {
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset layout"), m_layout, &WindowLayout::reset);
 }
 
 void MainWindow::connectSearch() {
@@ -149,6 +204,8 @@ void MainWindow::connectSearch() {
     });
     connect(m_search, &SearchController::error, this, &MainWindow::showError);
     connect(m_sessions, &SessionController::error, this, &MainWindow::showError);
+    connect(m_bench, &BenchCoordinator::message, statusBar(),
+            [this](const QString &m) { statusBar()->showMessage(m, 8000); });
 }
 
 void MainWindow::setInitialOptions(const SearchOptions &options, const QString &gpuName) {
@@ -240,6 +297,24 @@ void MainWindow::updateActions() {
 void MainWindow::showError(const QString &message) {
     statusBar()->showMessage(tr("Error: %1").arg(message), 15000);
     Q_EMIT errorShown(message);
+}
+
+void MainWindow::keepLayoutAcrossRuns() {
+    m_layout->restoreAndKeep();
+}
+
+bool MainWindow::raiseDock(const QString &name) {
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+        QString title = dock->windowTitle();
+        title.remove(QLatin1Char('&'));
+        if (dock->objectName().compare(name, Qt::CaseInsensitive) != 0 &&
+            title.compare(name, Qt::CaseInsensitive) != 0)
+            continue;
+        dock->show();
+        dock->raise();
+        return true;
+    }
+    return false;
 }
 
 bool MainWindow::isSettled() const {

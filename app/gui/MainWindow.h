@@ -20,6 +20,10 @@ class SelectionHub;
 class SessionController;
 class StatusPanel;
 class CostView;
+class ExportView;
+class WindowLayout;
+class BenchCoordinator;
+class BenchPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -30,6 +34,16 @@ public:
     SearchController *searchController() const { return m_search; }
     SelectionHub *hub() const { return m_hub; }
     DagPanel *dagPanel() const { return m_dag; }
+    ExportView *exportView() const { return m_export; }
+    BenchPanel *benchPanel() const { return m_benchPanel; }
+    BenchCoordinator *benchCoordinator() const { return m_bench; }
+    WindowLayout *windowLayout() const { return m_layout; }
+    /// Restores the dock layout of the last run and saves it on close (the application calls
+    /// this; tests and --screenshot runs leave the user's settings alone).
+    void keepLayoutAcrossRuns();
+    /// Shows and raises the dock whose object name or title is `name` (case-insensitive);
+    /// false if there is none.
+    bool raiseDock(const QString &name);
     /// True when nothing is pending: no search request, no layout, a DAG on screen.
     bool isSettled() const;
     /// Applies toolbar options given on the command line.
@@ -47,8 +61,13 @@ Q_SIGNALS:
     /// A request failed (one line); also shown in the status bar.
     void errorShown(const QString &message);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void createDocks();
+    /// The default dock sizes, in proportion to the window.
+    void applyDefaultDockSizes();
     void createMenus();
     void connectSearch();
     void applyOptions();
@@ -64,7 +83,12 @@ private:
     PipelinePanel *m_pipeline;
     DagPanel *m_dag;
     CostView *m_cost;
+    ExportView *m_export;
+    BenchPanel *m_benchPanel;
+    BenchCoordinator *m_bench;
     StatusPanel *m_status;
+    WindowLayout *m_layout = nullptr;
+    bool m_shownOnce = false;
     RecentFiles *m_recent = nullptr;
     SearchOptions m_options; ///< options of the search on screen (pins included)
     int m_pendingSteps = 0;  ///< steps to take once the pipeline being loaded is ready

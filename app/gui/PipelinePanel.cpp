@@ -1,8 +1,9 @@
-// PipelinePanel: catalog combo, parameter form, generator libraries.
+// PipelinePanel: catalog combo, parameter form, generator libraries opened in the background.
 #include "PipelinePanel.h"
 
+#include "GeneratorLibraryLoader.h"
+
 #include "pipeline/AppCatalog.h"
-#include "pipeline/GeneratorLibrary.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -14,12 +15,15 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace beamscope {
 
 PipelinePanel::PipelinePanel(QWidget *parent)
     : QWidget(parent), m_app(new QComboBox(this)), m_description(new QLabel(this)),
       m_params(new QFormLayout), m_generatorParams(new QLineEdit(this)),
-      m_load(new QPushButton(tr("Load"), this)) {
+      m_load(new QPushButton(tr("Load"), this)), m_libraryStatus(new QLabel(this)),
+      m_loader(new GeneratorLibraryLoader(this)) {
     for (const AppDefinition &app : appCatalog()) {
         m_entries.push_back({app.name, {}});
         m_app->addItem(QString::fromStdString(app.name));
@@ -31,6 +35,10 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     m_load->setDefault(true);
     m_load->setToolTip(tr("Build the pipeline, analyze it and start a fresh search"));
     auto *browse = new QPushButton(tr("Open generator library…"), this);
+    // One line however long the error: the tooltip has it whole, the dock keeps its width.
+    m_libraryStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_libraryStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_libraryStatus->hide();
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -42,11 +50,14 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     layout->addWidget(m_load);
     layout->addSpacing(8);
     layout->addWidget(browse);
+    layout->addWidget(m_libraryStatus);
     layout->addStretch(1);
 
     connect(m_app, &QComboBox::currentIndexChanged, this, &PipelinePanel::showEntry);
     connect(m_load, &QPushButton::clicked, this, [this] { Q_EMIT loadRequested(source()); });
     connect(browse, &QPushButton::clicked, this, &PipelinePanel::browseLibrary);
+    connect(m_loader, &GeneratorLibraryLoader::loaded, this, &PipelinePanel::libraryLoaded);
+    connect(m_loader, &GeneratorLibraryLoader::failed, this, &PipelinePanel::libraryFailed);
     showEntry(0);
 }
 
@@ -101,23 +112,40 @@ PipelineSource PipelinePanel::source() const {
     return s;
 }
 
+namespace {
+
+/// True if `a` and `b` name the same library file (or are both empty: the catalog).
+bool sameLibrary(const std::string &a, const std::string &b) {
+    if (a == b) return true;
+    if (a.empty() || b.empty()) return false;
+    const QString ca = QFileInfo(QString::fromStdString(a)).canonicalFilePath();
+    return !ca.isEmpty() && ca == QFileInfo(QString::fromStdString(b)).canonicalFilePath();
+}
+
+} // namespace
+
 void PipelinePanel::setSource(const PipelineSource &source) {
-    if (!source.generatorLibrary.empty()) {
-        QString error;
-        openGeneratorLibrary(QString::fromStdString(source.generatorLibrary), &error);
+    m_pendingSource.reset();
+    if (showSource(source) || source.generatorLibrary.empty()) return;
+    m_pendingSource = source;
+    openGeneratorLibrary(QString::fromStdString(source.generatorLibrary));
+}
+
+bool PipelinePanel::showSource(const PipelineSource &source) {
+    int found = -1;
+    for (size_t i = 0; i < m_entries.size() && found < 0; ++i) {
+        if (m_entries[i].name == source.name &&
+            sameLibrary(m_entries[i].library, source.generatorLibrary))
+            found = int(i);
     }
-    for (size_t i = 0; i < m_entries.size(); ++i) {
-        if (m_entries[i].name == source.name && m_entries[i].library == source.generatorLibrary) {
-            m_app->setCurrentIndex(int(i));
-            break;
-        }
-    }
+    if (found < 0) return false;
+    m_app->setCurrentIndex(found);
     if (!source.generatorLibrary.empty()) {
         QStringList params;
         for (const std::string &p : source.params)
             params << QString::fromStdString(p);
         m_generatorParams->setText(params.join(QLatin1Char(' ')));
-        return;
+        return true;
     }
     for (const std::string &assignment : source.params) {
         const auto eq = assignment.find('=');
@@ -127,40 +155,72 @@ void PipelinePanel::setSource(const PipelineSource &source) {
                 spin->setValue(QString::fromStdString(assignment.substr(eq + 1)).toInt());
         }
     }
+    return true;
 }
 
-bool PipelinePanel::openGeneratorLibrary(const QString &path, QString *error) {
-    try {
-        // dlopen of a small library and a registry read: quick enough for the GUI thread.
-        const GeneratorLibrary library = GeneratorLibrary::open(path.toStdString());
-        for (const std::string &name : library.generators()) {
-            bool known = false;
-            for (const Entry &e : m_entries)
-                known |= e.name == name && e.library == library.path();
-            if (known) continue;
-            m_entries.push_back({name, library.path()});
-            m_app->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(name),
-                                                         QFileInfo(path).fileName()));
+void PipelinePanel::openGeneratorLibrary(const QString &path, bool selectFirst) {
+    m_selectFirstLoaded = selectFirst;
+    showLibraryStatus(tr("Loading %1…").arg(QFileInfo(path).fileName()), false);
+    m_loader->load(path);
+}
+
+bool PipelinePanel::isLoadingLibrary() const {
+    return m_loader->isLoading();
+}
+
+QString PipelinePanel::libraryStatus() const {
+    return m_libraryStatus->isHidden() ? QString() : m_libraryStatus->text();
+}
+
+void PipelinePanel::libraryLoaded(const QString &path, const QString &openedPath,
+                                  const QStringList &generators) {
+    showLibraryStatus(QString(), false);
+    const std::string library = openedPath.toStdString();
+    int first = -1;
+    for (const QString &name : generators) {
+        int index = -1;
+        for (size_t i = 0; i < m_entries.size(); ++i) {
+            if (m_entries[i].name == name.toStdString() && m_entries[i].library == library)
+                index = int(i);
         }
-        Q_EMIT generatorLibraryOpened(path);
-        return true;
-    } catch (const std::exception &e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
+        if (index < 0) {
+            index = int(m_entries.size());
+            m_entries.push_back({name.toStdString(), library});
+            m_app->addItem(QStringLiteral("%1 (%2)").arg(name, QFileInfo(path).fileName()));
+        }
+        if (first < 0) first = index;
     }
+    if (m_pendingSource && sameLibrary(m_pendingSource->generatorLibrary, library)) {
+        showSource(*std::exchange(m_pendingSource, std::nullopt));
+    } else if (std::exchange(m_selectFirstLoaded, false) && first >= 0) {
+        m_app->setCurrentIndex(first);
+    }
+    Q_EMIT generatorLibraryOpened(path);
+    Q_EMIT message(generators.size() == 1
+                       ? tr("Opened %1: 1 generator").arg(path)
+                       : tr("Opened %1: %2 generators").arg(path).arg(generators.size()));
+}
+
+void PipelinePanel::libraryFailed(const QString &path, const QString &error) {
+    m_pendingSource.reset();
+    m_selectFirstLoaded = false;
+    showLibraryStatus(error, true); // GeneratorLibrary's messages name the library
+    Q_EMIT generatorLibraryFailed(path, error);
+    Q_EMIT message(error);
+}
+
+void PipelinePanel::showLibraryStatus(const QString &text, bool error) {
+    m_libraryStatus->setText(text);
+    m_libraryStatus->setToolTip(text);
+    m_libraryStatus->setStyleSheet(error ? QStringLiteral("color: #b00020;")
+                                         : QStringLiteral("color: #555;"));
+    m_libraryStatus->setVisible(!text.isEmpty());
 }
 
 void PipelinePanel::browseLibrary() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open generator library"), QString(),
                                                       tr("Shared libraries (*.so);;All files (*)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (openGeneratorLibrary(path, &error)) {
-        m_app->setCurrentIndex(m_app->count() - 1);
-        Q_EMIT message(tr("Opened %1").arg(path));
-    } else {
-        Q_EMIT message(error);
-    }
+    if (!path.isEmpty()) openGeneratorLibrary(path, true);
 }
 
 } // namespace beamscope

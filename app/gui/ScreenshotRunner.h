@@ -1,12 +1,17 @@
 // ScreenshotRunner: --screenshot mode. Waits until the window has settled (pipeline loaded,
 // steps taken, DAG laid out, charts flushed), grabs the main window, saves it as PNG and quits
 // the application: exit code 0, or 1 with one line on stderr when the search or the save fails.
+// With a benchmark asked for, it runs one on the settled beam first and waits for its report.
 #pragma once
+
+#include "views/benchmark/BenchPanel.h"
 
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QTimer>
+
+#include <optional>
 
 namespace beamscope {
 
@@ -17,15 +22,21 @@ class ScreenshotRunner : public QObject {
 public:
     /// Gives up (exit 1) after `timeoutMs`.
     ScreenshotRunner(MainWindow *window, QString path, int timeoutMs = 300000);
+    /// Before the grab: benchmark the settled beam with `settings` in the Benchmark dock.
+    void benchmarkFirst(const BenchSettings &settings);
 
 private:
     void poll();
+    /// False while a benchmark is still to start or running; starts it when due.
+    bool benchmarkDone();
     void fail(const QString &message);
 
     MainWindow *m_window;
     QString m_path;
     int m_timeoutMs;
     int m_settledPolls = 0;
+    std::optional<BenchSettings> m_bench; ///< still to run (reset once started)
+    bool m_benchRunning = false;
     QTimer m_timer;
     QElapsedTimer m_elapsed;
 };

@@ -57,7 +57,21 @@ int main(int argc, char **argv) {
     MainWindow window;
     window.setInitialOptions(options, args.gpu.isEmpty() ? QStringLiteral("v100") : args.gpu);
     window.resize(1680, 1020);
-    if (!args.screenshot.isEmpty()) new ScreenshotRunner(&window, args.screenshot);
+    // A screenshot shows the default layout and leaves the user's saved one alone.
+    if (args.screenshot.isEmpty()) window.keepLayoutAcrossRuns();
+    if (!args.dock.isEmpty() && !window.raiseDock(args.dock)) {
+        std::fprintf(stderr, "beamscope: no dock '%s'\n", qPrintable(args.dock));
+        return 2;
+    }
+    if (!args.screenshot.isEmpty()) {
+        auto *runner = new ScreenshotRunner(&window, args.screenshot);
+        if (args.benchCount > 0) {
+            BenchSettings bench;
+            bench.count = args.benchCount;
+            bench.baselines = args.benchBaselines;
+            runner->benchmarkFirst(bench);
+        }
+    }
     window.show();
     if (!args.session.isEmpty())
         window.openSession(args.session);

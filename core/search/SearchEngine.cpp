@@ -334,6 +334,7 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
         finishPass();
     }
     s.finished = m_finished;
+    s.best = m_best;
     s.frozen.assign(m_frozen.begin(), m_frozen.end());
     s.counters = m_counters;
     ++m_stepIndex;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,8 @@ struct SearchStep {
     StepTimings timings;
     bool passFinished = false;
     bool finished = false;   ///< the whole search is done
+    /// The best complete state found so far (SearchEngine::best()); unset until a pass ends.
+    std::optional<BeamEntry> best;
 };
 
 using SearchStepPtr = std::shared_ptr<const SearchStep>;

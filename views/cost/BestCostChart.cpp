@@ -36,7 +36,7 @@ BestCostChart::BestCostChart(QWidget *parent)
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     setChart(chart);
-    setMinimumHeight(180);
+    setMinimumHeight(140);
     m_flush.setInterval(100);
     m_flush.setSingleShot(true);
     connect(&m_flush, &QTimer::timeout, this, &BestCostChart::flush);

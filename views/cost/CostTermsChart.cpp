@@ -26,7 +26,7 @@ CostTermsChart::CostTermsChart(SelectionHub *hub, QWidget *parent)
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setBackgroundRoundness(0);
     setChart(chart);
-    setMinimumHeight(220);
+    setMinimumHeight(170);
     connect(hub, &SelectionHub::stateChanged, this, &CostTermsChart::rebuild);
     connect(hub, &SelectionHub::funcSelected, this, &CostTermsChart::rebuild);
     rebuild();
@@ -78,8 +78,10 @@ void CostTermsChart::rebuild() {
     std::vector<const StageCost *> shown;
     CostTerms rest{};
     int restCount = 0;
+    // One row is kept for "other stages" only when they do not all fit.
+    const int rows = int(stages.size()) <= m_fitted ? m_fitted : m_fitted - 1;
     for (const StageCost *s : stages) {
-        if (int(shown.size()) < m_fitted - 1 || s->node == selected) {
+        if (int(shown.size()) < rows || s->node == selected) {
             shown.push_back(s);
         } else {
             for (size_t t = 0; t < kCostTerms; ++t)

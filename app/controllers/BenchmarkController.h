@@ -1,0 +1,73 @@
+// BenchmarkController: runs one benchmark (core runBenchmark: compile and measure candidate schedules
+// and baselines in worker processes) on its own worker QThread for the GUI, so the GUI thread
+// never waits on a compiler or a device. Rows come back one by one as they finish, with
+// structured progress; cancel() kills the running worker and the run ends with what it measured.
+// A newer start() cancels the older run and its late results are dropped (generation counter, as
+// in SearchController). A failing candidate is a row with a failure, never an error.
+#pragma once
+
+#include "bench/BenchRun.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <atomic>
+#include <memory>
+
+namespace beamscope {
+using BenchReportPtr = std::shared_ptr<const BenchReport>;
+} // namespace beamscope
+
+Q_DECLARE_METATYPE(beamscope::Measurement)
+Q_DECLARE_METATYPE(beamscope::BenchReportPtr)
+
+namespace beamscope {
+
+class BenchmarkController : public QObject {
+    Q_OBJECT
+public:
+    explicit BenchmarkController(QObject *parent = nullptr);
+    /// Cancels the running benchmark (its worker process is killed) and joins the thread.
+    ~BenchmarkController() override;
+
+    /// True from start() until the run's finished() or error() has been delivered.
+    bool isBusy() const { return m_busy; }
+    /// The report of the last run that finished (cancelled ones included); nullptr before.
+    BenchReportPtr lastReport() const { return m_lastReport; }
+    quint64 generation() const { return m_generation; }
+
+public Q_SLOTS:
+    /// Runs a benchmark with `options` (its progress/onProgress/onMeasured/cancel are the
+    /// controller's own and are replaced). A run still going is cancelled first.
+    void start(beamscope::BenchOptions options);
+    /// Stops the running benchmark: the worker process is killed, nothing further is measured,
+    /// and finished() comes with what was measured so far (report->cancelled set).
+    void cancel();
+
+Q_SIGNALS:
+    /// Before each compile/measure job: `done` of `total` jobs finished, `label` the next one.
+    void progress(int done, int total, const QString &label);
+    /// A row finished (candidate or baseline), failed ones included.
+    void measured(const beamscope::Measurement &measurement, bool baseline);
+    /// The run ended (completely or cancelled).
+    void finished(beamscope::BenchReportPtr report);
+    /// The run could not start or stopped on an error (bad options, no such device,
+    /// pipeline not loadable); `message` is one line fit for a user.
+    void error(const QString &message);
+    void busyChanged(bool busy);
+
+private:
+    template <typename Result> void deliver(quint64 generation, Result &&result);
+    void setBusy(bool busy);
+
+    QThread m_thread;
+    QObject *m_context = nullptr; ///< lives in m_thread; runs the posted benchmark
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    quint64 m_generation = 0;
+    bool m_busy = false;
+    BenchReportPtr m_lastReport;
+};
+
+} // namespace beamscope

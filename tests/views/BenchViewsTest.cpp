@@ -1,0 +1,136 @@
+// The benchmark views: BenchResultsModel under QAbstractItemModelTester while rows arrive one by
+// one (candidates stay above the baselines), then a whole report replaces them; its cells say
+// what a Halide user reads (times without units under a unit header, yes/NO, the chosen star);
+// the chart plots measured candidates only and one line per measured baseline; the panel's Run
+// button follows availability and busy state.
+#include "bench/BenchRun.h"
+#include "views/benchmark/BenchPanel.h"
+#include "views/benchmark/BenchResultsModel.h"
+#include "views/benchmark/PredictedMeasuredChart.h"
+
+#include <QAbstractItemModelTester>
+#include <QPushButton>
+#include <QTest>
+
+using namespace beamscope;
+
+namespace {
+
+Measurement row(const std::string &label, double predicted, std::optional<double> measured,
+                std::optional<bool> correct) {
+    Measurement m;
+    m.label = label;
+    m.predicted = predicted;
+    if (measured) m.measuredMs = RunTimes{*measured, *measured * 0.9, *measured * 1.2};
+    m.correct = correct;
+    m.maxError = 0;
+    return m;
+}
+
+QString cell(const BenchResultsModel &model, int r, int column) {
+    return model.data(model.index(r, column)).toString();
+}
+
+} // namespace
+
+class BenchViewsTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void rowsArriveInTwoSections() {
+        BenchResultsModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        PredictedMeasuredChart chart(&model);
+        model.addMeasurement(row("beam#0", 0.5, 1.25, true), false);
+        Measurement naive = row("baseline:naive", Measurement::kUnknown, 3.0, true);
+        naive.searchMs = 0.2;
+        model.addMeasurement(naive, true);
+        Measurement failed = row("beam#1", 0.7, std::nullopt, std::nullopt);
+        failed.failure = "hang: timed out after 120 s";
+        model.addMeasurement(failed, false);
+        model.addMeasurement(row("greedy#0", 0.9, 2.0, false), false);
+
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.candidateCount(), 3);
+        QCOMPARE(model.baselineCount(), 1);
+        QCOMPARE(cell(model, 0, BenchResultsModel::ScheduleColumn), QStringLiteral("beam#0"));
+        QCOMPARE(cell(model, 1, BenchResultsModel::ScheduleColumn), QStringLiteral("beam#1"));
+        QCOMPARE(cell(model, 3, BenchResultsModel::ScheduleColumn), QStringLiteral("naive"));
+        QCOMPARE(cell(model, 3, BenchResultsModel::KindColumn), QStringLiteral("baseline"));
+        QCOMPARE(cell(model, 2, BenchResultsModel::KindColumn), QStringLiteral("greedy"));
+        QCOMPARE(cell(model, 0, BenchResultsModel::MeasuredColumn), QStringLiteral("1.25"));
+        QCOMPARE(cell(model, 3, BenchResultsModel::PredictedColumn), QString());
+        QCOMPARE(cell(model, 3, BenchResultsModel::SearchColumn), QStringLiteral("0.2"));
+        QCOMPARE(cell(model, 0, BenchResultsModel::CorrectColumn), QStringLiteral("yes"));
+        QCOMPARE(cell(model, 2, BenchResultsModel::CorrectColumn), QStringLiteral("NO"));
+        QCOMPARE(cell(model, 1, BenchResultsModel::FailureColumn),
+                 QStringLiteral("hang: timed out after 120 s"));
+        QVERIFY(model.data(model.index(0, BenchResultsModel::MeasuredColumn), Qt::ToolTipRole)
+                    .toString()
+                    .contains("min 1.125 ms"));
+        QVERIFY(model.headerData(BenchResultsModel::MeasuredColumn, Qt::Horizontal)
+                    .toString()
+                    .endsWith(" ms"));
+        // Measured candidates are points (the failed one is not); the baseline is a line.
+        QCOMPARE(chart.candidatePointCount(), 2);
+        QCOMPARE(chart.baselineLineCount(), 1);
+
+        model.setChosen(0);
+        QVERIFY(cell(model, 0, BenchResultsModel::ScheduleColumn).startsWith(QStringLiteral("★")));
+        QCOMPARE(model.chosenRow(), 0);
+        QVERIFY(model.data(model.index(0, 0), Qt::FontRole).value<QFont>().bold());
+    }
+
+    void aReportReplacesTheRows() {
+        BenchResultsModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.addMeasurement(row("beam#0", 0.5, 1.0, true), false);
+        model.setResults({row("beam#0", 0.5, 1.0, true), row("beam#1", 0.6, 0.8, true)},
+                         {row("baseline:anderson2021", Measurement::kUnknown, 0.9, true)}, 1);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.chosenRow(), 1);
+        QVERIFY(model.isBaseline(2));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(model.chosenRow(), -1);
+    }
+
+    void panelFollowsAvailabilityAndReports() {
+        BenchPanel panel;
+        QVERIFY(!panel.runButton()->isEnabled());
+        QVERIFY(!panel.hint().isEmpty());
+        panel.setAvailable(true, QStringLiteral("ready"));
+        QVERIFY(panel.runButton()->isEnabled());
+        BenchSettings settings;
+        settings.count = 3;
+        settings.greedySamples = 2;
+        settings.baselines = {QStringLiteral("naive"), QStringLiteral("li2018")};
+        panel.setSettings(settings);
+        const BenchSettings back = panel.settings();
+        QCOMPARE(back.count, 3);
+        QCOMPARE(back.greedySamples, 2);
+        QCOMPARE(back.baselines, settings.baselines);
+
+        panel.setBusy(true);
+        QVERIFY(!panel.runButton()->isEnabled());
+        QVERIFY(panel.cancelButton()->isEnabled());
+        panel.beginRun(QStringLiteral("v100"));
+        panel.addMeasurement(row("beam#0", 0.5, 1.0, true), false);
+        QCOMPARE(panel.model()->rowCount(), 1);
+        auto report = std::make_shared<BenchReport>();
+        report->candidates = {row("beam#0", 0.5, 1.0, true)};
+        report->baselines = {row("baseline:naive", Measurement::kUnknown, 2.5, true)};
+        report->chosen = 0;
+        panel.showReport(report);
+        panel.setBusy(false);
+        QCOMPARE(panel.model()->rowCount(), 2);
+        QCOMPARE(panel.model()->chosenRow(), 0);
+        QVERIFY(panel.runButton()->isEnabled());
+        panel.showReport(nullptr);
+        QCOMPARE(panel.model()->rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(BenchViewsTest)
+#include "BenchViewsTest.moc"

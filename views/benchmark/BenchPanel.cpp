@@ -1,0 +1,278 @@
+// BenchPanel: controls, progress, table + chart, verdict.
+#include "views/benchmark/BenchPanel.h"
+
+#include "bench/BenchRun.h"
+#include "views/benchmark/BenchResultsModel.h"
+#include "views/benchmark/PredictedMeasuredChart.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace beamscope {
+
+namespace {
+
+const char *const kBaselineNames[] = {"naive", "anderson2021", "li2018", "mullapudi2016"};
+
+/// "OpenCL CPU", "CUDA NVIDIA H100", "no device".
+QString shortDeviceName(const DeviceInfo &device) {
+    switch (device.kind) {
+    case DeviceKind::OpenCL:
+        return QStringLiteral("OpenCL %1").arg(QString::fromStdString(device.openclType));
+    case DeviceKind::Cuda:
+        return QStringLiteral("CUDA %1").arg(QString::fromStdString(device.name));
+    case DeviceKind::None:
+        break;
+    }
+    return QObject::tr("no device");
+}
+
+/// "Chosen beam#0: 0.412 ms, 2.4× faster than naive, 0.9× of anderson2021 (slower)."
+QString verdict(const BenchReport &report) {
+    QString text;
+    if (report.cancelled)
+        text += QObject::tr("Cancelled: %1 of the rows measured. ")
+                    .arg(report.candidates.size() + report.baselines.size());
+    if (report.chosen < 0) {
+        return text + QObject::tr("No candidate chosen: %1.")
+                          .arg(QString::fromStdString(report.chosenWhy));
+    }
+    const Measurement &chosen = report.candidates[size_t(report.chosen)];
+    text += QObject::tr("Chosen %1").arg(QString::fromStdString(chosen.label));
+    if (!chosen.measuredMs) return text + QLatin1Char('.');
+    const double ours = chosen.measuredMs->median;
+    text += QObject::tr(": %1 ms").arg(ours, 0, 'g', 4);
+    QStringList comparisons;
+    for (const Measurement &b : report.baselines) {
+        if (!b.measuredMs || !b.correct.value_or(false) || ours <= 0) continue;
+        const double speedup = b.measuredMs->median / ours;
+        comparisons << (speedup >= 1 ? QObject::tr("%1× faster than %2")
+                                     : QObject::tr("%1× slower than %2"))
+                           .arg(speedup >= 1 ? speedup : 1 / speedup, 0, 'f', 2)
+                           .arg(baselineDisplayName(b));
+    }
+    if (!comparisons.isEmpty())
+        text += QStringLiteral(", ") + comparisons.join(QStringLiteral(", "));
+    return text + QObject::tr(" — on %1, pipeline %2.")
+                      .arg(QString::fromStdString(report.device.describe()),
+                           QString::fromStdString(report.pipeline));
+}
+
+} // namespace
+
+BenchPanel::BenchPanel(QWidget *parent)
+    : QWidget(parent), m_model(new BenchResultsModel(this)),
+      m_chart(new PredictedMeasuredChart(m_model)), m_table(new QTableView),
+      m_progress(new QProgressBar), m_hint(new QLabel), m_verdict(new QLabel) {
+    setObjectName(QStringLiteral("benchPanel"));
+    m_table->setModel(m_model);
+    m_table->setObjectName(QStringLiteral("benchTable"));
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(BenchResultsModel::FailureColumn,
+                                                      QHeaderView::Stretch);
+    m_table->setWordWrap(false);
+    m_hint->setWordWrap(true);
+    m_hint->setObjectName(QStringLiteral("benchHint"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat(tr("idle"));
+    m_progress->setValue(0);
+
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_table);
+    split->addWidget(m_chart);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({600, 420}); // the table's columns first, the chart beside
+    split->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(createControls());
+    auto *status = new QHBoxLayout;
+    status->addWidget(m_hint, 1);
+    status->addWidget(m_progress);
+    layout->addLayout(status);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_verdict);
+    setAvailable(false, tr("Load a pipeline and run the search: benchmarks measure complete "
+                           "schedules from the beam."));
+}
+
+QWidget *BenchPanel::createControls() {
+    // Two rows, so that the panel fits beside the beam when tabbed with the candidates.
+    auto *controls = new QWidget;
+    auto *rows = new QVBoxLayout(controls);
+    rows->setContentsMargins(0, 0, 0, 0);
+    rows->setSpacing(2);
+    auto *row = new QHBoxLayout;
+    auto *baselineRow = new QHBoxLayout;
+    rows->addLayout(row);
+    rows->addLayout(baselineRow);
+    m_device = new QComboBox;
+    m_device->addItem(tr("auto"), int(DevicePreference::Auto));
+    m_device->addItem(tr("OpenCL"), int(DevicePreference::OpenCL));
+    m_device->addItem(tr("CUDA"), int(DevicePreference::Cuda));
+    m_device->addItem(tr("none (compile only)"), int(DevicePreference::None));
+    m_device->setToolTip(tr("Where candidates run: auto picks CUDA, else OpenCL, else compiles "
+                            "only (registers and spills, no times)"));
+    m_mode = new QComboBox;
+    m_mode->addItem(tr("best of the beam"));
+    m_mode->addItem(tr("top k of the beam"));
+    m_mode->setToolTip(tr("Which complete schedules of the beam on screen to measure"));
+    m_count = new QSpinBox;
+    m_count->setRange(2, 64);
+    m_count->setValue(5);
+    m_count->setPrefix(tr("k = "));
+    m_greedy = new QSpinBox;
+    m_greedy->setRange(0, 32);
+    m_greedy->setSuffix(tr(" greedy"));
+    m_greedy->setToolTip(tr("Also measure this many greedy samples (beam 1, random dropout) "
+                            "searched with the same options and pins"));
+    m_run = new QPushButton(tr("Run benchmark"));
+    m_run->setObjectName(QStringLiteral("benchRun"));
+    m_cancel = new QPushButton(tr("Cancel"));
+    m_cancel->setObjectName(QStringLiteral("benchCancel"));
+    m_progress->setMinimumWidth(220);
+
+    row->addWidget(new QLabel(tr("Device")));
+    row->addWidget(m_device);
+    row->addSpacing(8);
+    row->addWidget(new QLabel(tr("Measure")));
+    row->addWidget(m_mode);
+    row->addWidget(m_count);
+    row->addWidget(m_greedy);
+    baselineRow->addWidget(new QLabel(tr("Baselines")));
+    for (const char *name : kBaselineNames) {
+        auto *box = new QCheckBox(QString::fromLatin1(name));
+        box->setChecked(QLatin1String(name) == QLatin1String("naive"));
+        m_baselines.push_back(box);
+        baselineRow->addWidget(box);
+    }
+    baselineRow->addStretch(1);
+    m_baselines[1]->setToolTip(tr("Halide's GPU autoscheduler (Anderson et al. 2021) with the "
+                                  "same GPU parameters"));
+    row->addSpacing(8);
+    row->addWidget(m_run);
+    row->addWidget(m_cancel);
+    row->addStretch(1);
+
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &BenchPanel::updateEnabled);
+    connect(m_run, &QPushButton::clicked, this, [this] { Q_EMIT runRequested(settings()); });
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        m_cancel->setEnabled(false);
+        m_progress->setFormat(tr("cancelling…"));
+        Q_EMIT cancelRequested();
+    });
+    return controls;
+}
+
+BenchSettings BenchPanel::settings() const {
+    BenchSettings s;
+    s.device = DevicePreference(m_device->currentData().toInt());
+    s.count = m_mode->currentIndex() == 0 ? 1 : m_count->value();
+    s.greedySamples = m_greedy->value();
+    for (QCheckBox *box : m_baselines) {
+        if (box->isChecked()) s.baselines << box->text();
+    }
+    return s;
+}
+
+void BenchPanel::setSettings(const BenchSettings &s) {
+    m_device->setCurrentIndex(std::max(0, m_device->findData(int(s.device))));
+    m_mode->setCurrentIndex(s.count > 1 ? 1 : 0);
+    if (s.count > 1) m_count->setValue(s.count);
+    m_greedy->setValue(s.greedySamples);
+    for (QCheckBox *box : m_baselines)
+        box->setChecked(s.baselines.contains(box->text()));
+}
+
+QString BenchPanel::hint() const {
+    return m_hint->text();
+}
+
+void BenchPanel::setAvailable(bool available, const QString &hint) {
+    m_available = available;
+    m_hint->setText(hint);
+    updateEnabled();
+}
+
+void BenchPanel::setBusy(bool busy) {
+    m_busy = busy;
+    updateEnabled();
+}
+
+void BenchPanel::updateEnabled() {
+    m_run->setEnabled(m_available && !m_busy);
+    m_cancel->setEnabled(m_busy);
+    for (QWidget *w : std::initializer_list<QWidget *>{m_device, m_mode, m_greedy})
+        w->setEnabled(!m_busy);
+    m_count->setEnabled(!m_busy && m_mode->currentIndex() == 1);
+    for (QCheckBox *box : m_baselines)
+        box->setEnabled(!m_busy);
+}
+
+void BenchPanel::beginRun(const QString &predictedFor) {
+    m_model->clear();
+    m_chart->setContext(predictedFor, QString());
+    m_verdict->clear();
+    m_progress->setRange(0, 0); // busy until the first progress report
+    m_progress->setFormat(tr("starting…"));
+}
+
+void BenchPanel::setProgress(int done, int total, const QString &label) {
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+    m_progress->setFormat(total > 0 ? tr("%1 — %2 of %3").arg(label).arg(done).arg(total) : label);
+}
+
+void BenchPanel::addMeasurement(const Measurement &measurement, bool baseline) {
+    m_model->addMeasurement(measurement, baseline);
+}
+
+void BenchPanel::showReport(std::shared_ptr<const BenchReport> report) {
+    if (!report) {
+        m_model->clear();
+        m_verdict->clear();
+        m_progress->setRange(0, 1);
+        m_progress->setValue(0);
+        m_progress->setFormat(tr("idle"));
+        return;
+    }
+    m_model->setResults(report->candidates, report->baselines, report->chosen);
+    m_chart->setContext(QString::fromStdString(report->gpu.name), shortDeviceName(report->device));
+    m_verdict->setText(verdict(*report));
+    const int rows = int(report->candidates.size() + report->baselines.size());
+    m_progress->setRange(0, std::max(1, rows));
+    m_progress->setValue(rows);
+    m_progress->setFormat(
+        report->cancelled
+            ? tr("cancelled after %1 rows").arg(rows)
+            : tr("done: %1 rows in %2 s").arg(rows).arg(report->benchMs / 1000, 0, 'f', 1));
+}
+
+void BenchPanel::showError(const QString &message) {
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("failed"));
+    m_verdict->setText(tr("Benchmark failed: %1").arg(message));
+}
+
+} // namespace beamscope

@@ -1,0 +1,95 @@
+// BenchPanel: the "Benchmark" dock — what to measure (device; the best state of the beam on
+// screen or its top k, optionally plus greedy samples; which Halide baselines to run beside),
+// Run and Cancel, a progress bar naming the job in flight, then the results table and the
+// predicted-vs-measured chart side by side, and a one-line verdict (the chosen schedule and its
+// speedup over each baseline). It only asks for runs (runRequested) and shows what it is given;
+// whoever owns the search and the BenchmarkController decides what a run measures.
+#pragma once
+
+#include "bench/DeviceDetect.h"
+#include "bench/Measurement.h"
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+
+namespace beamscope {
+
+struct BenchReport;
+class BenchResultsModel;
+class PredictedMeasuredChart;
+
+/// What the user asked the panel to measure.
+struct BenchSettings {
+    DevicePreference device = DevicePreference::Auto;
+    int count = 1;         ///< beam states, best first (1: the best only)
+    int greedySamples = 0; ///< greedy searches with dropout added to them
+    QStringList baselines; ///< "naive", "anderson2021", "li2018", "mullapudi2016"
+};
+
+class BenchPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit BenchPanel(QWidget *parent = nullptr);
+
+    BenchSettings settings() const;
+    void setSettings(const BenchSettings &settings);
+    BenchResultsModel *model() const { return m_model; }
+    PredictedMeasuredChart *chart() const { return m_chart; }
+    QTableView *table() const { return m_table; }
+    QPushButton *runButton() const { return m_run; }
+    QPushButton *cancelButton() const { return m_cancel; }
+    /// The line under the controls: what Run will measure, or why it cannot.
+    QString hint() const;
+
+public Q_SLOTS:
+    /// Whether Run may be pressed, and the hint saying what it will measure or why not.
+    void setAvailable(bool available, const QString &hint);
+    /// A run started (true) or ended (false): Run/Cancel and the settings follow.
+    void setBusy(bool busy);
+    /// A new run: clears the rows, names the chart's prediction axis.
+    void beginRun(const QString &predictedFor);
+    void setProgress(int done, int total, const QString &label);
+    void addMeasurement(const beamscope::Measurement &measurement, bool baseline);
+    /// A finished (or cancelled) run, or one restored from a session: every row, the choice,
+    /// the device, the verdict. nullptr clears the panel.
+    void showReport(std::shared_ptr<const beamscope::BenchReport> report);
+    /// The run failed to start or stopped on an error.
+    void showError(const QString &message);
+
+Q_SIGNALS:
+    void runRequested(const beamscope::BenchSettings &settings);
+    void cancelRequested();
+
+private:
+    QWidget *createControls();
+    void updateEnabled();
+
+    BenchResultsModel *m_model;
+    PredictedMeasuredChart *m_chart;
+    QTableView *m_table;
+    QComboBox *m_device;
+    QComboBox *m_mode;
+    QSpinBox *m_count;
+    QSpinBox *m_greedy;
+    std::vector<QCheckBox *> m_baselines;
+    QPushButton *m_run;
+    QPushButton *m_cancel;
+    QProgressBar *m_progress;
+    QLabel *m_hint;
+    QLabel *m_verdict;
+    bool m_available = false;
+    bool m_busy = false;
+};
+
+} // namespace beamscope
