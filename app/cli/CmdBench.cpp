@@ -29,6 +29,7 @@ struct BenchArgs {
     std::string worker;
     bool json = false;
     bool quiet = false;
+    bool noStaging = false;
 };
 
 } // namespace
@@ -66,6 +67,8 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
         ->check(CLI::Range(1.0, 86400.0));
     command->add_option("--worker", args->worker,
                         "path of beamscope-worker (default: next to the CLI)");
+    command->add_flag("--no-staging", args->noStaging,
+                      "do not stage producers in registers at their consumers' threads (paper 4.7)");
     command->add_flag("--json", args->json, "print the report as JSON");
     command->add_flag("-q,--quiet", args->quiet, "no progress lines on stderr");
     command->callback([&action, args] {
@@ -80,6 +83,7 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
             options.search = args->search.build();
             options.dropoutPercent = args->dropout;
             options.ptxCapability = args->ptx;
+            options.stageProducers = !args->noStaging;
             options.warmup = args->warmup;
             options.repeats = args->repeats;
             options.timeoutS = args->timeout;

@@ -19,6 +19,7 @@ struct ExportArgs {
     SearchCliOptions search;
     std::string out;
     std::string function;
+    bool noStaging = false;
 };
 
 } // namespace
@@ -30,14 +31,19 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
     args->search.addTo(*command);
     command->add_option("--out", args->out, "the header to write")->required();
     command->add_option("--function", args->function, "name of the C++ function (default: apply_<app>_schedule)");
+    command->add_flag("--no-staging", args->noStaging,
+                      "do not stage producers in registers at their consumers' threads (paper 4.7)");
     command->callback([&action, args] {
         action = [args] {
             auto dag = std::make_shared<const FunctionDAG>(loadPipeline(args->source));
-            SearchEngine engine(dag, args->search.build());
+            const SearchOptions options = args->search.build();
+            SearchEngine engine(dag, options);
             engine.run();
             const BeamEntry &best = *engine.best();
             const std::string function = args->function.empty() ? defaultScheduleFunctionName(dag->pipelineName()) : args->function;
-            const std::string source = scheduleSource(*best.state, &best.cost, function);
+            ScheduleCallOptions calls = ScheduleCallOptions::forGpu(options.gpu);
+            calls.stageProducers = !args->noStaging;
+            const std::string source = scheduleSource(*best.state, &best.cost, function, calls);
             // Written next to the target and renamed, so a failed write never leaves half a file.
             const std::string temp = args->out + ".tmp";
             {

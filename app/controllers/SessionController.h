@@ -4,7 +4,7 @@
 // The last benchmark's measurements are saved with it and handed back when it is reopened.
 #pragma once
 
-#include "controllers/SessionFile.h"
+#include "session/SessionFile.h"
 
 #include <memory>
 

@@ -19,6 +19,7 @@ nlohmann::json BenchJob::toJson() const {
     j["gpu"] = gpu.name.empty() ? nlohmann::json() : gpu.toJson();
     j["target"] = target;
     j["ptx_capability"] = ptxCapability;
+    j["stage_producers"] = stageProducers;
     j["warmup"] = warmup;
     j["repeats"] = repeats;
     j["timeout_s"] = timeoutS;
@@ -47,6 +48,7 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
             job.gpu = GpuSpec::fromJson(j["gpu"], "job gpu");
         job.target = j.value("target", std::string());
         job.ptxCapability = j.value("ptx_capability", 0);
+        job.stageProducers = j.value("stage_producers", true);
         job.warmup = j.value("warmup", 1);
         job.repeats = j.value("repeats", 5);
         job.timeoutS = j.value("timeout_s", 120.0);

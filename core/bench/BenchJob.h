@@ -7,7 +7,8 @@
 //    "pipeline": {"app": "stencil_chain", "generator_lib": "", "params": ["length=4"]},
 //    "schedule": [...scheduleToJson...] | null, "baseline":
 //    "naive|anderson2021|li2018|mullapudi2016", "gpu": {...GpuSpec JSON...}, "target":
-//    "host-opencl" | "host-cuda-cuda_capability_NN" | "", "ptx_capability": 75, "warmup": 1,
+//    "host-opencl" | "host-cuda-cuda_capability_NN" | "", "ptx_capability": 75,
+//    "stage_producers": true, "warmup": 1,
 //    "repeats": 5, "timeout_s": 120, "seed": 1, "int_max": 1023, "rtol": 1e-3, "atol": 1e-3,
 //    "reference_cache": "/tmp/.../ref.bin", "inject": "crash|hang|wrong|error"}
 // "inject" is for TESTS ONLY: it makes the worker crash (SIGSEGV), hang, corrupt its output
@@ -34,6 +35,7 @@ struct BenchJob {
     GpuSpec gpu;                ///< parameters for Halide's autoschedulers
     std::string target;         ///< Halide target to run on; "": compile only
     int ptxCapability = 0;      ///< > 0: also lower for CUDA sm_NN and report ptxas resources
+    bool stageProducers = true; ///< paper 4.7 register staging when applying `schedule`
     int warmup = 1;             ///< untimed runs first
     int repeats = 5;            ///< timed runs (median, min, max)
     double timeoutS = 120;      ///< the parent kills the worker after this long

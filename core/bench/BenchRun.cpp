@@ -140,6 +140,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
     base.source = options.source;
     base.gpu = search.gpu;
     base.ptxCapability = report.ptxCapability;
+    base.stageProducers = options.stageProducers;
     base.warmup = options.warmup;
     base.repeats = options.repeats;
     base.timeoutS = options.timeoutS;

@@ -45,6 +45,7 @@ struct BenchOptions {
     SearchOptions search;       ///< search.gpu empty (no name): chosen from the device
     double dropoutPercent = 10; ///< greedy samples' dropout (DropoutCostModel)
     int ptxCapability = -1;     ///< -1: auto (CUDA device's, else the GPU spec's if any); 0: off
+    bool stageProducers = true; ///< paper 4.7 register staging in our candidates
     int warmup = 1;
     int repeats = 5;
     double timeoutS = 120;                             ///< per worker

@@ -118,7 +118,10 @@ PipelineInstance scheduledInstance(const BenchJob &job, const Halide::Target &ta
     if (!job.schedule.is_null()) {
         auto dag = std::make_shared<const FunctionDAG>(instance);
         StatePtr state = scheduleFromJson(dag, matchFuncNames(job.schedule, *dag));
-        applySchedule(*state, instance, target);
+        ScheduleCallOptions calls =
+            ScheduleCallOptions::forGpu(job.gpu.name.empty() ? GpuSpec::defaultSpec() : job.gpu);
+        calls.stageProducers = job.stageProducers;
+        applySchedule(*state, instance, target, calls);
         return instance;
     }
     const Baseline baseline = parseBaseline(job.baseline);

@@ -140,5 +140,19 @@ else
         "$(head -c 2000 "$tmp/cxx-err")"
 fi
 
+# export writes the schedule as Halide C++; paper 4.7's register staging (Func::in) is on by
+# default and --no-staging turns it off.
+exportArgs=(export stencil_chain -p length=4 -p width=256 -p height=256 --beam 4 --passes 2 --gpu v100)
+run "${exportArgs[@]}" --out "$tmp/staged.h"
+stagedRc=$rc
+run "${exportArgs[@]}" --no-staging --out "$tmp/unstaged.h"
+if [ "$stagedRc" -eq 0 ] && [ "$rc" -eq 0 ] && grep -q '\.in(' "$tmp/staged.h" &&
+    grep -q 'MemoryType::Register' "$tmp/staged.h" && ! grep -q '\.in(' "$tmp/unstaged.h"; then
+    pass "export stages producers in registers unless --no-staging"
+else
+    fail "export stages producers in registers unless --no-staging" "exit $stagedRc/$rc" \
+        "$(cat "$tmp/err")"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

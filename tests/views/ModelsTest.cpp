@@ -11,7 +11,9 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <sstream>
 
 using namespace beamscope;
@@ -126,6 +128,47 @@ private Q_SLOTS:
             QCOMPARE(inBeam, int(step->beam.size()));
             QVERIFY(model.rowCount() >= int(step->buckets.size()));
         }
+    }
+
+    void bucketModelSortsBucketsAndMembers() {
+        BucketModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        SearchStepPtr biggest;
+        for (const SearchStepPtr &step : m_search.steps) {
+            if (!biggest || step->buckets.size() > biggest->buckets.size()) biggest = step;
+        }
+        QVERIFY(biggest && biggest->buckets.size() > 1);
+        model.setStep(biggest);
+        const int rows = model.totalRows();
+        // Largest buckets first, and inside each the cheapest members first under cost order.
+        model.sort(BucketModel::SizeColumn, Qt::DescendingOrder);
+        QCOMPARE(model.totalRows(), rows); // nothing lost or duplicated
+        int previous = std::numeric_limits<int>::max();
+        for (int b = 0; b < model.rowCount(); ++b) {
+            const QModelIndex bucket = model.index(b, 0);
+            if (model.candidateOfRow(model.rowId(bucket)) >= 0) continue;
+            const QString label = model.index(b, 0).data().toString();
+            if (!label.startsWith(QStringLiteral("bucket"))) continue; // carried over: last
+            const int size = model.index(b, BucketModel::SizeColumn).data().toInt();
+            QVERIFY(size <= previous);
+            previous = size;
+        }
+        model.sort(BucketModel::CostColumn, Qt::AscendingOrder);
+        for (int b = 0; b < model.rowCount(); ++b) {
+            const QModelIndex bucket = model.index(b, 0);
+            double last = -1;
+            for (int m = 0; m < model.rowCount(bucket); ++m) {
+                const int c = model.candidateOfRow(model.rowId(model.index(m, 0, bucket)));
+                const double cost = biggest->candidates[size_t(c)].cost;
+                if (std::isnan(cost)) continue; // uncosted members sort last
+                QVERIFY(cost >= last);
+                last = cost;
+            }
+        }
+        // Back to the step's own order: bucket 1 first.
+        model.sort(BucketModel::DecisionColumn, Qt::AscendingOrder);
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("bucket 1"));
     }
 
     void prunedModelGroupsByReason() {

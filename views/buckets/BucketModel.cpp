@@ -6,6 +6,7 @@
 #include <QBrush>
 #include <QFont>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -28,31 +29,103 @@ void BucketModel::setStep(SearchStepPtr step) {
     m_summaries.clear();
     if (m_step) {
         std::vector<bool> bucketed(m_step->candidates.size(), false);
-        for (size_t b = 0; b < m_step->buckets.size(); ++b) {
-            const int id = addRow();
-            m_items.push_back({int(b), -1});
-            for (int m : m_step->buckets[b].members) {
-                addRow(id);
-                m_items.push_back({int(b), m});
+        for (const Bucket &b : m_step->buckets) {
+            for (int m : b.members)
                 bucketed[size_t(m)] = true;
-            }
+            m_summaries.push_back(summarize(b.members));
         }
         for (size_t c = 0; c < bucketed.size(); ++c) {
             if (!bucketed[c]) m_carried.push_back(int(c));
         }
-        for (const Bucket &b : m_step->buckets)
-            m_summaries.push_back(summarize(b.members));
         m_summaries.push_back(summarize(m_carried));
-        if (!m_carried.empty()) {
-            const int id = addRow();
-            m_items.push_back({-1, -1});
-            for (int c : m_carried) {
-                addRow(id);
-                m_items.push_back({-1, c});
-            }
-        }
+        addRows();
     }
     endRebuild();
+}
+
+void BucketModel::sort(int column, Qt::SortOrder order) {
+    if (column < 0 || column >= ColumnCount) column = DecisionColumn;
+    if (column == m_sortColumn && order == m_sortOrder) return;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    beginRebuild();
+    m_items.clear();
+    if (m_step) addRows();
+    endRebuild();
+}
+
+void BucketModel::addRows() {
+    const bool natural = m_sortColumn == DecisionColumn && m_sortOrder == Qt::AscendingOrder;
+    auto ordered = [&](std::vector<int> ids, bool groups) {
+        if (!natural) {
+            std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) {
+                const bool less = groups ? groupLess(a, b) : memberLess(a, b);
+                const bool greater = groups ? groupLess(b, a) : memberLess(b, a);
+                return m_sortOrder == Qt::AscendingOrder ? less : greater;
+            });
+        }
+        return ids;
+    };
+    std::vector<int> buckets(m_step->buckets.size());
+    for (size_t b = 0; b < buckets.size(); ++b)
+        buckets[b] = int(b);
+    for (int b : ordered(std::move(buckets), true)) {
+        const int id = addRow();
+        m_items.push_back({b, -1});
+        for (int m : ordered(m_step->buckets[size_t(b)].members, false)) {
+            addRow(id);
+            m_items.push_back({b, m});
+        }
+    }
+    if (!m_carried.empty()) {
+        const int id = addRow();
+        m_items.push_back({-1, -1});
+        for (int c : ordered(m_carried, false)) {
+            addRow(id);
+            m_items.push_back({-1, c});
+        }
+    }
+}
+
+namespace {
+/// Costs sort with the uncosted (NaN) last.
+double costKey(double cost) {
+    return std::isnan(cost) ? std::numeric_limits<double>::infinity() : cost;
+}
+} // namespace
+
+bool BucketModel::groupLess(int a, int b) const {
+    const GroupSummary &x = m_summaries[size_t(a)], &y = m_summaries[size_t(b)];
+    switch (m_sortColumn) {
+    case HashColumn:
+        return m_step->buckets[size_t(a)].hash < m_step->buckets[size_t(b)].hash;
+    case SizeColumn:
+        return x.size < y.size;
+    case SampledColumn:
+        return x.sampled < y.sampled;
+    case CostColumn:
+        return costKey(x.best) < costKey(y.best);
+    case InBeamColumn:
+        return x.inBeam < y.inBeam;
+    default:
+        return a < b;
+    }
+}
+
+bool BucketModel::memberLess(int a, int b) const {
+    const StepCandidate &x = m_step->candidates[size_t(a)], &y = m_step->candidates[size_t(b)];
+    switch (m_sortColumn) {
+    case HashColumn:
+        return x.hash < y.hash;
+    case SampledColumn:
+        return x.sampled < y.sampled;
+    case CostColumn:
+        return costKey(x.cost) < costKey(y.cost);
+    case InBeamColumn:
+        return x.inBeam < y.inBeam;
+    default:
+        return a < b;
+    }
 }
 
 int BucketModel::candidateOfRow(int id) const {
@@ -102,22 +175,6 @@ QVariant BucketModel::groupCell(const Item &item, int column, int role) const {
             return {};
         }
     }
-    if (role == SortRole) {
-        switch (column) {
-        case DecisionColumn:
-            return item.bucket >= 0 ? item.bucket : std::numeric_limits<int>::max();
-        case SizeColumn:
-            return size;
-        case SampledColumn:
-            return sampled;
-        case CostColumn:
-            return std::isnan(best) ? std::numeric_limits<double>::infinity() : best;
-        case InBeamColumn:
-            return inBeam;
-        default:
-            return groupCell(item, column, Qt::DisplayRole);
-        }
-    }
     if (role == Qt::FontRole && inBeam > 0) {
         QFont f;
         f.setBold(true);
@@ -147,20 +204,6 @@ QVariant BucketModel::memberCell(const Item &item, int column, int role) const {
             return c.inBeam ? kCheck : QString();
         default:
             return {};
-        }
-    }
-    if (role == SortRole) {
-        switch (column) {
-        case DecisionColumn:
-            return item.candidate;
-        case SampledColumn:
-            return int(c.sampled);
-        case CostColumn:
-            return std::isnan(c.cost) ? std::numeric_limits<double>::infinity() : c.cost;
-        case InBeamColumn:
-            return int(c.inBeam);
-        default:
-            return memberCell(item, column, Qt::DisplayRole);
         }
     }
     if (role == Qt::ForegroundRole && !c.sampled && item.bucket >= 0)

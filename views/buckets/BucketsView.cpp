@@ -8,7 +8,6 @@
 
 #include <QHeaderView>
 #include <QLabel>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -28,11 +27,8 @@ QTreeView *makeTree(QWidget *parent) {
 
 BucketsView::BucketsView(SelectionHub *hub, QWidget *parent)
     : QWidget(parent), m_hub(hub), m_buckets(new BucketModel(this)),
-      m_pruned(new PrunedModel(this)), m_sorted(new QSortFilterProxyModel(this)),
-      m_caption(new QLabel(this)), m_bucketTree(makeTree(this)), m_prunedTree(makeTree(this)) {
-    m_sorted->setSourceModel(m_buckets);
-    m_sorted->setSortRole(BucketModel::SortRole);
-    m_bucketTree->setModel(m_sorted);
+      m_pruned(new PrunedModel(this)), m_caption(new QLabel(this)), m_bucketTree(makeTree(this)), m_prunedTree(makeTree(this)) {
+    m_bucketTree->setModel(m_buckets); // the model sorts itself (see BucketModel.h)
     m_bucketTree->setSortingEnabled(true);
     m_bucketTree->sortByColumn(BucketModel::DecisionColumn, Qt::AscendingOrder);
     m_prunedTree->setModel(m_pruned);
@@ -99,9 +95,9 @@ void BucketsView::showStep() {
             .arg(step->pruned.size()));
 }
 
-void BucketsView::inspectCandidate(const QModelIndex &proxyIndex) {
+void BucketsView::inspectCandidate(const QModelIndex &index) {
     const SearchStepPtr &step = m_buckets->step();
-    const int c = m_buckets->candidateOfRow(m_buckets->rowId(m_sorted->mapToSource(proxyIndex)));
+    const int c = m_buckets->candidateOfRow(m_buckets->rowId(index));
     if (!step || c < 0) return;
     const StepCandidate &candidate = step->candidates[size_t(c)];
     // Unsampled candidates keep only their derivation; materializing one is O(depth).

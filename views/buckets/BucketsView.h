@@ -6,7 +6,6 @@
 #include <QWidget>
 
 class QLabel;
-class QSortFilterProxyModel;
 class QTreeView;
 
 namespace beamscope {
@@ -25,13 +24,12 @@ public:
 
 private:
     void showStep();
-    void inspectCandidate(const QModelIndex &proxyIndex);
+    void inspectCandidate(const QModelIndex &index);
     void inspectPruned(const QModelIndex &index);
 
     SelectionHub *m_hub;
     BucketModel *m_buckets;
     PrunedModel *m_pruned;
-    QSortFilterProxyModel *m_sorted;
     QLabel *m_caption;
     QTreeView *m_bucketTree;
     QTreeView *m_prunedTree;

@@ -44,10 +44,17 @@ void LoopNestView::showState() {
     const StatePtr &state = m_hub->state();
     m_model->setState(state);
     m_tree->expandAll();
-    for (int c = 0; c < LoopNestModel::InlinedColumn; ++c)
-        m_tree->resizeColumnToContents(c);
-    m_tree->setColumnWidth(LoopNestModel::NameColumn,
-                           std::min(m_tree->columnWidth(LoopNestModel::NameColumn), 260));
+    // Sizing columns measures every row: redone for a new pipeline or when the tree has grown by
+    // half since, not on every step.
+    const int rows = m_model->totalRows();
+    if (state && (&state->dag() != m_sizedFor || rows > m_sizedRows * 3 / 2)) {
+        m_sizedFor = &state->dag();
+        m_sizedRows = rows;
+        for (int c = 0; c < LoopNestModel::InlinedColumn; ++c)
+            m_tree->resizeColumnToContents(c);
+        m_tree->setColumnWidth(LoopNestModel::NameColumn,
+                               std::min(m_tree->columnWidth(LoopNestModel::NameColumn), 260));
+    }
     if (!state) {
         m_caption->setText(tr("<i>No schedule yet: take a step.</i>"));
     } else {

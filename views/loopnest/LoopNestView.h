@@ -9,6 +9,7 @@ class QTreeView;
 
 namespace beamscope {
 
+class FunctionDAG;
 class LoopNestModel;
 class SelectionHub;
 
@@ -28,6 +29,8 @@ private:
     QLabel *m_caption;
     QTreeView *m_tree;
     bool m_syncing = false;
+    const FunctionDAG *m_sizedFor = nullptr; ///< the pipeline the columns were sized for
+    int m_sizedRows = 0;                     ///< rows when they were sized
 };
 
 } // namespace beamscope

@@ -1,5 +1,5 @@
 // Session <-> JSON.
-#include "controllers/SessionFile.h"
+#include "session/SessionFile.h"
 
 #include "util/Error.h"
 
