@@ -5,7 +5,6 @@
 #include "views/benchmark/BenchResultsModel.h"
 #include "views/benchmark/PredictedMeasuredChart.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,6 +14,8 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
+#include <QMenu>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -79,6 +80,8 @@ BenchPanel::BenchPanel(QWidget *parent)
     m_table->setModel(m_model);
     m_table->setObjectName(QStringLiteral("benchTable"));
     m_table->verticalHeader()->hide();
+    // Compact rows, as in the other tables: the top k and the baselines should fit unscrolled.
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -117,15 +120,9 @@ BenchPanel::BenchPanel(QWidget *parent)
 }
 
 QWidget *BenchPanel::createControls() {
-    // Two rows, so that the panel fits beside the beam when tabbed with the candidates.
     auto *controls = new QWidget;
-    auto *rows = new QVBoxLayout(controls);
-    rows->setContentsMargins(0, 0, 0, 0);
-    rows->setSpacing(2);
-    auto *row = new QHBoxLayout;
-    auto *baselineRow = new QHBoxLayout;
-    rows->addLayout(row);
-    rows->addLayout(baselineRow);
+    auto *row = new QHBoxLayout(controls);
+    row->setContentsMargins(0, 0, 0, 0);
     m_device = new QComboBox;
     m_device->addItem(tr("auto"), int(DevicePreference::Auto));
     m_device->addItem(tr("OpenCL"), int(DevicePreference::OpenCL));
@@ -159,16 +156,26 @@ QWidget *BenchPanel::createControls() {
     row->addWidget(m_mode);
     row->addWidget(m_count);
     row->addWidget(m_greedy);
-    baselineRow->addWidget(new QLabel(tr("Baselines")));
+    // The baselines in a menu: one compact button keeps the controls on one row beside the
+    // beam when the panel is tabbed with the candidates.
+    m_baselineButton = new QToolButton;
+    m_baselineButton->setPopupMode(QToolButton::InstantPopup);
+    m_baselineButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto *menu = new QMenu(m_baselineButton);
     for (const char *name : kBaselineNames) {
-        auto *box = new QCheckBox(QString::fromLatin1(name));
-        box->setChecked(QLatin1String(name) == QLatin1String("naive"));
-        m_baselines.push_back(box);
-        baselineRow->addWidget(box);
+        QAction *action = menu->addAction(QString::fromLatin1(name));
+        action->setCheckable(true);
+        action->setChecked(QLatin1String(name) == QLatin1String("naive"));
+        connect(action, &QAction::toggled, this, &BenchPanel::updateBaselineButton);
+        m_baselines.push_back(action);
     }
-    baselineRow->addStretch(1);
+    m_baselineButton->setMenu(menu);
+    row->addSpacing(8);
+    row->addWidget(m_baselineButton);
+    updateBaselineButton();
     m_baselines[1]->setToolTip(tr("Halide's GPU autoscheduler (Anderson et al. 2021) with the "
                                   "same GPU parameters"));
+    menu->setToolTipsVisible(true);
     row->addSpacing(8);
     row->addWidget(m_run);
     row->addWidget(m_cancel);
@@ -189,8 +196,8 @@ BenchSettings BenchPanel::settings() const {
     s.device = DevicePreference(m_device->currentData().toInt());
     s.count = m_mode->currentIndex() == 0 ? 1 : m_count->value();
     s.greedySamples = m_greedy->value();
-    for (QCheckBox *box : m_baselines) {
-        if (box->isChecked()) s.baselines << box->text();
+    for (QAction *action : m_baselines) {
+        if (action->isChecked()) s.baselines << action->text();
     }
     return s;
 }
@@ -200,8 +207,8 @@ void BenchPanel::setSettings(const BenchSettings &s) {
     m_mode->setCurrentIndex(s.count > 1 ? 1 : 0);
     if (s.count > 1) m_count->setValue(s.count);
     m_greedy->setValue(s.greedySamples);
-    for (QCheckBox *box : m_baselines)
-        box->setChecked(s.baselines.contains(box->text()));
+    for (QAction *action : m_baselines)
+        action->setChecked(s.baselines.contains(action->text()));
 }
 
 QString BenchPanel::hint() const {
@@ -212,6 +219,15 @@ void BenchPanel::setAvailable(bool available, const QString &hint) {
     m_available = available;
     m_hint->setText(hint);
     updateEnabled();
+}
+
+void BenchPanel::updateBaselineButton() {
+    QStringList chosen;
+    for (QAction *action : m_baselines) {
+        if (action->isChecked()) chosen << action->text();
+    }
+    m_baselineButton->setText(tr("Baselines: %1 ▾")
+                                  .arg(chosen.isEmpty() ? tr("none") : chosen.join(QStringLiteral(", "))));
 }
 
 void BenchPanel::setBusy(bool busy) {
@@ -225,8 +241,7 @@ void BenchPanel::updateEnabled() {
     for (QWidget *w : std::initializer_list<QWidget *>{m_device, m_mode, m_greedy})
         w->setEnabled(!m_busy);
     m_count->setEnabled(!m_busy && m_mode->currentIndex() == 1);
-    for (QCheckBox *box : m_baselines)
-        box->setEnabled(!m_busy);
+    m_baselineButton->setEnabled(!m_busy);
 }
 
 void BenchPanel::beginRun(const QString &predictedFor) {

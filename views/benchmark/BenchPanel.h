@@ -15,13 +15,14 @@
 
 #include <memory>
 
-class QCheckBox;
+class QAction;
 class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QToolButton;
 
 namespace beamscope {
 
@@ -74,6 +75,8 @@ Q_SIGNALS:
 private:
     QWidget *createControls();
     void updateEnabled();
+    /// The baseline button names the chosen baselines.
+    void updateBaselineButton();
 
     BenchResultsModel *m_model;
     PredictedMeasuredChart *m_chart;
@@ -82,7 +85,8 @@ private:
     QComboBox *m_mode;
     QSpinBox *m_count;
     QSpinBox *m_greedy;
-    std::vector<QCheckBox *> m_baselines;
+    std::vector<QAction *> m_baselines; ///< checkable, in m_baselineButton's menu
+    QToolButton *m_baselineButton = nullptr;
     QPushButton *m_run;
     QPushButton *m_cancel;
     QProgressBar *m_progress;

@@ -46,7 +46,7 @@ PredictedMeasuredChart::PredictedMeasuredChart(BenchResultsModel *model, QWidget
     chart->setBackgroundRoundness(0);
     m_x->setLabelFormat(QStringLiteral("%.4g ms")); // a beam's predictions lie close together
     m_y->setLabelFormat(QStringLiteral("%.3g"));
-    m_x->setTickCount(4);
+    m_x->setTickCount(3);
     m_x->setTruncateLabels(false);
     m_y->setTruncateLabels(false);
     chart->addAxis(m_x, Qt::AlignBottom);
