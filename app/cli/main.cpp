@@ -16,6 +16,11 @@ void addPipelineOptions(CLI::App &command, PipelineSource &source) {
                        "shared library of Halide generators built against Beamscope's Halide");
     command.add_option("-p,--param", source.params, "parameter as key=value (repeatable)")
         ->allow_extra_args(false);
+    command
+        .add_option("--estimate", source.estimates,
+                    "output estimate as NAME=MIN:EXTENT[,MIN:EXTENT...] (repeatable), e.g. "
+                    "output=0:1920,0:1080")
+        ->allow_extra_args(false);
 }
 
 } // namespace beamscope::cli

@@ -22,6 +22,7 @@ namespace beamscope {
 PipelinePanel::PipelinePanel(QWidget *parent)
     : QWidget(parent), m_app(new QComboBox(this)), m_description(new QLabel(this)),
       m_params(new QFormLayout), m_generatorParams(new QLineEdit(this)),
+      m_estimates(new QLineEdit(this)),
       m_load(new QPushButton(tr("Load"), this)), m_libraryStatus(new QLabel(this)),
       m_loader(new GeneratorLibraryLoader(this)) {
     for (const AppDefinition &app : appCatalog()) {
@@ -32,6 +33,10 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     m_description->setStyleSheet(QStringLiteral("color: #555;"));
     m_generatorParams->setPlaceholderText(tr("key=value key=value"));
     m_generatorParams->setToolTip(tr("Generator parameters, separated by spaces"));
+    m_estimates->setPlaceholderText(tr("output estimates: the pipeline's"));
+    m_estimates->setToolTip(
+        tr("Override output estimates (the sizes the search schedules for), separated by spaces: "
+           "NAME=MIN:EXTENT,MIN:EXTENT… e.g. output=0:1920,0:1080. Blank: the pipeline's own."));
     m_load->setDefault(true);
     m_load->setToolTip(tr("Build the pipeline, analyze it and start a fresh search"));
     auto *browse = new QPushButton(tr("Open generator library…"), this);
@@ -47,6 +52,7 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     layout->addWidget(m_description);
     layout->addLayout(m_params);
     layout->addWidget(m_generatorParams);
+    layout->addWidget(m_estimates);
     layout->addWidget(m_load);
     layout->addSpacing(8);
     layout->addWidget(browse);
@@ -94,6 +100,8 @@ PipelineSource PipelinePanel::source() const {
     const Entry &entry = m_entries[size_t(index)];
     s.name = entry.name;
     s.generatorLibrary = entry.library;
+    for (const QString &e : m_estimates->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        s.estimates.push_back(e.toStdString());
     if (entry.library.empty()) {
         const AppDefinition *app = findApp(entry.name);
         for (const auto &[name, spin] : m_spins) {
@@ -140,6 +148,10 @@ bool PipelinePanel::showSource(const PipelineSource &source) {
     }
     if (found < 0) return false;
     m_app->setCurrentIndex(found);
+    QStringList estimates;
+    for (const std::string &e : source.estimates)
+        estimates << QString::fromStdString(e);
+    m_estimates->setText(estimates.join(QLatin1Char(' ')));
     if (!source.generatorLibrary.empty()) {
         QStringList params;
         for (const std::string &p : source.params)

@@ -68,6 +68,7 @@ private:
     QFormLayout *m_params;
     std::vector<std::pair<std::string, QSpinBox *>> m_spins;
     QLineEdit *m_generatorParams;
+    QLineEdit *m_estimates; ///< output estimate overrides, space-separated
     QPushButton *m_load;
     QLabel *m_libraryStatus;
     GeneratorLibraryLoader *m_loader;

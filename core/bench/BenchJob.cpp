@@ -13,7 +13,8 @@ nlohmann::json BenchJob::toJson() const {
     j["predicted"] = std::isfinite(predicted) ? nlohmann::json(predicted) : nlohmann::json();
     j["pipeline"] = {{"app", source.name},
                      {"generator_lib", source.generatorLibrary},
-                     {"params", source.params}};
+                     {"params", source.params},
+                     {"estimates", source.estimates}};
     j["schedule"] = schedule;
     j["baseline"] = baseline;
     j["gpu"] = gpu.name.empty() ? nlohmann::json() : gpu.toJson();
@@ -42,6 +43,7 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
         job.source.name = p.at("app").get<std::string>();
         job.source.generatorLibrary = p.value("generator_lib", std::string());
         job.source.params = p.value("params", std::vector<std::string>());
+        job.source.estimates = p.value("estimates", std::vector<std::string>());
         job.schedule = j.value("schedule", nlohmann::json());
         job.baseline = j.value("baseline", std::string());
         if (j.contains("gpu") && !j["gpu"].is_null())

@@ -35,6 +35,8 @@ std::string referenceKey(const BenchJob &job) {
     os << job.source.generatorLibrary << "|" << job.source.name;
     for (const std::string &p : job.source.params)
         os << "|" << p;
+    for (const std::string &e : job.source.estimates) // output sizes, hence input sizes
+        os << "|estimate " << e;
     os << "|seed=" << job.seed << "|int_max=" << job.intMax;
     return os.str();
 }

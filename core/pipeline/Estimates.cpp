@@ -4,6 +4,9 @@
 
 #include "util/Error.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace beamscope {
 
 namespace {
@@ -62,6 +65,71 @@ void requireEstimates(const PipelineInstance &instance) {
     for (const std::string &name : missing)
         list += (list.empty() ? "" : ", ") + name;
     throw Error("missing estimates: " + list);
+}
+
+namespace {
+
+struct EstimateSpec {
+    std::string output;
+    std::vector<std::pair<int64_t, int64_t>> ranges; ///< (min, extent) per dimension
+};
+
+EstimateSpec parseEstimateSpec(const std::string &spec) {
+    const auto bad = [&spec] {
+        return UsageError("bad estimate '" + spec + "': expected NAME=MIN:EXTENT[,MIN:EXTENT...]");
+    };
+    const size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) throw bad();
+    EstimateSpec parsed;
+    parsed.output = spec.substr(0, eq);
+    size_t start = eq + 1;
+    while (start <= spec.size()) {
+        const size_t comma = std::min(spec.find(',', start), spec.size());
+        const std::string range = spec.substr(start, comma - start);
+        const size_t colon = range.find(':');
+        if (colon == std::string::npos) throw bad();
+        try {
+            size_t usedMin = 0, usedExtent = 0;
+            const int64_t min = std::stoll(range.substr(0, colon), &usedMin);
+            const int64_t extent = std::stoll(range.substr(colon + 1), &usedExtent);
+            if (usedMin != colon || usedExtent != range.size() - colon - 1 || extent < 1) throw bad();
+            parsed.ranges.emplace_back(min, extent);
+        } catch (const std::logic_error &) { // stoll: not a number, out of range
+            throw bad();
+        }
+        start = comma + 1;
+    }
+    return parsed;
+}
+
+} // namespace
+
+void applyOutputEstimates(const PipelineInstance &instance, const std::vector<std::string> &specs) {
+    for (const std::string &spec : specs) {
+        const EstimateSpec parsed = parseEstimateSpec(spec);
+        bool found = false;
+        for (Halide::Func output : instance.pipeline.outputs()) {
+            if (displayName(output.name()) != parsed.output) continue;
+            found = true;
+            const std::vector<Halide::Var> args = output.args();
+            if (args.size() != parsed.ranges.size()) {
+                throw UsageError("estimate '" + spec + "': output '" + parsed.output + "' has " +
+                                 std::to_string(args.size()) + " dimensions, not " +
+                                 std::to_string(parsed.ranges.size()));
+            }
+            for (size_t d = 0; d < args.size(); ++d) {
+                output.set_estimate(args[d], int(parsed.ranges[d].first),
+                                    int(parsed.ranges[d].second));
+            }
+        }
+        if (!found) {
+            std::string names;
+            for (const Halide::Func &output : instance.pipeline.outputs())
+                names += (names.empty() ? "" : ", ") + displayName(output.name());
+            throw UsageError("estimate '" + spec + "': no output named '" + parsed.output +
+                             "' (outputs: " + names + ")");
+        }
+    }
 }
 
 } // namespace beamscope

@@ -15,4 +15,10 @@ std::vector<std::string> missingEstimates(const PipelineInstance &instance);
 /// Throws Error listing the missing estimates by name, if there are any.
 void requireEstimates(const PipelineInstance &instance);
 
+/// Overrides output estimates: each spec is "NAME=MIN:EXTENT[,MIN:EXTENT...]", one range per
+/// dimension of the output NAME (e.g. "output=0:1920,0:1080"). The search sizes everything from
+/// the outputs, so this is how a user explores other problem sizes of a generator. Throws
+/// UsageError naming the bad spec, an unknown output, or a wrong number of dimensions.
+void applyOutputEstimates(const PipelineInstance &instance, const std::vector<std::string> &specs);
+
 } // namespace beamscope

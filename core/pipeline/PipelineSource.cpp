@@ -15,6 +15,7 @@ PipelineInstance loadPipeline(const PipelineSource &source) {
         GeneratorLibrary library = GeneratorLibrary::open(source.generatorLibrary);
         instance = library.build(source.name, parseKeyValues(source.params));
     }
+    applyOutputEstimates(instance, source.estimates);
     requireEstimates(instance);
     return instance;
 }

@@ -13,9 +13,12 @@ struct PipelineSource {
     std::string name;                ///< catalog app name, or generator name
     std::string generatorLibrary;    ///< path of a generator .so; empty for the catalog
     std::vector<std::string> params; ///< "key=value" parameter assignments
+    /// Output estimate overrides, "NAME=MIN:EXTENT[,MIN:EXTENT...]" (see applyOutputEstimates)
+    std::vector<std::string> estimates = {};
 };
 
-/// Builds the pipeline `source` refers to and checks that it has every estimate.
+/// Builds the pipeline `source` refers to, applies its output estimate overrides and checks
+/// that it has every estimate.
 /// Throws UsageError / Error with a one-line message.
 PipelineInstance loadPipeline(const PipelineSource &source);
 

@@ -38,7 +38,8 @@ nlohmann::json sessionToJson(const Session &session) {
                         {"pipeline",
                          {{"name", session.source.name},
                           {"generator_library", session.source.generatorLibrary},
-                          {"params", session.source.params}}},
+                          {"params", session.source.params},
+                          {"estimates", session.source.estimates}}},
                         {"search",
                          {{"beam_size", o.beamSize},
                           {"passes", o.passes},
@@ -73,6 +74,7 @@ Session sessionFromJson(const nlohmann::json &j) {
     s.source.name = field<std::string>(p, "name", "\"pipeline\"");
     s.source.generatorLibrary = optionalField<std::string>(p, "generator_library", "");
     s.source.params = optionalField<std::vector<std::string>>(p, "params", {});
+    s.source.estimates = optionalField<std::vector<std::string>>(p, "estimates", {});
 
     const nlohmann::json search = field<nlohmann::json>(j, "search", "the file");
     SearchOptions &o = s.options;

@@ -77,6 +77,7 @@ private Q_SLOTS:
         s.source.name = "harris";
         s.source.generatorLibrary = "/tmp/libgen.so";
         s.source.params = {"a=1"};
+        s.source.estimates = {"out=0:64,0:32"};
         s.options = test::testOptions(3, 4, 99);
         s.options.memoization = false;
         s.gpuName = "a100";
@@ -84,6 +85,7 @@ private Q_SLOTS:
         const Session back = sessionFromJson(sessionToJson(s));
         QCOMPARE(back.source.generatorLibrary, s.source.generatorLibrary);
         QCOMPARE(back.source.params, s.source.params);
+        QCOMPARE(back.source.estimates, s.source.estimates);
         QCOMPARE(back.options.beamSize, 3);
         QCOMPARE(back.options.passes, 4);
         QCOMPARE(back.options.seed, uint64_t(99));

@@ -110,6 +110,23 @@ if grep -q "missing estimates: output 'blur' dimension 0" "$tmp/err"; then
 else
     fail "missing estimates are named" "$(cat "$tmp/err")"
 fi
+# --estimate supplies or overrides output estimates (the sizes the search schedules for).
+run dag test_no_estimates --generator-lib "$generatorLib" --estimate blur=0:64,0:48
+if [ "$rc" -eq 0 ] && grep -q "region \[0, 63\] \[0, 47\]" "$tmp/out"; then
+    pass "--estimate supplies a generator's missing output estimates"
+else
+    fail "--estimate supplies a generator's missing output estimates" "exit $rc" \
+        "$(head -5 "$tmp/out")" "$(cat "$tmp/err")"
+fi
+run dag stencil_chain -p length=2 --estimate output=0:512,0:256
+if [ "$rc" -eq 0 ] && grep -q "^func output .* region \[0, 511\] \[0, 255\]" "$tmp/out"; then
+    pass "--estimate overrides a catalog app's output estimates"
+else
+    fail "--estimate overrides a catalog app's output estimates" "exit $rc" "$(grep output "$tmp/out")"
+fi
+expectError "malformed estimate" 2 dag stencil_chain --estimate output=abc
+expectError "estimate of an unknown output" 2 dag stencil_chain --estimate nosuch=0:8,0:8
+expectError "estimate with the wrong dimension count" 2 dag stencil_chain --estimate output=0:8
 expectError "unknown subcommand" 2 nosuchcommand
 expectError "no subcommand" 2
 
