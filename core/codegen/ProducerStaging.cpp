@@ -12,8 +12,10 @@
 //    every use: that is how the paper stages "ones inlined". A Func already at C's thread
 //    level is in registers. An ImageParam is read through its inlined "<name>_im" Func, which
 //    is staged like any inlined Func; a Buffer called directly is not (Func::in wraps Funcs).
-//  - Every argument of every call of C to P is affine, without division or clamp: the points
-//    a tile reads then form a box of the same size in every thread.
+//  - Every argument of every call of C to P is affine, without division or clamp, and the
+//    calls have the same slopes along each dimension (f(x, c) and f(x, 3) do not: the hull of
+//    c and 3 depends on the tile): the points a tile reads then form a box of the same size in
+//    every thread.
 //  - The box is smaller than the loads it replaces (calls at distinct points x serial points):
 //    there is reuse.
 //  - It fits in the register budget the search gives a thread-level Func, together with the
@@ -26,12 +28,19 @@ namespace beamscope {
 
 namespace {
 
-/// Every call's arguments are affine without division or clamp (see the rule above).
+/// Every call's arguments are affine without division or clamp, and the calls have the same
+/// slopes along each dimension (see the rule above).
 bool readsTranslatedBox(const Edge &edge) {
     if (edge.calls.empty()) return false;
+    const CallSite &first = edge.calls.front();
     for (const CallSite &site : edge.calls) {
-        for (const CallArg &arg : site.args) {
+        if (site.args.size() != first.args.size()) return false;
+        for (size_t d = 0; d < site.args.size(); ++d) {
+            const CallArg &arg = site.args[d];
             if (!arg.affine || arg.affine->denominator != 1 || arg.affine->isClamped())
+                return false;
+            // f(x, c) and f(x, 3): the hull of c and 3 has a size that depends on the tile.
+            if (!first.args[d].affine || arg.affine->coeffs != first.args[d].affine->coeffs)
                 return false;
         }
     }

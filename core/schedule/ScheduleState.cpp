@@ -303,6 +303,24 @@ Box ScheduleState::regionWithin(int node, int host, LoopLevel level) const {
     return region;
 }
 
+std::vector<int> ScheduleState::edgesWithin(int node, int host, LoopLevel level) const {
+    std::vector<int> edges;
+    std::set<int> seen;
+    std::vector<int> work{node};
+    while (!work.empty()) {
+        const int f = work.back();
+        work.pop_back();
+        for (int e : m_dag->node(f).outgoing) {
+            const int c = m_dag->edge(e).consumer;
+            if (c != host && !insideHost(c, host, level)) continue;
+            edges.push_back(e);
+            if (c != host && seen.insert(c).second) work.push_back(c);
+        }
+    }
+    std::sort(edges.begin(), edges.end());
+    return edges;
+}
+
 MemoryType ScheduleState::memoryOf(int node) const {
     if (m_dag->node(node).isInput) return MemoryType::Global;
     switch (m_placements[size_t(node)]->kind) {

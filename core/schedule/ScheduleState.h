@@ -109,6 +109,9 @@ public:
     /// The region of `node` needed within one iteration of `host`'s `level` loop, from its
     /// consumers as currently placed.
     Box regionWithin(int node, int host, LoopLevel level) const;
+    /// The edges through which `node` is read within one iteration of `host`'s `level` loop:
+    /// its edges to the host and to Funcs inside that loop, and theirs, transitively.
+    std::vector<int> edgesWithin(int node, int host, LoopLevel level) const;
 
     /// Memory type of `node`'s storage as placed (None when inlined).
     MemoryType memoryOf(int node) const;

@@ -5,6 +5,7 @@
 #include "codegen/ScheduleApplier.h"
 
 #include "ScheduleTestUtil.h"
+#include "pipeline/apps/Apps.h"
 #include "search/SearchEngine.h"
 #include "util/Error.h"
 
@@ -249,6 +250,26 @@ TEST(ScheduleApplier, StagesOnlyWithinTheRegisterBudget) {
     // The default budget is the search's (GpuSpec::registersPerThreadMax bytes).
     EXPECT_EQ(ScheduleCallOptions().registerBytesPerThread,
               ScheduleCallOptions::forGpu(GpuSpec::defaultSpec()).registerBytesPerThread);
+}
+
+TEST(ScheduleApplier, StagesOnlyFootprintsOfOneSizeInEveryThread) {
+    // output reads producer at x - 1, x + 1 and, with `slice`, at channel 0 instead of c: the
+    // hull of c and 0 then has c + 1 channels, a size that depends on the thread's tile, which
+    // a copy of constant extent cannot hold. Without it, the 6x2x1 footprint of a 4x2 tile is
+    // staged (24 loads).
+    for (bool slice : {false, true}) {
+        SCOPED_TRACE(slice ? "slice" : "translated");
+        using namespace Halide;
+        ImageParam input = apps::estimatedInput(Float(32), "input", {64, 48, 3});
+        Var x("x"), y("y"), c("c");
+        Func producer("producer"), output("output");
+        producer(x, y, c) = input(x, y, c) * 2.0f;
+        output(x, y, c) = producer(x - 1, y, c) + producer(x + 1, y, c) + producer(x, y, slice ? Expr(0) : Expr(c));
+        apps::setOutputEstimates(output, {64, 48, 3});
+        auto dag = std::make_shared<const FunctionDAG>(apps::makeInstance("slice", {output}, {input}, {}));
+        const StatePtr state = placeRest(rootTiled(ScheduleState::initial(dag), "output", {16, 2, 1}, {4, 2, 1}));
+        EXPECT_EQ(countCalls(scheduleCalls(*state), CallKind::StageIn), slice ? 0 : 1) << stateDump(*state);
+    }
 }
 
 TEST(ScheduleApplier, RejectsAnotherPipeline) {

@@ -1,6 +1,8 @@
 // SearchSpace: size menus, every prune reason on a constructed case, and hardware limits.
 #include "ScheduleTestUtil.h"
 
+#include "codegen/ScheduleApplier.h"
+#include "pipeline/apps/Apps.h"
 #include "search/SearchEngine.h"
 #include "search/SearchSpace.h"
 
@@ -19,6 +21,37 @@ SearchSpace v100Space() { return SearchSpace(GpuSpec::load("v100"), SearchSpaceO
 PruneReason reasonFor(const SearchSpace &space, const StatePtr &child, const std::string &name) {
     auto p = space.check(*child, child->dag().find(name));
     return p ? p->reason : PruneReason::Count;
+}
+
+/// How `upsampled` reads `coarse`, and `output` reads `upsampled`, in upsamplePipeline.
+enum class Reads { Translated, TranslatedAndAlpha, Halves, HalvesAndAlpha };
+
+/// input -> coarse -> upsampled -> output (64x48x3). upsampled reads coarse at x - 1 and x + 1
+/// (Translated) or, like a pyramid's upsampling, at x / 2 and (x + 1) / 2 (Halves); with
+/// ...AndAlpha output also divides by upsampled's channel 3, as interpolate un-premultiplies
+/// by alpha. coarse is the candidate for output's thread level.
+PipelineInstance upsamplePipeline(Reads reads) {
+    using namespace Halide;
+    ImageParam input = apps::estimatedInput(Float(32), "input", {64, 48, 4});
+    Var x("x"), y("y"), c("c");
+    Func coarse("coarse"), upsampled("upsampled"), output("output");
+    coarse(x, y, c) = input(x, y, c) * 2.0f;
+    if (reads == Reads::Translated || reads == Reads::TranslatedAndAlpha) {
+        upsampled(x, y, c) = coarse(x - 1, y, c) + coarse(x + 1, y, c);
+    } else {
+        upsampled(x, y, c) = coarse(x / 2, y, c) + coarse((x + 1) / 2, y, c);
+    }
+    const bool alpha = reads == Reads::TranslatedAndAlpha || reads == Reads::HalvesAndAlpha;
+    output(x, y, c) = alpha ? upsampled(x, y, c) / upsampled(x, y, 3) : upsampled(x, y, c);
+    apps::setOutputEstimates(output, {64, 48, 3});
+    return apps::makeInstance("upsample", {output}, {input}, {});
+}
+
+/// output at root (16x2 threads, `serial` x 2 serial per thread, one channel per thread),
+/// upsampled inlined; coarse not placed yet.
+StatePtr upsampleParent(const std::shared_ptr<const FunctionDAG> &dag, int64_t serial) {
+    StatePtr s = rootTiled(ScheduleState::initial(dag), "output", {16, 2, 1}, {serial, 2, 1});
+    return s->withInline(dag->find("upsampled"));
 }
 
 } // namespace
@@ -71,6 +104,74 @@ TEST(SearchSpace, EveryPruneReasonHasATriggeringCase) {
     const StatePtr tiny = rootTiled(outputPlaced, "stage_1", {1, 1}, {1, 1});
     EXPECT_EQ(reasonFor(space, tiny->withBlock(dag->find("stage_0"), dag->find("stage_1"), {1, 1}), "stage_0"),
               PruneReason::ExcessiveRecompute);
+}
+
+// A Func at the thread level lives in registers: Halide needs its region per thread to have a
+// constant size, for every thread at once (the tiles shift inwards, so one can start anywhere).
+// The size of the first tile's region is not enough. Where calls of different slopes meet (c
+// and 3), the hull grows with the distance between the tile and 3, and Halide rejects the
+// allocation; with floor division, the size depends on where the tile starts (and Halide
+// cannot always bound it). Both are pruned; a region translated with the tile is kept, and
+// compiles.
+TEST(SearchSpace, ThreadLevelFuncWhoseRegionVariesWithTheTileIsPruned) {
+    const SearchSpace space = v100Space();
+    const Halide::Target cuda("host-cuda-cuda_capability_70");
+    struct Case {
+        Reads reads;
+        int64_t serial;
+        const char *pruned; ///< part of the prune detail; null when kept
+        bool halideRejects;
+    };
+    for (const Case &k : {Case{Reads::Translated, 1, nullptr, false}, Case{Reads::Translated, 4, nullptr, false},
+                          Case{Reads::TranslatedAndAlpha, 4, "different slopes meet along c", true},
+                          Case{Reads::Halves, 1, "division by 2", false}, Case{Reads::Halves, 3, "division by 2", false},
+                          Case{Reads::HalvesAndAlpha, 8, "different slopes meet along c", true}}) {
+        SCOPED_TRACE("reads " + std::to_string(int(k.reads)) + ", serial " + std::to_string(k.serial));
+        auto dag = std::make_shared<const FunctionDAG>(upsamplePipeline(k.reads));
+        const StatePtr parent = upsampleParent(dag, k.serial);
+        const int coarse = dag->find("coarse"), output = dag->find("output");
+        ASSERT_TRUE(parent->canFuse(coarse, output, LoopLevel::Thread));
+        const FuncPlacement placement = parent->threadPlacement(coarse, output);
+        const auto pruned = space.check(*parent, coarse, placement);
+        ASSERT_EQ(pruned.has_value(), k.pruned != nullptr) << (pruned ? pruned->detail : "");
+        if (pruned) {
+            EXPECT_EQ(pruned->reason, PruneReason::ThreadAllocationDynamicOrTooLarge);
+            EXPECT_NE(pruned->detail.find(k.pruned), std::string::npos) << pruned->detail;
+        }
+        if (k.reads == Reads::TranslatedAndAlpha) {
+            // The model's first tile needs channels 0..3, a constant 4; Halide bounds |c - 3| + 1.
+            EXPECT_EQ(placement.region[2].extent(), 4);
+        }
+        if (pruned && !k.halideRejects) continue; // pruned to be safe: Halide bounds this one
+        PipelineInstance fresh = upsamplePipeline(k.reads);
+        applySchedule(*placeRest(parent->withThread(coarse, output)), fresh, cuda);
+        const auto compile = [&] {
+            fresh.pipeline.compile_to_module(fresh.pipeline.infer_arguments(), "f", cuda);
+        };
+        if (k.halideRejects) {
+            EXPECT_THROW(compile(), Halide::CompileError);
+        } else {
+            EXPECT_NO_THROW(compile());
+        }
+    }
+
+    // The catalog case: interpolate's interpolated_1 at the thread level of output, read
+    // through the inlined upsampling (x / 2, (x + 1) / 2, y / 2, (y + 1) / 2) and at channel 3.
+    auto dag = std::make_shared<const FunctionDAG>(
+        buildApp("interpolate", {{"width", 128}, {"height", 96}, {"levels", 3}}));
+    StatePtr s = rootTiled(ScheduleState::initial(dag), "output", {16, 2, 1}, {8, 2, 1});
+    for (const char *name : {"normalize", "interpolated_0", "upsampled_0", "upsampledx_0"})
+        s = s->withInline(dag->find(name));
+    const int f = dag->find("interpolated_1"), host = dag->find("output");
+    ASSERT_TRUE(s->canFuse(f, host, LoopLevel::Thread));
+    const auto pruned = space.check(*s, f, s->threadPlacement(f, host));
+    ASSERT_TRUE(pruned.has_value());
+    EXPECT_EQ(pruned->reason, PruneReason::ThreadAllocationDynamicOrTooLarge);
+    // And the search does not offer it.
+    std::vector<Candidate> kept;
+    std::vector<PrunedCandidate> dropped;
+    space.locations(*s, f, kept, dropped);
+    for (const Candidate &c : kept) EXPECT_NE(c.child.placement->kind, ComputeKind::Thread) << c.label;
 }
 
 TEST(SearchSpace, SurvivingCandidatesRespectTheGpuLimits) {
