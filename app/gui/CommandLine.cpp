@@ -114,6 +114,10 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     const QCommandLineOption lib(QStringLiteral("generator-lib"),
                                  QStringLiteral("shared library of Halide generators"),
                                  QStringLiteral("PATH"));
+    const QCommandLineOption estimate(
+        QStringLiteral("estimate"),
+        QStringLiteral("output estimate NAME=MIN:EXTENT[,MIN:EXTENT...] (repeatable)"),
+        QStringLiteral("spec"));
     const QCommandLineOption beam(QStringLiteral("beam"), QStringLiteral("beam size"),
                                   QStringLiteral("N"));
     const QCommandLineOption passes(QStringLiteral("passes"), QStringLiteral("search passes"),
@@ -143,7 +147,7 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
                        "of the beam and these baselines (naive, anderson2021, li2018, "
                        "mullapudi2016) on the local device first"),
         QStringLiteral("K[,BASELINE...]"));
-    parser.addOptions({app, param, lib, beam, passes, seed, gpu, pins, steps, shot, dock, bench});
+    parser.addOptions({app, param, lib, estimate, beam, passes, seed, gpu, pins, steps, shot, dock, bench});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("a session file to open"),
                                  QStringLiteral("[SESSION.json]"));
@@ -161,13 +165,15 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         source.generatorLibrary = parser.value(lib).toStdString();
         for (const QString &p : parser.values(param))
             source.params.push_back(p.toStdString());
+        for (const QString &e : parser.values(estimate))
+            source.estimates.push_back(e.toStdString());
         if (source.generatorLibrary.empty())
             checkCatalogApp(source);
         else if (!QFileInfo::exists(parser.value(lib)))
             throw UsageError("no generator library '" + source.generatorLibrary + "'");
         out.source = source;
-    } else if (parser.isSet(param) || parser.isSet(lib)) {
-        throw UsageError("-p and --generator-lib need --app");
+    } else if (parser.isSet(param) || parser.isSet(lib) || parser.isSet(estimate)) {
+        throw UsageError("-p, --estimate and --generator-lib need --app");
     }
     if (out.source && !out.session.isEmpty())
         throw UsageError("give either --app or a session file, not both");
