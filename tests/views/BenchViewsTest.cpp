@@ -122,7 +122,17 @@ private Q_SLOTS:
         report->candidates = {row("beam#0", 0.5, 1.0, true)};
         report->baselines = {row("baseline:naive", Measurement::kUnknown, 2.5, true)};
         report->chosen = 0;
+        // Searched for the V100 model, measured on an OpenCL CPU device: the verdict compares
+        // with naive and says which model fits the device.
+        report->gpu = GpuSpec::load("v100");
+        report->device.kind = DeviceKind::OpenCL;
+        report->device.openclType = "CPU";
         panel.showReport(report);
+        QVERIFY2(panel.verdictText().contains(QStringLiteral("2.50× faster than naive")),
+                 qPrintable(panel.verdictText()));
+        QVERIFY2(panel.verdictText().contains(
+                     QString::fromStdString(GpuSpec::load("pocl-cpu").name)),
+                 qPrintable(panel.verdictText()));
         panel.setBusy(false);
         QCOMPARE(panel.model()->rowCount(), 2);
         QCOMPARE(panel.model()->chosenRow(), 0);

@@ -65,9 +65,20 @@ QString verdict(const BenchReport &report) {
     }
     if (!comparisons.isEmpty())
         text += QStringLiteral(", ") + comparisons.join(QStringLiteral(", "));
-    return text + QObject::tr(" — on %1, pipeline %2.")
-                      .arg(QString::fromStdString(report.device.describe()),
-                           QString::fromStdString(report.pipeline));
+    text += QObject::tr(" — on %1, pipeline %2.")
+                .arg(QString::fromStdString(report.device.describe()),
+                     QString::fromStdString(report.pipeline));
+    // Predictions are for the GPU model searched for; say so when the device is another one.
+    if (report.device.kind != DeviceKind::None) {
+        const GpuSpec fitting = gpuSpecForDevice(report.device);
+        if (!fitting.name.empty() && fitting.name != report.gpu.name) {
+            text += QObject::tr(" The search modelled the %1; the %2 model fits this device: "
+                                "search with it to compare like with like.")
+                        .arg(QString::fromStdString(report.gpu.name),
+                             QString::fromStdString(fitting.name));
+        }
+    }
+    return text;
 }
 
 } // namespace
@@ -209,6 +220,10 @@ void BenchPanel::setSettings(const BenchSettings &s) {
     m_greedy->setValue(s.greedySamples);
     for (QAction *action : m_baselines)
         action->setChecked(s.baselines.contains(action->text()));
+}
+
+QString BenchPanel::verdictText() const {
+    return m_verdict->text();
 }
 
 QString BenchPanel::hint() const {

@@ -52,6 +52,8 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     /// The line under the controls: what Run will measure, or why it cannot.
     QString hint() const;
+    /// The verdict line under the results (empty before a report).
+    QString verdictText() const;
 
 public Q_SLOTS:
     /// Whether Run may be pressed, and the hint saying what it will measure or why not.
