@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace beamscope {
 
@@ -58,10 +59,10 @@ void BucketModel::addRows() {
     const bool natural = m_sortColumn == DecisionColumn && m_sortOrder == Qt::AscendingOrder;
     auto ordered = [&](std::vector<int> ids, bool groups) {
         if (!natural) {
+            const bool ascending = m_sortOrder == Qt::AscendingOrder;
             std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) {
-                const bool less = groups ? groupLess(a, b) : memberLess(a, b);
-                const bool greater = groups ? groupLess(b, a) : memberLess(b, a);
-                return m_sortOrder == Qt::AscendingOrder ? less : greater;
+                if (!ascending) std::swap(a, b);
+                return groups ? groupLess(a, b) : memberLess(a, b);
             });
         }
         return ids;
