@@ -5,6 +5,7 @@
 #include "util/Error.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace beamscope {
@@ -92,7 +93,13 @@ EstimateSpec parseEstimateSpec(const std::string &spec) {
             size_t usedMin = 0, usedExtent = 0;
             const int64_t min = std::stoll(range.substr(0, colon), &usedMin);
             const int64_t extent = std::stoll(range.substr(colon + 1), &usedExtent);
-            if (usedMin != colon || usedExtent != range.size() - colon - 1 || extent < 1) throw bad();
+            // Halide takes estimates as 32-bit ints: a value beyond them is bad input, not a wrap.
+            const auto fits = [](int64_t v) {
+                return v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max();
+            };
+            if (usedMin != colon || usedExtent != range.size() - colon - 1 || extent < 1 ||
+                !fits(min) || !fits(extent) || !fits(min + extent - 1))
+                throw bad();
             parsed.ranges.emplace_back(min, extent);
         } catch (const std::logic_error &) { // stoll: not a number, out of range
             throw bad();

@@ -125,6 +125,7 @@ else
     fail "--estimate overrides a catalog app's output estimates" "exit $rc" "$(grep output "$tmp/out")"
 fi
 expectError "malformed estimate" 2 dag stencil_chain --estimate output=abc
+expectError "estimate beyond 32 bits" 2 dag stencil_chain --estimate output=0:3000000000,0:8
 expectError "estimate of an unknown output" 2 dag stencil_chain --estimate nosuch=0:8,0:8
 expectError "estimate with the wrong dimension count" 2 dag stencil_chain --estimate output=0:8
 expectError "unknown subcommand" 2 nosuchcommand
