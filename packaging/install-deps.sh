@@ -17,6 +17,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libjemalloc-dev
   libpng-dev zlib1g-dev
+  libsqlite3-dev sqlite3 libxgboost-dev
   xvfb xauth fonts-dejavu-core clang-format
 )
 
