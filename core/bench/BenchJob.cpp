@@ -29,6 +29,7 @@ nlohmann::json BenchJob::toJson() const {
     j["rtol"] = rtol;
     j["atol"] = atol;
     j["reference_cache"] = referenceCache;
+    if (!deviceLock.empty()) j["device_lock"] = deviceLock;
     if (!inject.empty()) j["inject"] = inject;
     return j;
 }
@@ -59,6 +60,7 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
         job.rtol = j.value("rtol", 1e-3);
         job.atol = j.value("atol", 1e-3);
         job.referenceCache = j.value("reference_cache", std::string());
+        job.deviceLock = j.value("device_lock", std::string());
         job.inject = j.value("inject", std::string());
     } catch (const nlohmann::json::exception &e) {
         throw Error(std::string("bad bench job: ") + e.what());

@@ -11,7 +11,7 @@
 //    "host-opencl" | "host-cuda-cuda_capability_NN" | "", "ptx_capability": 75,
 //    "stage_producers": true, "warmup": 1,
 //    "repeats": 5, "timeout_s": 120, "seed": 1, "int_max": 1023, "rtol": 1e-3, "atol": 1e-3,
-//    "reference_cache": "/tmp/.../ref.bin", "inject": "crash|hang|wrong|error"}
+//    "reference_cache": "/tmp/.../ref.bin", "device_lock": "/tmp/...lock", "inject": "crash|hang|wrong|error"}
 // "inject" is for TESTS ONLY: it makes the worker crash (SIGSEGV), hang, corrupt its output
 // or fail with an error, so that the parent's handling of each can be tested.
 #pragma once
@@ -45,6 +45,9 @@ struct BenchJob {
     double rtol = 1e-3;         ///< relative tolerance of float outputs
     double atol = 1e-3;         ///< absolute tolerance of float outputs (integers: 1)
     std::string referenceCache; ///< file to reuse reference outputs from (same pipeline+inputs)
+    /// File locked (flock) around the device runs, so that workers compiling in parallel never
+    /// measure on one device at the same time, across processes; "": no lock.
+    std::string deviceLock;
     std::string inject;         ///< TEST ONLY: "crash", "hang", "wrong" or "error"
 
     nlohmann::json toJson() const;

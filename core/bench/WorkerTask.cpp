@@ -11,8 +11,11 @@
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -22,6 +25,28 @@
 namespace beamscope {
 
 namespace {
+
+/// Holds an exclusive flock on a file for its lifetime (no lock for an empty path). The kernel
+/// drops the lock when the process dies, so a crashed worker never blocks the others.
+class DeviceLock {
+public:
+    explicit DeviceLock(const std::string &path) {
+        if (path.empty()) return;
+        m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (m_fd < 0) throw Error("cannot open the device lock " + path);
+        while (::flock(m_fd, LOCK_EX) != 0) {
+            if (errno != EINTR) throw Error("cannot lock the device lock " + path);
+        }
+    }
+    ~DeviceLock() {
+        if (m_fd >= 0) ::close(m_fd); // closing releases the lock
+    }
+    DeviceLock(const DeviceLock &) = delete;
+    DeviceLock &operator=(const DeviceLock &) = delete;
+
+private:
+    int m_fd = -1;
+};
 
 using Clock = std::chrono::steady_clock;
 
@@ -184,6 +209,8 @@ Measurement executeJob(const BenchJob &job) {
         wrapHalideErrors("compile", [&] { instance.pipeline.compile_jit(target); });
         m.compileMs = msSince(compileStart);
         log("JIT compiled", compileStart);
+        // Compilation above runs in parallel with other workers; the device runs do not.
+        const DeviceLock lock(job.deviceLock);
         wrapHalideErrors("run", [&] {
             Halide::Realization realization(outputs);
             for (int i = 0; i < job.warmup + job.repeats; ++i) {

@@ -1,0 +1,268 @@
+// Contents: the held-out split; DatasetBuilder (records -> rebuilt states -> features and the
+// analytic and PolyMage costs, cached); the device choice; the model comparison and its table;
+// training on rows.
+#include "tune/TrainingData.h"
+
+#include "cost/CostModelFactory.h"
+#include "cost/Featurizer.h"
+#include "cost/RankMetrics.h"
+#include "cost/ScheduleFeatures.h"
+#include "dag/FunctionDAG.h"
+#include "schedule/ScheduleIO.h"
+#include "util/Error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+namespace beamscope {
+
+bool isHeldOut(const std::string &scheduleHash) {
+    // FNV-1a of the hash text: the split does not depend on how the hash itself is spelled.
+    std::uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : scheduleHash) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return h % 8 == 0;
+}
+
+struct DatasetBuilder::PipelineCache {
+    std::shared_ptr<const FunctionDAG> dag;
+    std::string error; ///< why it could not be rebuilt ("" when it was)
+};
+
+DatasetBuilder::DatasetBuilder(MeasurementStore &store) : m_store(store) {}
+DatasetBuilder::~DatasetBuilder() = default;
+
+namespace {
+
+double noiseOf(const Measurement &m) {
+    if (!m.measuredMs || m.measuredMs->median <= 0) return 0;
+    return (m.measuredMs->max - m.measuredMs->min) / m.measuredMs->median;
+}
+
+StateCost costWith(CostModel &model, const ScheduleState &state,
+                   const std::vector<std::shared_ptr<const KernelFeatures>> &kernels) {
+    StateCost cost;
+    model.enqueue(state, kernels, &cost);
+    model.evaluateAll();
+    return cost;
+}
+
+} // namespace
+
+std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
+    filter.successfulOnly = true;
+    std::vector<LabelledSchedule> out;
+    for (const MeasurementRecord &r : m_store.records(filter)) {
+        if (auto it = m_rows.find(r.id); it != m_rows.end()) {
+            out.push_back(it->second);
+            continue;
+        }
+        if (m_rejected.count(r.id) || r.schedule.is_null() || !r.measurement.measuredMs) continue;
+        auto reject = [&](const std::string &why) {
+            m_rejected[r.id] = true;
+            m_skipped.push_back("record " + std::to_string(r.id) + " (" + r.pipeline.app +
+                                "): " + why);
+        };
+        const std::string key = r.pipeline.key();
+        std::shared_ptr<PipelineCache> &cache = m_pipelines[key];
+        if (!cache) {
+            cache = std::make_shared<PipelineCache>();
+            try {
+                auto dag = std::make_shared<const FunctionDAG>(loadPipeline(r.pipeline.source()));
+                if (PipelineIdentity::of(r.pipeline.source(), *dag).dagHash != r.pipeline.dagHash)
+                    cache->error = "the pipeline's Func DAG changed since it was measured";
+                else
+                    cache->dag = dag;
+            } catch (const std::exception &e) {
+                cache->error = std::string("pipeline not rebuilt: ") + e.what();
+            }
+        }
+        if (!cache->dag) {
+            reject(cache->error);
+            continue;
+        }
+        LabelledSchedule s;
+        try {
+            const GpuSpec gpu = GpuSpec::fromJson(r.gpu, "measured GPU model");
+            const StatePtr state = scheduleFromJson(cache->dag, r.schedule);
+            Featurizer featurizer(gpu, /*memoize=*/false);
+            const auto kernels = featurizer.featurize(*state);
+            auto analytic = makeCostModel("analytic", gpu);
+            auto polymage = makeCostModel("polymage", gpu);
+            const StateCost prior = costWith(*analytic, *state, kernels);
+            s.polymageScore = costWith(*polymage, *state, kernels).total;
+            if (r.featureSchema == kScheduleFeatureSchema && !r.features.empty()) {
+                s.row.features = r.features;
+            } else {
+                s.row.features = scheduleFeatureVector(kernels, prior);
+                m_store.setFeatures(r.id, kScheduleFeatureSchema, s.row.features);
+            }
+            s.row.analyticMs = prior.total;
+        } catch (const std::exception &e) {
+            reject(std::string("schedule not rebuilt: ") + e.what());
+            continue;
+        }
+        s.recordId = r.id;
+        s.pipeline = key;
+        s.app = r.pipeline.app;
+        s.scheduleHash = r.scheduleHash;
+        s.deviceKey = r.device.key();
+        s.row.group = key;
+        s.row.measuredMs = r.measurement.measuredMs->median;
+        s.noise = noiseOf(r.measurement);
+        s.heldOut = isHeldOut(r.scheduleHash);
+        m_rows[r.id] = s;
+        out.push_back(s);
+    }
+    return out;
+}
+
+std::string chooseDevice(MeasurementStore &store, const std::string &nameFilter) {
+    std::map<std::string, std::int64_t> counts;
+    for (const auto &[pipeline, device, count] : store.stats().groups) {
+        if (nameFilter.empty() || device.find(nameFilter) != std::string::npos)
+            counts[device] += count;
+    }
+    if (counts.empty()) {
+        throw Error(nameFilter.empty()
+                        ? "the measurement database holds no measurements"
+                        : "no measurements on a device matching '" + nameFilter + "'");
+    }
+    return std::max_element(counts.begin(), counts.end(),
+                            [](const auto &a, const auto &b) { return a.second < b.second; })
+        ->first;
+}
+
+std::vector<RankedModel> standardModels(std::shared_ptr<const LearnedCostModel> learned) {
+    std::vector<RankedModel> models{
+        {"analytic", [](const LabelledSchedule &s) { return s.row.analyticMs; }},
+        {"polymage", [](const LabelledSchedule &s) { return s.polymageScore; }}};
+    if (learned) {
+        models.push_back({"learned", [learned](const LabelledSchedule &s) {
+                              return learned->predictMs(s.row.features, s.row.analyticMs);
+                          }});
+    }
+    return models;
+}
+
+ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
+                              const std::vector<RankedModel> &models) {
+    ModelComparison c;
+    c.testRows = int(rows.size());
+    std::map<std::string, std::vector<const LabelledSchedule *>> byPipeline;
+    for (const LabelledSchedule &s : rows)
+        byPipeline[s.pipeline].push_back(&s);
+    std::vector<std::vector<double>> taus(models.size()), accuracies(models.size());
+    for (const auto &[key, members] : byPipeline) {
+        if (members.size() < 2) continue;
+        PipelineComparison p;
+        p.pipeline = members.front()->app;
+        p.rows = int(members.size());
+        std::vector<double> measured, noise;
+        for (const LabelledSchedule *s : members) {
+            measured.push_back(s->row.measuredMs);
+            noise.push_back(s->noise);
+        }
+        for (size_t m = 0; m < models.size(); ++m) {
+            std::vector<double> predicted;
+            for (const LabelledSchedule *s : members)
+                predicted.push_back(models[m].predict(*s));
+            ModelScore score{models[m].name, kendallTau(predicted, measured, noise),
+                             pairwiseAccuracy(predicted, measured, noise)};
+            if (std::isfinite(score.tau)) taus[m].push_back(score.tau);
+            if (std::isfinite(score.accuracy)) accuracies[m].push_back(score.accuracy);
+            p.scores.push_back(score);
+        }
+        c.pipelines.push_back(p);
+    }
+    auto mean = [](const std::vector<double> &v) {
+        if (v.empty()) return std::nan("");
+        double sum = 0;
+        for (double x : v)
+            sum += x;
+        return sum / double(v.size());
+    };
+    for (size_t m = 0; m < models.size(); ++m)
+        c.overall.push_back({models[m].name, mean(taus[m]), mean(accuracies[m])});
+    return c;
+}
+
+namespace {
+
+nlohmann::json number(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+std::string cell(double v) {
+    if (!std::isfinite(v)) return "-";
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << v;
+    return os.str();
+}
+
+} // namespace
+
+nlohmann::json ModelComparison::toJson() const {
+    auto scores = [](const std::vector<ModelScore> &list) {
+        nlohmann::json j = nlohmann::json::object();
+        for (const ModelScore &s : list)
+            j[s.model] = {{"tau", number(s.tau)}, {"pairwise_accuracy", number(s.accuracy)}};
+        return j;
+    };
+    nlohmann::json j;
+    j["train_rows"] = trainRows;
+    j["test_rows"] = testRows;
+    j["pipelines"] = nlohmann::json::array();
+    for (const PipelineComparison &p : pipelines)
+        j["pipelines"].push_back(
+            {{"pipeline", p.pipeline}, {"rows", p.rows}, {"models", scores(p.scores)}});
+    j["overall"] = scores(overall);
+    return j;
+}
+
+void ModelComparison::print(std::ostream &os) const {
+    os << "held-out rows " << testRows << " (trained on " << trainRows
+       << "); Kendall's tau / pairwise accuracy within each pipeline\n";
+    os << std::left << std::setw(22) << "pipeline" << std::right << std::setw(6) << "rows";
+    for (const ModelScore &s : overall)
+        os << std::setw(20) << s.model;
+    os << "\n";
+    auto line = [&](const std::string &name, const std::string &rows,
+                    const std::vector<ModelScore> &scores) {
+        os << std::left << std::setw(22) << name << std::right << std::setw(6) << rows;
+        for (const ModelScore &s : scores)
+            os << std::setw(20) << (cell(s.tau) + " / " + cell(s.accuracy));
+        os << "\n";
+    };
+    for (const PipelineComparison &p : pipelines)
+        line(p.pipeline, std::to_string(p.rows), p.scores);
+    line("overall", std::to_string(testRows), overall);
+}
+
+std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &rows,
+                                          const std::string &device, const std::string &gpu,
+                                          const TrainOptions &options) {
+    if (rows.empty()) throw Error("no correct measurements to train on");
+    std::vector<TrainingRow> training;
+    std::set<std::string> groups;
+    for (const LabelledSchedule &s : rows) {
+        training.push_back(s.row);
+        groups.insert(s.pipeline);
+    }
+    ModelMetadata meta;
+    meta.device = device;
+    meta.gpu = gpu;
+    meta.featureSchema = kScheduleFeatureSchema;
+    meta.trainingRows = int(training.size());
+    meta.trainingGroups = int(groups.size());
+    meta.createdWith = "beamscope";
+    return LearnedCostModel::train(training, meta, options);
+}
+
+} // namespace beamscope

@@ -1,0 +1,107 @@
+// TrainingData: the measurement database turned into what cost models learn from and are judged
+// on. Each correct measurement of a searched schedule becomes a row: its schedule is replayed on
+// the rebuilt pipeline, featurized with the GPU model the search used, and costed by the analytic
+// and PolyMage models; the schedule-level feature vector is cached in the database. Models are
+// compared on the rows held out by schedule hash (1 in 8), within each pipeline, by Kendall's tau
+// and pairwise accuracy, pairs closer than the measurement noise ignored.
+#pragma once
+
+#include "cost/LearnedCostModel.h"
+#include "store/MeasurementStore.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// One correct measurement of a searched schedule, ready for training and comparison.
+struct LabelledSchedule {
+    std::int64_t recordId = 0;
+    std::string pipeline; ///< pipeline key (the ranking group)
+    std::string app;      ///< app or generator name, for reports
+    std::string scheduleHash;
+    std::string deviceKey;
+    TrainingRow row;          ///< group, features, analytic and measured ms
+    double polymageScore = 0; ///< the PolyMage-GPU scorer's total (unitless)
+    double noise = 0;         ///< relative spread of the repeats, (max - min) / median
+    bool heldOut = false;     ///< in the 1-in-8 evaluation split
+};
+
+/// True for the 1 in 8 schedules held out for evaluation (by their hash, so the split is the
+/// same in every run and for every model).
+bool isHeldOut(const std::string &scheduleHash);
+
+/// Builds rows from a store, remembering the rows (and pipelines) it built already, so that a
+/// tuning loop that rebuilds its training set every round only featurizes new measurements.
+class DatasetBuilder {
+public:
+    explicit DatasetBuilder(MeasurementStore &store);
+    ~DatasetBuilder();
+
+    /// The correct, measured, searched (not baseline) records matching `filter`, oldest first.
+    /// Records whose pipeline cannot be rebuilt or whose DAG changed are skipped (see skipped()).
+    std::vector<LabelledSchedule> build(RecordFilter filter);
+    /// One line per record skipped so far, with the reason.
+    const std::vector<std::string> &skipped() const { return m_skipped; }
+
+private:
+    struct PipelineCache;
+    MeasurementStore &m_store;
+    std::map<std::int64_t, LabelledSchedule> m_rows;
+    std::map<std::int64_t, bool> m_rejected;
+    std::map<std::string, std::shared_ptr<PipelineCache>> m_pipelines;
+    std::vector<std::string> m_skipped;
+};
+
+/// The device key with the most rows among `rows`' records in the store matching `nameFilter`
+/// (a substring of the device key, "" for any); throws Error when none matches.
+std::string chooseDevice(MeasurementStore &store, const std::string &nameFilter);
+
+/// A cost model as the comparison sees it: a predicted cost (lower is faster) for a row.
+struct RankedModel {
+    std::string name;
+    std::function<double(const LabelledSchedule &)> predict;
+};
+
+/// The three models of the comparison: analytic, polymage, and `learned` when given.
+std::vector<RankedModel> standardModels(std::shared_ptr<const LearnedCostModel> learned);
+
+struct ModelScore {
+    std::string model;
+    double tau = 0;      ///< Kendall's tau-b (NaN: no pair counted)
+    double accuracy = 0; ///< pairwise accuracy (NaN: no pair counted)
+};
+
+struct PipelineComparison {
+    std::string pipeline; ///< app name (key in the JSON)
+    int rows = 0;
+    std::vector<ModelScore> scores; ///< one per model, in the models' order
+};
+
+struct ModelComparison {
+    int trainRows = 0, testRows = 0;
+    std::vector<PipelineComparison> pipelines;
+    /// Per model: tau averaged over the pipelines where it is defined, accuracy likewise.
+    std::vector<ModelScore> overall;
+    nlohmann::json toJson() const;
+    /// A table: one row per pipeline, a tau and an accuracy column per model, then "overall".
+    void print(std::ostream &os) const;
+};
+
+/// Scores every model on `rows`, within each pipeline (pipelines with fewer than 2 rows are
+/// left out).
+ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
+                              const std::vector<RankedModel> &models);
+
+/// Trains a learned model on `rows` (metadata filled from them and `device`).
+std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &rows,
+                                          const std::string &device, const std::string &gpu,
+                                          const TrainOptions &options = {});
+
+} // namespace beamscope
