@@ -1,10 +1,8 @@
-// BenchmarkController: the benchmark posted to the worker thread, its callbacks turned into queued
-// signals on the GUI thread, stale generations dropped.
+// BenchmarkController: the benchmark posted to the JobTracker's worker, its callbacks turned into
+// queued signals on the GUI thread, stale generations dropped.
 #include "controllers/BenchmarkController.h"
 
 #include "util/Error.h"
-
-#include <QMetaObject>
 
 #include <optional>
 #include <utility>
@@ -12,30 +10,12 @@
 namespace beamscope {
 
 BenchmarkController::BenchmarkController(QObject *parent)
-    : QObject(parent), m_cancel(std::make_shared<std::atomic<bool>>(false)) {
+    : QObject(parent), m_jobs(this, QStringLiteral("beamscope-bench")) {
     qRegisterMetaType<Measurement>();
     qRegisterMetaType<BenchReportPtr>();
-    m_thread.setObjectName(QStringLiteral("beamscope-bench"));
-    m_context = new QObject;
-    m_context->moveToThread(&m_thread);
-    m_thread.start();
 }
 
-BenchmarkController::~BenchmarkController() {
-    m_cancel->store(true);
-    m_thread.quit();
-    m_thread.wait();
-    delete m_context;
-}
-
-template <typename Result> void BenchmarkController::deliver(quint64 generation, Result &&result) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, generation, result = std::forward<Result>(result)]() mutable {
-            if (generation == m_generation) result();
-        },
-        Qt::QueuedConnection);
-}
+BenchmarkController::~BenchmarkController() = default;
 
 void BenchmarkController::setBusy(bool busy) {
     if (busy == m_busy) return;
@@ -44,47 +24,41 @@ void BenchmarkController::setBusy(bool busy) {
 }
 
 void BenchmarkController::cancel() {
-    m_cancel->store(true);
+    m_jobs.cancel();
 }
 
 void BenchmarkController::start(BenchOptions options) {
-    cancel(); // a run still going ends at once; its results are dropped below
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const quint64 generation = ++m_generation;
+    m_jobs.restart(); // a run still going ends at once; its results are dropped
     setBusy(true);
-    auto token = m_cancel;
-    options.cancel = token.get();
     options.progress = nullptr;
-    options.onProgress = [this, generation](const BenchProgress &p) {
-        const QString label = QString::fromStdString(p.label);
-        deliver(generation, [this, p, label] { Q_EMIT progress(p.done, p.total, label); });
-    };
-    options.onMeasured = [this, generation](const Measurement &m, bool baseline) {
-        deliver(generation, [this, m, baseline] { Q_EMIT measured(m, baseline); });
-    };
-    QMetaObject::invokeMethod(
-        m_context,
-        [this, generation, token, options = std::move(options)] {
-            std::optional<QString> failure;
-            BenchReportPtr report;
-            try {
-                report = std::make_shared<const BenchReport>(runBenchmark(options));
-            } catch (const std::exception &e) {
-                failure = QString::fromStdString(detail::firstLine(e.what()));
-            } catch (...) {
-                failure = QStringLiteral("unexpected error in the benchmark worker");
+    m_jobs.post([this, options = std::move(options)](const JobTracker::Job &job) mutable {
+        options.cancel = &job.cancelFlag();
+        options.onProgress = [this, job](const BenchProgress &p) {
+            const QString label = QString::fromStdString(p.label);
+            job.deliver([this, p, label] { Q_EMIT progress(p.done, p.total, label); });
+        };
+        options.onMeasured = [this, job](const Measurement &m, bool baseline) {
+            job.deliver([this, m, baseline] { Q_EMIT measured(m, baseline); });
+        };
+        std::optional<QString> failure;
+        BenchReportPtr report;
+        try {
+            report = std::make_shared<const BenchReport>(runBenchmark(options));
+        } catch (const std::exception &e) {
+            failure = QString::fromStdString(detail::firstLine(e.what()));
+        } catch (...) {
+            failure = QStringLiteral("unexpected error in the benchmark worker");
+        }
+        job.deliver([this, report, failure] {
+            setBusy(false);
+            if (failure) {
+                Q_EMIT error(*failure);
+            } else {
+                m_lastReport = report;
+                Q_EMIT finished(report);
             }
-            deliver(generation, [this, report, failure] {
-                setBusy(false);
-                if (failure) {
-                    Q_EMIT error(*failure);
-                } else {
-                    m_lastReport = report;
-                    Q_EMIT finished(report);
-                }
-            });
-        },
-        Qt::QueuedConnection);
+        });
+    });
 }
 
 } // namespace beamscope

@@ -1,19 +1,17 @@
-// BenchmarkController: runs one benchmark (core runBenchmark: compile and measure candidate schedules
-// and baselines in worker processes) on its own worker QThread for the GUI, so the GUI thread
-// never waits on a compiler or a device. Rows come back one by one as they finish, with
+// BenchmarkController: runs one benchmark (core runBenchmark: compile and measure candidate
+// schedules and baselines in worker processes) on its own worker QThread for the GUI, so the GUI
+// thread never waits on a compiler or a device. Rows come back one by one as they finish, with
 // structured progress; cancel() kills the running worker and the run ends with what it measured.
-// A newer start() cancels the older run and its late results are dropped (generation counter, as
-// in SearchController). A failing candidate is a row with a failure, never an error.
+// A newer start() cancels the older run and its late results are dropped (the JobTracker's
+// generations). A failing candidate is a row with a failure, never an error.
 #pragma once
 
 #include "bench/BenchRun.h"
+#include "views/jobs/JobTracker.h"
 
 #include <QMetaType>
 #include <QObject>
 #include <QString>
-#include <QThread>
-
-#include <atomic>
 #include <memory>
 
 namespace beamscope {
@@ -36,7 +34,7 @@ public:
     bool isBusy() const { return m_busy; }
     /// The report of the last run that finished (cancelled ones included); nullptr before.
     BenchReportPtr lastReport() const { return m_lastReport; }
-    quint64 generation() const { return m_generation; }
+    quint64 generation() const { return m_jobs.generation(); }
 
 public Q_SLOTS:
     /// Runs a benchmark with `options` (its progress/onProgress/onMeasured/cancel are the
@@ -59,15 +57,11 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    template <typename Result> void deliver(quint64 generation, Result &&result);
     void setBusy(bool busy);
 
-    QThread m_thread;
-    QObject *m_context = nullptr; ///< lives in m_thread; runs the posted benchmark
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    quint64 m_generation = 0;
     bool m_busy = false;
     BenchReportPtr m_lastReport;
+    JobTracker m_jobs; ///< last: joined before the members its jobs use go
 };
 
 } // namespace beamscope

@@ -1,5 +1,4 @@
-// SearchController: request posting, generation checks, throttled delivery of snapshots.
-//   post() / deliver() / complete()   work to the worker thread, results back to the GUI thread
+// SearchController: requests posted to the JobTracker, throttled delivery of snapshots.
 //   releaseOnWorker()                 big snapshots are freed off the GUI thread
 //   load() / reconfigure() / reset()  a new generation: a fresh engine
 //   advance()                         the stepping requests (one, pass, end, to a count)
@@ -9,7 +8,6 @@
 #include "util/Error.h"
 
 #include <QElapsedTimer>
-#include <QMetaObject>
 
 #include <utility>
 
@@ -34,84 +32,39 @@ QString currentErrorMessage() {
 
 SearchController::SearchController(QObject *parent)
     : QObject(parent), m_worker(std::make_unique<SearchWorker>()),
-      m_cancel(std::make_shared<CancelToken>(false)) {
+      m_jobs(this, QStringLiteral("beamscope-search")) {
     registerControllerMetaTypes();
-    m_thread.setObjectName(QStringLiteral("beamscope-search"));
-    m_context = new QObject;
-    m_context->moveToThread(&m_thread);
-    m_thread.start();
+    m_jobs.setBusyCallback([this](bool busy) { Q_EMIT busyChanged(busy); });
 }
 
-SearchController::~SearchController() {
-    m_cancel->store(true);
-    m_thread.quit();
-    m_thread.wait();
-    delete m_context;
-}
+SearchController::~SearchController() = default;
 
-template <typename Work> void SearchController::post(Work &&work) {
-    ++m_outstanding;
-    if (!m_busy) {
-        m_busy = true;
-        Q_EMIT busyChanged(true);
-    }
-    QMetaObject::invokeMethod(m_context, std::forward<Work>(work), Qt::QueuedConnection);
-}
-
-template <typename Result> void SearchController::deliver(quint64 generation, Result &&result) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, generation, result = std::forward<Result>(result)]() mutable {
-            if (generation != m_generation) {
-                ++m_dropped;
-                return;
-            }
-            result();
-        },
-        Qt::QueuedConnection);
-}
-
-void SearchController::complete(quint64 generation) {
-    QMetaObject::invokeMethod(
-        this,
-        [this] {
-            if (--m_outstanding == 0 && m_busy) {
-                m_busy = false;
-                Q_EMIT busyChanged(false);
-            }
-        },
-        Qt::QueuedConnection);
-}
-
-void SearchController::deliverError(quint64 generation, const QString &message) {
-    deliver(generation, [this, message] { Q_EMIT error(message); });
+void SearchController::deliverError(const JobTracker::Job &job, const QString &message) {
+    job.deliver([this, message] { Q_EMIT error(message); });
 }
 
 void SearchController::releaseOnWorker(SearchStepPtr snapshot) {
     if (!snapshot) return;
-    QMetaObject::invokeMethod(
-        m_context, [snapshot = std::move(snapshot)]() mutable { snapshot.reset(); },
-        Qt::QueuedConnection);
+    m_jobs.runOnWorker([snapshot = std::move(snapshot)]() mutable { snapshot.reset(); });
 }
 
-quint64 SearchController::newGeneration() {
-    pause();
+void SearchController::newGeneration() {
+    m_jobs.restart();
     releaseOnWorker(std::move(m_lastStep));
     m_stepsDone = 0;
-    return ++m_generation;
 }
 
 void SearchController::load(const PipelineSource &source, const SearchOptions &options) {
-    const quint64 generation = newGeneration();
+    newGeneration();
     m_source = source;
     m_options = options;
     m_dag.reset();
     SearchWorker *worker = m_worker.get();
-    post([this, worker, generation, source, options] {
+    m_jobs.post([this, worker, source, options](const JobTracker::Job &job) {
         try {
             DagPtr dag = worker->load(source, options);
             const int estimated = worker->estimatedSteps();
-            deliver(generation, [this, dag, estimated] {
+            job.deliver([this, dag, estimated] {
                 m_dag = dag;
                 m_estimatedSteps = estimated;
                 Q_EMIT loaded(dag);
@@ -119,29 +72,27 @@ void SearchController::load(const PipelineSource &source, const SearchOptions &o
                 Q_EMIT progress(0, estimated);
             });
         } catch (...) {
-            deliverError(generation, currentErrorMessage());
+            deliverError(job, currentErrorMessage());
         }
-        complete(generation);
     });
 }
 
 void SearchController::reconfigure(const SearchOptions &options) {
-    const quint64 generation = newGeneration();
+    newGeneration();
     m_options = options;
     SearchWorker *worker = m_worker.get();
-    post([this, worker, generation, options] {
+    m_jobs.post([this, worker, options](const JobTracker::Job &job) {
         try {
             worker->configure(options);
             const int estimated = worker->estimatedSteps();
-            deliver(generation, [this, estimated] {
+            job.deliver([this, estimated] {
                 m_estimatedSteps = estimated;
                 Q_EMIT searchReset(estimated);
                 Q_EMIT progress(0, estimated);
             });
         } catch (...) {
-            deliverError(generation, currentErrorMessage());
+            deliverError(job, currentErrorMessage());
         }
-        complete(generation);
     });
 }
 
@@ -163,36 +114,31 @@ void SearchController::stepTo(int count) {
 }
 
 void SearchController::pause() {
-    m_cancel->store(true);
-    m_cancel = std::make_shared<CancelToken>(false);
+    m_jobs.cancel();
 }
 
 void SearchController::advance(StopRule rule, int target) {
-    const quint64 generation = m_generation;
     const int interval = m_snapshotIntervalMs;
     SearchWorker *worker = m_worker.get();
-    post([this, worker, generation, rule, target, interval, cancel = m_cancel] {
+    m_jobs.post([this, worker, rule, target, interval](const JobTracker::Job &job) {
         SearchStepPtr lastSent, latest;
         QElapsedTimer sinceSent;
         sinceSent.start();
         auto sendSnapshot = [&](const SearchStepPtr &step) {
             lastSent = step;
             sinceSent.restart();
-            // The GUI thread never holds the last reference to a snapshot (see releaseOnWorker).
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, step]() mutable {
-                    if (generation != m_generation) {
-                        ++m_dropped;
-                    } else {
-                        SearchStepPtr previous = std::exchange(m_lastStep, step);
-                        Q_EMIT stepped(step);
-                        if (step->finished) Q_EMIT finished();
-                        releaseOnWorker(std::move(previous));
-                    }
-                    releaseOnWorker(std::move(step));
+            // The GUI thread never holds the last reference to a snapshot (see releaseOnWorker):
+            // delivered or dropped, the delivery's own reference goes back to the worker.
+            auto held = std::make_shared<SearchStepPtr>(step);
+            job.deliver(
+                [this, held] {
+                    SearchStepPtr previous = std::exchange(m_lastStep, *held);
+                    Q_EMIT stepped(*held);
+                    if ((*held)->finished) Q_EMIT finished();
+                    releaseOnWorker(std::move(previous));
+                    releaseOnWorker(std::move(*held));
                 },
-                Qt::QueuedConnection);
+                [this, held] { releaseOnWorker(std::move(*held)); });
         };
         auto onStep = [&](const SearchStepPtr &step) {
             latest = step;
@@ -200,7 +146,7 @@ void SearchController::advance(StopRule rule, int target) {
             const int index = step->index, pass = step->pass;
             const double best = step->beam.empty() ? 0.0 : step->beam.front().cost.total;
             const SearchCounters counters = step->counters;
-            deliver(generation, [this, index, pass, done, estimated, best, counters] {
+            job.deliver([this, index, pass, done, estimated, best, counters] {
                 m_stepsDone = done;
                 m_estimatedSteps = estimated;
                 Q_EMIT bestCostRecorded(index, pass, best);
@@ -210,14 +156,13 @@ void SearchController::advance(StopRule rule, int target) {
             if (sinceSent.elapsed() >= interval) sendSnapshot(step);
         };
         try {
-            worker->advance(rule, target, *cancel, onStep);
+            worker->advance(rule, target, job.cancelFlag(), onStep);
         } catch (const SearchCancelled &) {
             // Paused: the engine stays at its last completed step.
         } catch (...) {
-            deliverError(generation, currentErrorMessage());
+            deliverError(job, currentErrorMessage());
         }
         if (latest && latest != lastSent) sendSnapshot(latest);
-        complete(generation);
     });
 }
 

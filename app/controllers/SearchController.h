@@ -1,7 +1,7 @@
 // SearchController: drives one SearchEngine on a worker QThread for the GUI. Requests are queued
 // to the worker; results come back to the GUI thread as immutable snapshots by queued calls.
-// Every load/reconfigure/reset starts a new generation (KDAB/hotspot's job tracker): results of
-// an older generation that arrive late are dropped. pause() sets the cancel token of every
+// Every load/reconfigure/reset starts a new generation of its JobTracker: results of an older
+// generation that arrive late are dropped. pause() sets the cancel token of every
 // request posted so far. While a run goes on, snapshots are throttled (stepped() at most every
 // snapshotIntervalMs); progress() and bestCostRecorded() come for every step.
 #pragma once
@@ -9,10 +9,10 @@
 #include "controllers/MetaTypes.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
+#include "views/jobs/JobTracker.h"
 
 #include <QObject>
 #include <QString>
-#include <QThread>
 
 #include <memory>
 
@@ -29,7 +29,7 @@ public:
     ~SearchController() override;
 
     /// True while a request is queued or running on the worker.
-    bool isBusy() const { return m_outstanding > 0; }
+    bool isBusy() const { return m_jobs.isBusy(); }
     /// The loaded pipeline's DAG (nullptr before the first successful load).
     DagPtr dag() const { return m_dag; }
     /// The latest snapshot delivered (nullptr right after a load or reset).
@@ -41,9 +41,9 @@ public:
     const PipelineSource &source() const { return m_source; }
     const SearchOptions &options() const { return m_options; }
     /// Current generation; results of older ones are dropped.
-    quint64 generation() const { return m_generation; }
+    quint64 generation() const { return m_jobs.generation(); }
     /// Number of results dropped because their generation was stale (for tests and the log).
-    int droppedResults() const { return m_dropped; }
+    int droppedResults() const { return m_jobs.droppedResults(); }
     /// Least time between two stepped() snapshots during a multi-step run (default 100 ms).
     void setSnapshotIntervalMs(int ms) { m_snapshotIntervalMs = ms; }
     /// Drops a reference to `snapshot` on the worker thread. Freeing a big step (tens of
@@ -90,22 +90,11 @@ Q_SIGNALS:
 
 private:
     void advance(StopRule rule, int target);
-    quint64 newGeneration();
-    template <typename Work> void post(Work &&work);
-    template <typename Result> void deliver(quint64 generation, Result &&result);
-    void complete(quint64 generation);
-    void deliverError(quint64 generation, const QString &message);
+    void newGeneration();
+    void deliverError(const JobTracker::Job &job, const QString &message);
 
-    QThread m_thread;
-    QObject *m_context = nullptr;           ///< lives in m_thread; runs posted work
-    std::unique_ptr<SearchWorker> m_worker; ///< touched only from m_thread
-    std::shared_ptr<CancelToken> m_cancel;  ///< shared by every request since the last pause
-
-    quint64 m_generation = 0;
-    int m_outstanding = 0;
-    int m_dropped = 0;
+    std::unique_ptr<SearchWorker> m_worker; ///< touched only from the tracker's worker thread
     int m_snapshotIntervalMs = 100;
-    bool m_busy = false;
 
     PipelineSource m_source;
     SearchOptions m_options;
@@ -113,6 +102,7 @@ private:
     SearchStepPtr m_lastStep;
     int m_stepsDone = 0;
     int m_estimatedSteps = 0;
+    JobTracker m_jobs; ///< last: joined before the members its jobs use go
 };
 
 } // namespace beamscope

@@ -1,28 +1,22 @@
-// GeneratorLibraryLoader: one-thread pool, generation ids, queued delivery (as DagLayouter).
+// GeneratorLibraryLoader: a library opened on the JobTracker's worker, its names delivered
+// unless a newer request came.
 #include "GeneratorLibraryLoader.h"
 
 #include "pipeline/GeneratorLibrary.h"
-
-#include <QMetaObject>
 
 #include <exception>
 
 namespace beamscope {
 
-GeneratorLibraryLoader::GeneratorLibraryLoader(QObject *parent) : QObject(parent) {
-    m_pool.setMaxThreadCount(1);
-    m_pool.setObjectName(QStringLiteral("beamscope-generator-library"));
-}
+GeneratorLibraryLoader::GeneratorLibraryLoader(QObject *parent)
+    : QObject(parent), m_jobs(this, QStringLiteral("beamscope-generator-library")) {}
 
-GeneratorLibraryLoader::~GeneratorLibraryLoader() {
-    ++m_generation;
-    m_pool.waitForDone();
-}
+GeneratorLibraryLoader::~GeneratorLibraryLoader() = default;
 
 void GeneratorLibraryLoader::load(const QString &path) {
-    const quint64 generation = ++m_generation;
-    ++m_pending;
-    m_pool.start([this, generation, path] {
+    m_jobs.restart();
+    m_jobs.post([this, path](const JobTracker::Job &job) {
+        if (job.isCancelled()) return; // a newer request is queued behind this one
         QString openedPath, message;
         QStringList generators;
         bool ok = false;
@@ -35,17 +29,12 @@ void GeneratorLibraryLoader::load(const QString &path) {
         } catch (const std::exception &e) {
             message = QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0);
         }
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, ok, path, openedPath, generators, message] {
-                --m_pending;
-                if (generation != m_generation) return;
-                if (ok)
-                    Q_EMIT loaded(path, openedPath, generators);
-                else
-                    Q_EMIT failed(path, message);
-            },
-            Qt::QueuedConnection);
+        job.deliver([this, ok, path, openedPath, generators, message] {
+            if (ok)
+                Q_EMIT loaded(path, openedPath, generators);
+            else
+                Q_EMIT failed(path, message);
+        });
     });
 }
 

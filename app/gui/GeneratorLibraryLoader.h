@@ -1,13 +1,14 @@
 // GeneratorLibraryLoader: opens a generator library (dlopen, then Halide's generator registry)
 // on a worker thread, since a library's static initializers may take any time, and delivers its
-// generator names or a one-line error on the GUI thread. A newer request drops an older one's
-// result. The library must be built against the libHalide Beamscope runs on (GeneratorLibrary
-// refuses one that is not).
+// generator names or a one-line error on the GUI thread (through the JobTracker). A newer
+// request drops an older one's result. The library must be built against the libHalide Beamscope
+// runs on (GeneratorLibrary refuses one that is not).
 #pragma once
+
+#include "views/jobs/JobTracker.h"
 
 #include <QObject>
 #include <QStringList>
-#include <QThreadPool>
 
 namespace beamscope {
 
@@ -21,7 +22,7 @@ public:
     /// Starts opening the library at `path`.
     void load(const QString &path);
     /// True while a load is running or queued.
-    bool isLoading() const { return m_pending > 0; }
+    bool isLoading() const { return m_jobs.isBusy(); }
 
 Q_SIGNALS:
     /// `path` as requested, `openedPath` as GeneratorLibrary records it, the generators' names.
@@ -30,9 +31,7 @@ Q_SIGNALS:
     void failed(const QString &path, const QString &message);
 
 private:
-    QThreadPool m_pool;
-    quint64 m_generation = 0;
-    int m_pending = 0;
+    JobTracker m_jobs;
 };
 
 } // namespace beamscope

@@ -1,11 +1,12 @@
 // DagLayouter: lays a DAG out on a worker thread (GraphvizLayout, under the Graphviz mutex) and
-// delivers the result on the GUI thread. A newer request makes an older one's result be dropped.
+// delivers the result on the GUI thread, through the JobTracker. A newer request makes an older
+// one's result be dropped.
 #pragma once
 
 #include "views/dag/DagLayout.h"
+#include "views/jobs/JobTracker.h"
 
 #include <QObject>
-#include <QThreadPool>
 
 #include <memory>
 
@@ -22,16 +23,14 @@ public:
     /// `keepAlive`).
     void layout(DagLayoutRequest request, std::shared_ptr<const void> keepAlive);
     /// True while a layout is running or queued.
-    bool isBusy() const { return m_pending > 0; }
+    bool isBusy() const { return m_jobs.isBusy(); }
 
 Q_SIGNALS:
     void layoutReady(std::shared_ptr<const beamscope::DagLayout> layout);
     void layoutFailed(const QString &message);
 
 private:
-    QThreadPool m_pool;
-    quint64 m_generation = 0;
-    int m_pending = 0;
+    JobTracker m_jobs;
 };
 
 } // namespace beamscope
