@@ -38,12 +38,14 @@ struct DatasetBuilder::PipelineCache {
 DatasetBuilder::DatasetBuilder(MeasurementStore &store) : m_store(store) {}
 DatasetBuilder::~DatasetBuilder() = default;
 
-namespace {
+namespace {} // namespace
 
-double noiseOf(const Measurement &m) {
+double measurementNoise(const Measurement &m) {
     if (!m.measuredMs || m.measuredMs->median <= 0) return 0;
-    return (m.measuredMs->max - m.measuredMs->min) / m.measuredMs->median;
+    return (m.measuredMs->median - m.measuredMs->min) / m.measuredMs->median;
 }
+
+namespace {
 
 StateCost costWith(CostModel &model, const ScheduleState &state,
                    const std::vector<std::shared_ptr<const KernelFeatures>> &kernels) {
@@ -113,9 +115,10 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
         s.app = r.pipeline.app;
         s.scheduleHash = r.scheduleHash;
         s.deviceKey = r.device.key();
+        s.gpu = r.gpu.is_object() ? r.gpu.value("name", std::string()) : std::string();
         s.row.group = key;
         s.row.measuredMs = r.measurement.measuredMs->median;
-        s.noise = noiseOf(r.measurement);
+        s.noise = measurementNoise(r.measurement);
         s.heldOut = isHeldOut(r.scheduleHash);
         m_rows[r.id] = s;
         out.push_back(s);

@@ -27,11 +27,16 @@ struct LabelledSchedule {
     std::string app;      ///< app or generator name, for reports
     std::string scheduleHash;
     std::string deviceKey;
+    std::string gpu;          ///< name of the GPU model the search used
     TrainingRow row;          ///< group, features, analytic and measured ms
     double polymageScore = 0; ///< the PolyMage-GPU scorer's total (unitless)
-    double noise = 0;         ///< relative spread of the repeats, (max - min) / median
+    double noise = 0;         ///< measurementNoise() of the row
     bool heldOut = false;     ///< in the 1-in-8 evaluation split
 };
+
+/// The relative noise of a measurement, (median - min) / median: the lower half of the spread,
+/// since one slow outlier (a descheduled run) inflates the max but says nothing about the rest.
+double measurementNoise(const Measurement &m);
 
 /// True for the 1 in 8 schedules held out for evaluation (by their hash, so the split is the
 /// same in every run and for every model).

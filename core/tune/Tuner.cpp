@@ -310,9 +310,7 @@ void scoreRound(const std::vector<Pending> &batch, const std::vector<Measurement
         if (wasCancelled(m) || !usable(m)) continue;
         predicted.push_back(batch[i].job.predicted);
         measured.push_back(m.measuredMs->median);
-        noise.push_back(m.measuredMs->median > 0
-                            ? (m.measuredMs->max - m.measuredMs->min) / m.measuredMs->median
-                            : 0);
+        noise.push_back(measurementNoise(m));
         stats.predictedVsMeasured.emplace_back(batch[i].job.predicted, m.measuredMs->median);
     }
     stats.tau = kendallTau(predicted, measured, noise);

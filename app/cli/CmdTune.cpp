@@ -1,0 +1,149 @@
+// `beamscope-cli tune APP [options]`: the autotuning loop of paper section 6 on the local device:
+// rounds of search with the current model, a batch measured (compiled in parallel, run one at a
+// time), recorded in the measurement database, and retraining. Ctrl-C stops after killing the
+// running workers; every row measured so far is in the database and --resume continues.
+#include "Commands.h"
+#include "SearchCliOptions.h"
+
+#include "store/MeasurementStore.h"
+#include "tune/Tuner.h"
+#include "util/Error.h"
+
+#include <csignal>
+#include <iostream>
+#include <memory>
+
+namespace beamscope::cli {
+
+namespace {
+
+struct TuneArgs {
+    PipelineSource source;
+    std::string device = "auto";
+    int rounds = 5;
+    int batch = 16;
+    std::string baselines;
+    SearchCliOptions search;
+    std::string db;
+    std::string runId;
+    std::string modelOut;
+    bool resume = false;
+    bool fresh = false;
+    int jobs = 0;
+    double dropout = 10;
+    int warmup = 1;
+    int repeats = 5;
+    double timeout = 120;
+    std::string worker;
+    bool noStaging = false;
+    bool json = false;
+    bool quiet = false;
+};
+
+CancelToken g_interrupted{false};
+
+extern "C" void onInterrupt(int) {
+    g_interrupted.store(true);
+}
+
+/// The database of the run: the user's file, or, when it cannot be opened, one in memory so
+/// that the run still trains between rounds (nothing is kept after it).
+std::unique_ptr<MeasurementStore> openStore(const std::string &path) {
+    try {
+        return std::make_unique<MeasurementStore>(path);
+    } catch (const StoreError &e) {
+        std::cerr << "beamscope-cli: " << e.what()
+                  << "; measurements are kept in memory for this run only\n";
+        return std::make_unique<MeasurementStore>(":memory:");
+    }
+}
+
+} // namespace
+
+void addTuneCommand(CLI::App &app, CommandAction &action) {
+    auto *command = app.add_subcommand(
+        "tune", "autotune on the local device: search, measure a batch, record, retrain, repeat");
+    auto args = std::make_shared<TuneArgs>();
+    addPipelineOptions(*command, args->source);
+    command->add_option("--device", args->device, "auto, cuda or opencl")
+        ->check(CLI::IsMember({"auto", "cuda", "opencl"}));
+    command->add_option("--rounds", args->rounds, "rounds of search, measure, retrain")
+        ->check(CLI::Range(1, 1000));
+    command->add_option("--batch", args->batch, "schedules measured per round")
+        ->check(CLI::Range(1, 1024));
+    command->add_option(
+        "--baseline", args->baselines,
+        "measured after the last round: anderson2021, li2018, mullapudi2016, naive");
+    args->search.addTo(*command, /*gpuFromDevice=*/true);
+    command->add_option("--db", args->db,
+                        "measurement database (default: " +
+                            std::string("$XDG_DATA_HOME/beamscope/measurements.sqlite)"));
+    command->add_option("--run-id", args->runId,
+                        "name of the run (default: from the pipeline, "
+                        "device, batch and seed)");
+    command->add_flag("--resume", args->resume, "continue the run where it stopped");
+    command->add_flag("--fresh", args->fresh, "measure schedules the database already holds again");
+    command->add_option("--model-out", args->modelOut,
+                        "where each retrained model is written (default: models/RUN.model beside "
+                        "the database)");
+    command
+        ->add_option("--jobs", args->jobs,
+                     "compilations at once (default: every core; 1 when the device is the CPU)")
+        ->check(CLI::Range(0, 256));
+    command->add_option("--dropout", args->dropout, "greedy samples' dropout percent")
+        ->check(CLI::Range(0.0, 100.0));
+    command->add_option("--warmup", args->warmup, "untimed runs")->check(CLI::Range(0, 1000));
+    command->add_option("--repeats", args->repeats, "timed runs")->check(CLI::Range(1, 10000));
+    command->add_option("--timeout", args->timeout, "seconds per worker")
+        ->check(CLI::Range(1.0, 86400.0));
+    command->add_option("--worker", args->worker,
+                        "path of beamscope-worker (default: next to the CLI)");
+    command->add_flag("--no-staging", args->noStaging, "no register staging (paper 4.7)");
+    command->add_flag("--json", args->json,
+                      "print the rounds, the best schedule and the baselines as JSON");
+    command->add_flag("-q,--quiet", args->quiet, "no progress lines on stderr");
+    command->callback([&action, args] {
+        action = [args] {
+            TuneOptions options;
+            options.source = args->source;
+            options.device = parseDevicePreference(args->device);
+            options.rounds = args->rounds;
+            options.batch = args->batch;
+            options.baselines = parseBaselineList(args->baselines);
+            options.search = args->search.build();
+            options.dropoutPercent = args->dropout;
+            options.compileJobs = args->jobs;
+            options.stageProducers = !args->noStaging;
+            options.warmup = args->warmup;
+            options.repeats = args->repeats;
+            options.timeoutS = args->timeout;
+            options.workerPath = args->worker;
+            options.runId = args->runId;
+            options.resume = args->resume;
+            options.fresh = args->fresh;
+            options.modelPath = args->modelOut;
+            const std::unique_ptr<MeasurementStore> store =
+                openStore(args->db.empty() ? MeasurementStore::defaultPath() : args->db);
+            options.store = store.get();
+            options.cancel = &g_interrupted;
+            if (!args->quiet) {
+                options.log = [](const std::string &line) {
+                    std::cerr << "tune: " << line << "\n";
+                };
+            }
+            std::signal(SIGINT, onInterrupt);
+            std::signal(SIGTERM, onInterrupt);
+            const TuneReport report = runTune(options);
+            std::signal(SIGINT, SIG_DFL);
+            std::signal(SIGTERM, SIG_DFL);
+            if (args->json) {
+                std::cout << report.toJson().dump(2) << "\n";
+            } else {
+                report.printSummary(std::cout);
+            }
+            return report.cancelled ? 130 : 0;
+        };
+    });
+}
+
+} // namespace beamscope::cli
