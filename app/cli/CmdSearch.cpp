@@ -2,9 +2,11 @@
 #include "Commands.h"
 #include "SearchCliOptions.h"
 
+#include "cost/PolyMageCostModel.h"
 #include "search/SearchReport.h"
 #include "util/Error.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -37,9 +39,13 @@ void printText(const SearchEngine &engine, std::ostream &os) {
     const BeamEntry *best = engine.best();
     const FunctionDAG &dag = engine.dag();
     os << "pipeline " << dag.pipelineName() << " on " << engine.options().gpu.name << "\n";
-    os << "predicted cost " << std::setprecision(6) << best->cost.total << " ms (";
-    for (size_t t = 0; t < kCostTerms; ++t) {
-        os << (t ? ", " : "") << costTermName(CostTerm(t)) << " " << best->cost.terms[t];
+    const std::vector<std::string> names = engine.costModel().termNames();
+    // PolyMage's scorer is unitless; the analytic and learned models predict milliseconds.
+    const bool unitless = dynamic_cast<const PolyMageCostModel *>(&engine.costModel()) != nullptr;
+    os << "predicted cost " << std::setprecision(6) << best->cost.total
+       << (unitless ? " (" : " ms (");
+    for (size_t t = 0; t < names.size(); ++t) {
+        os << (t ? ", " : "") << names[t] << " " << best->cost.terms[t];
     }
     os << ")\n";
     const SearchCounters &c = engine.counters();
@@ -47,11 +53,17 @@ void printText(const SearchEngine &engine, std::ostream &os) {
        << ", featurizations " << c.featurizations << ", memo hits " << c.memoHits << ", frozen "
        << engine.frozen().size() << ", " << std::setprecision(4) << engine.elapsedMs() << " ms\n\n";
     os << std::left << std::setw(28) << "stage";
-    for (size_t t = 0; t < kCostTerms; ++t) os << std::right << std::setw(13) << costTermName(CostTerm(t));
+    // Columns are 13 wide, wider where a term's name needs it.
+    std::vector<int> widths;
+    for (const std::string &name : names)
+        widths.push_back(std::max(13, int(name.size()) + 1));
+    for (size_t t = 0; t < names.size(); ++t)
+        os << std::right << std::setw(widths[t]) << names[t];
     os << "\n";
     for (const StageCost &sc : best->cost.stages) {
         os << std::left << std::setw(28) << dag.node(sc.node).stages[size_t(sc.stage)].name;
-        for (double v : sc.terms) os << std::right << std::setw(13) << std::setprecision(4) << v;
+        for (size_t t = 0; t < names.size(); ++t)
+            os << std::right << std::setw(widths[t]) << std::setprecision(4) << sc.terms[t];
         os << "\n";
     }
     os << "\n";

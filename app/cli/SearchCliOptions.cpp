@@ -1,6 +1,8 @@
 // Parsing of the shared search options.
 #include "SearchCliOptions.h"
 
+#include "cost/CostModelFactory.h"
+
 namespace beamscope::cli {
 
 void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
@@ -15,6 +17,9 @@ void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
     command.add_flag("--no-freezing", noFreezing, "no root/inline pre-pass and freezing");
     command.add_flag("--no-memo", noMemo, "no memoization of featurization per kernel");
     command.add_option("--pins", pins, "JSON pin file");
+    command.add_option("--cost-model", costModel,
+                       "cost model: analytic (appendix B), polymage (PolyMage-GPU's scorer) or a "
+                       "learned model file");
 }
 
 SearchOptions SearchCliOptions::build() const {
@@ -27,6 +32,9 @@ SearchOptions SearchCliOptions::build() const {
     options.freezing = !noFreezing;
     options.memoization = !noMemo;
     if (!pins.empty()) options.pins = loadPinFile(pins);
+    options.costModel = costModel;
+    // Fail before any work: an unknown name or an unusable model file is one line.
+    makeCostModel(costModel, options.gpu.smCount ? options.gpu : GpuSpec::defaultSpec());
     return options;
 }
 

@@ -1,5 +1,5 @@
 // The search options shared by `search`, `export` and `bench`: beam, passes, seed, GPU, the three
-// strategy switches and pins, with their parsing into SearchOptions.
+// strategy switches, pins and the cost model, with their parsing into SearchOptions.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -17,13 +17,16 @@ struct SearchCliOptions {
     std::string gpu = "v100";
     bool noSampling = false, noFreezing = false, noMemo = false;
     std::string pins;
+    std::string costModel = "analytic";
 
-    /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo, --pins.
+    /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo, --pins,
+    /// --cost-model.
     /// `gpuFromDevice`: --gpu defaults to none, meaning the front end picks the GPU model from
     /// the device it runs on (bench).
     void addTo(CLI::App &command, bool gpuFromDevice = false);
-    /// The engine options (loads the GPU spec and the pin file; throws Error on bad ones). With
-    /// no --gpu (bench), options.gpu stays unnamed.
+    /// The engine options (loads the GPU spec and the pin file; throws Error on bad ones; checks
+    /// that --cost-model names a model or an existing file). With no --gpu (bench), options.gpu
+    /// stays unnamed.
     SearchOptions build() const;
 };
 

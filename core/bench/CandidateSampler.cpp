@@ -1,7 +1,7 @@
 // DropoutCostModel and sampleCandidates: one beam search, then greedy searches with dropout.
 #include "bench/CandidateSampler.h"
 
-#include "cost/AnalyticalGpuCostModel.h"
+#include "cost/CostModelFactory.h"
 #include "schedule/ScheduleIO.h"
 
 #include <algorithm>
@@ -36,13 +36,17 @@ void DropoutCostModel::evaluateAll() {
     m_pending.clear();
 }
 
-double predictCost(const ScheduleState &state, const GpuSpec &gpu) {
+double predictCost(const ScheduleState &state, const GpuSpec &gpu, const std::string &costModel) {
     Featurizer featurizer(gpu, false);
-    AnalyticalGpuCostModel model(gpu);
+    const std::shared_ptr<CostModel> model = makeCostModel(costModel, gpu);
     StateCost cost;
-    model.enqueue(state, featurizer.featurize(state), &cost);
-    model.evaluateAll();
+    model->enqueue(state, featurizer.featurize(state), &cost);
+    model->evaluateAll();
     return cost.total;
+}
+
+double predictCost(const ScheduleState &state, const SearchOptions &options) {
+    return predictCost(state, options.gpu, options.costModel);
 }
 
 namespace {
@@ -89,8 +93,9 @@ void addGreedySamples(const std::shared_ptr<const FunctionDAG> &dag,
         greedy.pins = options.search.pins;
         greedy.space = options.search.space;
         greedy.gpu = options.search.gpu;
+        greedy.costModel = options.search.costModel;
         auto model = std::make_shared<DropoutCostModel>(
-            std::make_shared<AnalyticalGpuCostModel>(greedy.gpu), options.dropoutPercent, decisions,
+            makeCostModel(greedy.costModel, greedy.gpu), options.dropoutPercent, decisions,
             greedy.seed * 0x9E3779B97F4A7C15ULL + 0xD209);
         SearchEngine engine(dag, greedy, model);
         engine.run(options.cancel);
@@ -98,7 +103,7 @@ void addGreedySamples(const std::shared_ptr<const FunctionDAG> &dag,
         const BeamEntry *best = engine.best();
         if (!best || !best->state->complete()) continue;
         BenchCandidate c{"greedy#" + std::to_string(i), best->state,
-                         predictCost(*best->state, greedy.gpu), engine.elapsedMs()};
+                         predictCost(*best->state, greedy), engine.elapsedMs()};
         if (seen.insert(scheduleKey(c)).second)
             set.candidates.push_back(std::move(c));
         else

@@ -27,6 +27,8 @@ public:
     DropoutCostModel(std::shared_ptr<CostModel> inner, double percent, int decisions,
                      std::uint64_t seed);
     std::string name() const override { return m_inner->name() + "+dropout"; }
+    /// The inner model's terms.
+    std::vector<std::string> termNames() const override { return m_inner->termNames(); }
     void enqueue(const ScheduleState &state,
                  std::vector<std::shared_ptr<const KernelFeatures>> features,
                  StateCost *out) override;
@@ -48,7 +50,7 @@ private:
 struct BenchCandidate {
     std::string label; ///< "beam#0".."beam#k-1", "greedy#0".."greedy#k-1"
     StatePtr state;
-    double predicted = 0; ///< the (undropped) cost model's total, ms
+    double predicted = 0; ///< the (undropped) cost model's total (ms, or a score for polymage)
     double searchMs = 0;  ///< time of the search that produced it
 };
 
@@ -82,7 +84,11 @@ std::vector<BenchCandidate> topOfBeam(const BeamEntry *best, const std::vector<B
 void addGreedySamples(const std::shared_ptr<const FunctionDAG> &dag,
                       const CandidateOptions &options, CandidateSet &set);
 
-/// The analytical model's total cost of a complete `state` on `gpu`, ms.
-double predictCost(const ScheduleState &state, const GpuSpec &gpu);
+/// The total cost of a complete `state` on `gpu` by the model `costModel` names (makeCostModel:
+/// analytic, polymage or a model file): ms, or PolyMage's unitless score.
+double predictCost(const ScheduleState &state, const GpuSpec &gpu,
+                   const std::string &costModel = "analytic");
+/// The same with the GPU and cost model of `options`.
+double predictCost(const ScheduleState &state, const SearchOptions &options);
 
 } // namespace beamscope

@@ -11,6 +11,13 @@ const char *costTermName(CostTerm t) {
     return names[size_t(t)];
 }
 
+std::vector<std::string> analyticTermNames() {
+    std::vector<std::string> names;
+    for (size_t t = 0; t < kCostTerms; ++t)
+        names.push_back(costTermName(CostTerm(t)));
+    return names;
+}
+
 double StageCost::total() const {
     double sum = 0;
     for (double t : terms) sum += t;

@@ -36,6 +36,8 @@ public:
     explicit AnalyticalGpuCostModel(GpuSpec gpu);
 
     std::string name() const override { return "analytical-gpu"; }
+    /// analyticTermNames(): "compute", "load", "store", "parallelism", "working_set", "malloc".
+    std::vector<std::string> termNames() const override { return analyticTermNames(); }
     void enqueue(const ScheduleState &state, std::vector<std::shared_ptr<const KernelFeatures>> features,
                  StateCost *out) override;
     void evaluateAll() override;

@@ -2,6 +2,7 @@
 // the freezing pre-pass, pins and cancellation.
 #include "search/SearchEngine.h"
 
+#include "cost/CostModelFactory.h"
 #include "search/StructuralHash.h"
 #include "util/Error.h"
 
@@ -42,7 +43,8 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
     if (m_options.gpu.smCount == 0) m_options.gpu = GpuSpec::defaultSpec();
     if (m_options.beamSize < 1) throw UsageError("the beam size must be at least 1");
     if (m_options.passes < 1) throw UsageError("the number of passes must be at least 1");
-    m_model = model ? std::move(model) : std::make_shared<AnalyticalGpuCostModel>(m_options.gpu);
+    m_model = model ? std::move(model) : makeCostModel(m_options.costModel, m_options.gpu);
+    m_termNames = m_model->termNames();
     m_featurizer = std::make_unique<Featurizer>(m_options.gpu, m_options.memoization);
     m_pins = resolvePins(m_options.pins, *m_dag, m_options.gpu);
     m_frozenPlacements.resize(m_dag->nodes().size());
@@ -224,6 +226,7 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     s.node = node;
     s.func = m_dag->node(node).name;
     s.phase = m_phase;
+    s.termNames = m_termNames;
 
     auto t = Clock::now();
     s.candidates = enumerate(node, m_phase, s.pruned, cancel);

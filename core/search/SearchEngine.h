@@ -29,6 +29,9 @@ struct SearchOptions {
     std::vector<Pin> pins;
     SearchSpaceOptions space;
     GpuSpec gpu;             ///< must be set (GpuSpec::defaultSpec() is the paper's V100)
+    /// The cost model when the engine is given none: analytic, polymage or a model file
+    /// (makeCostModel).
+    std::string costModel = "analytic";
 
     /// Greedy: beam 1, one pass (the paper's greedy samples).
     static SearchOptions greedy();
@@ -45,7 +48,8 @@ using CancelToken = std::atomic<bool>;
 
 class SearchEngine {
 public:
-    /// Checks the pins (throws Error for impossible ones) and prepares the first step.
+    /// Checks the pins (throws Error for impossible ones) and prepares the first step. With no
+    /// `model`, builds options.costModel's (throws UsageError/Error for an unusable one).
     SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions options,
                  std::shared_ptr<CostModel> model = nullptr);
 
@@ -61,6 +65,8 @@ public:
     const SearchCounters &counters() const { return m_counters; }
     const std::set<int> &frozen() const { return m_frozen; }
     const SearchOptions &options() const { return m_options; }
+    /// The model that costs the states (the one given, or makeCostModel(options.costModel)).
+    const CostModel &costModel() const { return *m_model; }
     const FunctionDAG &dag() const { return *m_dag; }
     /// Total number of steps of the search (for progress), estimated before the pre-pass ends.
     int estimatedSteps() const;
@@ -82,6 +88,7 @@ private:
     std::shared_ptr<const FunctionDAG> m_dag;
     SearchOptions m_options;
     std::shared_ptr<CostModel> m_model;
+    std::vector<std::string> m_termNames; ///< m_model->termNames()
     std::unique_ptr<Featurizer> m_featurizer;
     SearchSpace m_space;
     Rng m_rng;

@@ -13,9 +13,11 @@ std::string hashToHex(uint64_t hash) {
 
 namespace {
 
-nlohmann::json termsToJson(const CostTerms &terms) {
+/// The terms under the names of the model that computed them.
+nlohmann::json termsToJson(const CostTerms &terms, const std::vector<std::string> &names) {
     nlohmann::json j = nlohmann::json::object();
-    for (size_t t = 0; t < kCostTerms; ++t) j[costTermName(CostTerm(t))] = terms[t];
+    for (size_t t = 0; t < names.size() && t < terms.size(); ++t)
+        j[names[t]] = terms[t];
     return j;
 }
 
@@ -67,12 +69,12 @@ nlohmann::json searchResultToJson(const SearchEngine &engine) {
     stats["search_ms"] = engine.elapsedMs();
     nlohmann::json j = {{"pipeline", dag.pipelineName()},
                         {"gpu", engine.options().gpu.name},
-                        {"cost_model", "analytical-gpu"},
+                        {"cost_model", engine.costModel().name()},
                         {"frozen", frozen},
                         {"stats", stats}};
     if (best) {
         j["cost"] = best->cost.total;
-        j["cost_terms"] = termsToJson(best->cost.terms);
+        j["cost_terms"] = termsToJson(best->cost.terms, engine.costModel().termNames());
         j["funcs"] = funcsToJson(*best->state, best->cost);
     }
     return j;

@@ -72,6 +72,8 @@ struct SearchStep {
     std::vector<int> frozen; ///< frozen Funcs (node indices)
     SearchCounters counters;
     StepTimings timings;
+    /// The names of the cost terms of the model that costed this step (CostModel::termNames()).
+    std::vector<std::string> termNames;
     bool passFinished = false;
     bool finished = false;   ///< the whole search is done
     /// The best complete state found so far (SearchEngine::best()); unset until a pass ends.

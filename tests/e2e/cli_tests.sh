@@ -174,3 +174,18 @@ fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
+
+# --- cost models (issue 10): --cost-model polymage names its 7 terms; a missing model file or an
+# unknown name is one line.
+run search stencil_chain -p length=4 --cost-model polymage --json
+if [ "$rc" -eq 0 ] && grep -q '"cost_model": "polymage-gpu"' "$tmp/out" &&
+    [ "$(grep -cE '"(gl_transactions|occupancy_loss|mem_compute_ratio|unallocated_shared|unused_registers|overlap|tail_blocks)":' "$tmp/out")" -eq 7 ]; then
+    pass "search --cost-model polymage reports PolyMage's 7 terms"
+else
+    fail "search --cost-model polymage reports PolyMage's 7 terms" "exit $rc" "$(head -c 2000 "$tmp/err")"
+fi
+expectError "search --cost-model with a missing file" 1 search stencil_chain -p length=4 --cost-model /nonexistent
+expectError "search --cost-model with an unknown name" 2 search stencil_chain -p length=4 --cost-model bogus
+
+echo "$passed passed, $failed failed (with the cost-model checks)"
+[ "$failed" -eq 0 ]

@@ -1,4 +1,4 @@
-// CostTermsChart: StateCost -> stacked bar series, one bar set per cost term.
+// CostTermsChart: StateCost -> stacked bar series, one bar set per term of the model in use.
 #include "views/cost/CostTermsChart.h"
 
 #include "views/common/Format.h"
@@ -15,6 +15,15 @@
 #include <algorithm>
 
 namespace beamscope {
+
+namespace {
+/// Term t's colour: the palette's for the first six, then two more (PolyMage has seven terms).
+QColor termColor(size_t t) {
+    if (t < kCostTerms) return palette::costTerm(CostTerm(t));
+    static const QColor extra[] = {QColor(0x7f, 0x7f, 0x7f), QColor(0x33, 0x22, 0x88)};
+    return extra[(t - kCostTerms) % 2];
+}
+} // namespace
 
 CostTermsChart::CostTermsChart(SelectionHub *hub, QWidget *parent)
     : QChartView(parent), m_hub(hub) {
@@ -76,6 +85,10 @@ void CostTermsChart::rebuild() {
                      [](auto *a, auto *b) { return a->total() > b->total(); });
     const int selected = m_hub->selectedFunc();
     std::vector<const StageCost *> shown;
+    const SearchStepPtr &step = m_hub->step();
+    const std::vector<std::string> names =
+        step && !step->termNames.empty() ? step->termNames : analyticTermNames();
+    const size_t termCount = std::min(names.size(), kMaxCostTerms);
     CostTerms rest{};
     int restCount = 0;
     // One row is kept for "other stages" only when they do not all fit.
@@ -84,7 +97,7 @@ void CostTermsChart::rebuild() {
         if (int(shown.size()) < rows || s->node == selected) {
             shown.push_back(s);
         } else {
-            for (size_t t = 0; t < kCostTerms; ++t)
+            for (size_t t = 0; t < termCount; ++t)
                 rest[t] += s->terms[t];
             ++restCount;
         }
@@ -93,16 +106,16 @@ void CostTermsChart::rebuild() {
     // Horizontal bars are drawn bottom-up: append in reverse so the costliest is on top.
     QStringList categories;
     std::vector<QBarSet *> sets;
-    for (size_t t = 0; t < kCostTerms; ++t) {
-        auto *set = new QBarSet(QString::fromLatin1(costTermName(CostTerm(t)))
-                                    .replace(QLatin1Char('_'), QLatin1Char(' ')));
-        set->setColor(palette::costTerm(CostTerm(t)));
-        set->setBorderColor(palette::costTerm(CostTerm(t)).darker(115));
+    for (size_t t = 0; t < termCount; ++t) {
+        auto *set = new QBarSet(
+            QString::fromStdString(names[t]).replace(QLatin1Char('_'), QLatin1Char(' ')));
+        set->setColor(termColor(t));
+        set->setBorderColor(termColor(t).darker(115));
         sets.push_back(set);
     }
     if (restCount > 0) {
         categories << tr("%1 other stages").arg(restCount);
-        for (size_t t = 0; t < kCostTerms; ++t)
+        for (size_t t = 0; t < termCount; ++t)
             *sets[t] << rest[t];
     }
     for (auto it = shown.rbegin(); it != shown.rend(); ++it) {
@@ -110,7 +123,7 @@ void CostTermsChart::rebuild() {
         QString name = QString::fromStdString(dag->node(s.node).stages[size_t(s.stage)].name);
         if (s.node == selected) name = QStringLiteral("▶ ") + name;
         categories << name;
-        for (size_t t = 0; t < kCostTerms; ++t)
+        for (size_t t = 0; t < termCount; ++t)
             *sets[t] << s.terms[t];
     }
     auto *series = new QHorizontalStackedBarSeries;

@@ -1,0 +1,208 @@
+// LearnedCostModel: training (rank:pairwise over groups, analytic base margin), batched
+// prediction, and the model file (JSON with metadata and XGBoost's JSON model).
+// Contents: XGBoost call checking and handles; row validation; train; prediction; the
+// CostModel side. Save and load are in LearnedModelFile.cpp.
+#include "cost/LearnedCostModel.h"
+
+#include "util/Error.h"
+
+#include <xgboost/c_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace beamscope {
+
+namespace {
+
+/// Throws Error with XGBoost's message (first line) when a C API call failed.
+void check(int rc, const char *what) {
+    if (rc == 0) return;
+    std::string message = XGBGetLastError();
+    message = message.substr(0, message.find('\n'));
+    throw Error(std::string("XGBoost failed to ") + what + ": " + message);
+}
+
+/// An owned DMatrixHandle.
+struct Matrix {
+    DMatrixHandle handle = nullptr;
+    Matrix(const std::vector<float> &data, size_t rows, size_t cols, int nthread) {
+        check(XGDMatrixCreateFromMat_omp(data.data(), bst_ulong(rows), bst_ulong(cols),
+                                         std::numeric_limits<float>::quiet_NaN(), &handle, nthread),
+              "build a feature matrix");
+    }
+    ~Matrix() {
+        if (handle) XGDMatrixFree(handle);
+    }
+    Matrix(const Matrix &) = delete;
+    Matrix &operator=(const Matrix &) = delete;
+    void setFloats(const char *field, const std::vector<float> &values) {
+        check(XGDMatrixSetFloatInfo(handle, field, values.data(), bst_ulong(values.size())),
+              "set row data");
+    }
+};
+
+void setParam(BoosterHandle booster, const char *name, const std::string &value) {
+    check(XGBoosterSetParam(booster, name, value.c_str()), "set a training parameter");
+}
+
+/// Bounds the booster's OpenMP threads and silences its console output.
+void configureThreads(BoosterHandle booster, int nthread) {
+    setParam(booster, "nthread", std::to_string(std::max(1, nthread)));
+    setParam(booster, "verbosity", "0");
+}
+
+/// Checks a row's shape and times; `what` names the row in the message.
+void checkRow(const std::vector<float> &features, double analyticMs, const std::string &what) {
+    const size_t expected = scheduleFeatureNames().size();
+    if (features.size() != expected)
+        throw Error(what + " has " + std::to_string(features.size()) +
+                    " features; feature schema " + std::to_string(kScheduleFeatureSchema) +
+                    " has " + std::to_string(expected));
+    if (!(analyticMs > 0) || !std::isfinite(analyticMs))
+        throw Error(what + " has no positive analytic prediction");
+}
+
+std::string prettyDouble(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+} // namespace
+
+LearnedCostModel::LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread)
+    : m_analytic(std::move(gpu)), m_meta(std::move(meta)), m_booster(booster),
+      m_nthread(std::max(1, nthread)) {}
+
+LearnedCostModel::~LearnedCostModel() {
+    if (m_booster) XGBoosterFree(m_booster);
+}
+
+std::shared_ptr<LearnedCostModel> LearnedCostModel::train(const std::vector<TrainingRow> &rows,
+                                                          const ModelMetadata &meta,
+                                                          const TrainOptions &options) {
+    if (rows.empty()) throw Error("cannot train a cost model on no measurements");
+    if (options.rounds < 1 || options.maxDepth < 1 || !(options.eta > 0))
+        throw UsageError(
+            "training needs at least one round, a depth of at least 1 and a positive eta");
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const std::string what = "training row " + std::to_string(i);
+        checkRow(rows[i].features, rows[i].analyticMs, what);
+        if (!(rows[i].measuredMs > 0) || !std::isfinite(rows[i].measuredMs))
+            throw Error(what + " has no positive measured time");
+    }
+    // Rows of a group must be contiguous: order by group, keeping the given order within one.
+    std::vector<size_t> order(rows.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return rows[a].group < rows[b].group; });
+    const size_t cols = rows.front().features.size();
+    std::vector<float> data, labels, margins;
+    std::vector<unsigned> groups;
+    data.reserve(rows.size() * cols);
+    for (size_t k = 0; k < order.size(); ++k) {
+        const TrainingRow &r = rows[order[k]];
+        data.insert(data.end(), r.features.begin(), r.features.end());
+        labels.push_back(float(-std::log(r.measuredMs))); // higher = faster
+        margins.push_back(float(-std::log(r.analyticMs)));
+        if (k == 0 || r.group != rows[order[k - 1]].group) groups.push_back(0);
+        ++groups.back();
+    }
+    Matrix train(data, rows.size(), cols, options.nthread);
+    train.setFloats("label", labels);
+    train.setFloats("base_margin", margins);
+    check(XGDMatrixSetUIntInfo(train.handle, "group", groups.data(), bst_ulong(groups.size())),
+          "set the groups");
+
+    BoosterHandle booster = nullptr;
+    check(XGBoosterCreate(&train.handle, 1, &booster), "create a booster");
+    ModelMetadata m = meta;
+    m.featureSchema = kScheduleFeatureSchema;
+    m.trainingRows = int(rows.size());
+    m.trainingGroups = int(groups.size());
+    std::shared_ptr<LearnedCostModel> model(
+        new LearnedCostModel(GpuSpec::defaultSpec(), std::move(m), booster, options.nthread));
+    configureThreads(booster, options.nthread);
+    setParam(booster, "objective", "rank:pairwise");
+    setParam(booster, "tree_method", "hist");
+    setParam(booster, "max_depth", std::to_string(options.maxDepth));
+    setParam(booster, "eta", prettyDouble(options.eta));
+    setParam(booster, "seed", std::to_string(options.seed));
+    for (int i = 0; i < options.rounds; ++i)
+        check(XGBoosterUpdateOneIter(booster, i, train.handle), "train a round");
+    return model;
+}
+
+std::vector<double> LearnedCostModel::predictRows(const std::vector<float> &matrix,
+                                                  const std::vector<float> &margins,
+                                                  size_t rows) const {
+    if (rows == 0) return {};
+    Matrix m(matrix, rows, matrix.size() / rows, m_nthread);
+    m.setFloats("base_margin", margins);
+    const char *config =
+        R"({"type": 1, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
+    bst_ulong const *shape = nullptr;
+    bst_ulong dims = 0;
+    const float *scores = nullptr;
+    check(XGBoosterPredictFromDMatrix(m_booster, m.handle, config, &shape, &dims, &scores),
+          "predict");
+    std::vector<double> ms(rows);
+    for (size_t i = 0; i < rows; ++i)
+        ms[i] = std::exp(-double(scores[i]));
+    return ms;
+}
+
+double LearnedCostModel::predictMs(const std::vector<float> &features, double analyticMs) const {
+    checkRow(features, analyticMs, "the schedule");
+    return predictRows(features, {float(-std::log(analyticMs))}, 1).front();
+}
+
+std::vector<double> LearnedCostModel::predictMs(const std::vector<TrainingRow> &rows) const {
+    std::vector<float> data, margins;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        checkRow(rows[i].features, rows[i].analyticMs, "row " + std::to_string(i));
+        data.insert(data.end(), rows[i].features.begin(), rows[i].features.end());
+        margins.push_back(float(-std::log(rows[i].analyticMs)));
+    }
+    return predictRows(data, margins, rows.size());
+}
+
+void LearnedCostModel::enqueue(const ScheduleState &state,
+                               std::vector<std::shared_ptr<const KernelFeatures>> features,
+                               StateCost *out) {
+    Pending p{features, std::make_unique<StateCost>(), out};
+    m_analytic.enqueue(state, std::move(features), p.analytic.get());
+    m_queue.push_back(std::move(p));
+}
+
+void LearnedCostModel::evaluateAll() {
+    m_analytic.evaluateAll();
+    std::vector<Pending> queue = std::move(m_queue);
+    m_queue.clear();
+    std::vector<float> data, margins;
+    for (const Pending &p : queue) {
+        const std::vector<float> v = scheduleFeatureVector(p.features, *p.analytic);
+        data.insert(data.end(), v.begin(), v.end());
+        margins.push_back(float(-std::log(std::max(1e-9, p.analytic->total))));
+    }
+    const std::vector<double> predicted = predictRows(data, margins, queue.size());
+    for (size_t i = 0; i < queue.size(); ++i) {
+        StateCost &out = *queue[i].out;
+        out = std::move(*queue[i].analytic);
+        // Terms keep the analytic split, scaled so they add up to the prediction.
+        const double scale = out.total > 0 ? predicted[i] / out.total : 1.0;
+        for (double &t : out.terms)
+            t *= scale;
+        for (StageCost &s : out.stages) {
+            for (double &t : s.terms)
+                t *= scale;
+        }
+        out.total = predicted[i];
+    }
+}
+
+} // namespace beamscope
