@@ -1,10 +1,14 @@
 // `beamscope-cli bench APP [options]`: sample candidate schedules (beam + greedy with dropout),
 // compile and measure them out of process on the detected device, apply the post-compile
 // filter of paper 6.1, and print them beside Halide's own autoschedulers and a naive schedule.
+// Every row that runs is recorded in the measurement database (--db, default the user's), and
+// a candidate already measured on this device is reused unless --fresh.
 #include "Commands.h"
 #include "SearchCliOptions.h"
 
 #include "bench/BenchRun.h"
+#include "store/BenchRecorder.h"
+#include "store/MeasurementStore.h"
 #include "util/Error.h"
 
 #include <iostream>
@@ -30,7 +34,24 @@ struct BenchArgs {
     bool json = false;
     bool quiet = false;
     bool noStaging = false;
+    std::string db;
+    bool noDb = false;
+    bool fresh = false;
 };
+
+/// The measurement database of `args`, or null (--no-db, or it cannot be opened: a one-line
+/// warning and the benchmark goes on without recording).
+std::unique_ptr<MeasurementStore> openStore(const BenchArgs &args) {
+    if (args.noDb) return nullptr;
+    try {
+        return std::make_unique<MeasurementStore>(args.db.empty() ? MeasurementStore::defaultPath()
+                                                                  : args.db);
+    } catch (const StoreError &e) {
+        std::cerr << "beamscope-cli: measurement database: " << storeErrorReason(e.what())
+                  << "; measurements are not recorded\n";
+        return nullptr;
+    }
+}
 
 } // namespace
 
@@ -69,6 +90,12 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
                         "path of beamscope-worker (default: next to the CLI)");
     command->add_flag("--no-staging", args->noStaging,
                       "do not stage producers in registers at their consumers' threads (paper 4.7)");
+    command->add_option("--db", args->db,
+                        "measurement database to record in and reuse from (default: "
+                        "$XDG_DATA_HOME/beamscope/measurements.sqlite)");
+    command->add_flag("--no-db", args->noDb, "do not record or reuse measurements");
+    command->add_flag("--fresh", args->fresh,
+                      "measure every candidate, even those the database already has");
     command->add_flag("--json", args->json, "print the report as JSON");
     command->add_flag("-q,--quiet", args->quiet, "no progress lines on stderr");
     command->callback([&action, args] {
@@ -88,6 +115,9 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
             options.repeats = args->repeats;
             options.timeoutS = args->timeout;
             options.workerPath = args->worker;
+            const std::unique_ptr<MeasurementStore> store = openStore(*args);
+            options.store = store.get();
+            options.fresh = args->fresh;
             if (!args->quiet) {
                 options.progress = [](const std::string &line) {
                     std::cerr << "bench: " << line << "\n";

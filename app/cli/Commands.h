@@ -23,5 +23,9 @@ void addSearchCommand(CLI::App &app, CommandAction &action);
 void addAblateCommand(CLI::App &app, CommandAction &action);
 void addExportCommand(CLI::App &app, CommandAction &action);
 void addBenchCommand(CLI::App &app, CommandAction &action);
+void addDbCommand(CLI::App &app, CommandAction &action);
+void addTuneCommand(CLI::App &app, CommandAction &action);
+/// `train` and `models`.
+void addTrainCommands(CLI::App &app, CommandAction &action);
 
 } // namespace beamscope::cli

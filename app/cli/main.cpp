@@ -38,6 +38,9 @@ int main(int argc, char **argv) {
     cli::addAblateCommand(app, action);
     cli::addExportCommand(app, action);
     cli::addBenchCommand(app, action);
+    cli::addDbCommand(app, action);
+    cli::addTuneCommand(app, action);
+    cli::addTrainCommands(app, action);
     cli::addHalideFlagsCommand(app, action);
 
     try {

@@ -8,6 +8,7 @@
 #include "bench/WorkerRunner.h"
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
+#include "store/BenchRecorder.h"
 #include "util/Error.h"
 
 #include <unistd.h>
@@ -44,14 +45,12 @@ std::string fixed(double v, int precision = 3) {
     return os.str();
 }
 
-/// The candidates of a run: the caller's (plus greedy samples) or a fresh beam search's. Sets
-/// `pipeline` to the pipeline's name. A cancelled search leaves the candidates found before it.
+/// The candidates of a run: the caller's (plus greedy samples) or a fresh beam search's, on
+/// `dag` (null only when neither sampling nor recording needs it). Sets `pipeline` to the
+/// pipeline's name. A cancelled search leaves the candidates found before it.
 CandidateSet candidateSet(const BenchOptions &options, const SearchOptions &search,
-                          std::string &pipeline) {
+                          const std::shared_ptr<const FunctionDAG> &dag, std::string &pipeline) {
     CandidateSet set;
-    const bool needDag = !options.candidates || options.extraGreedySamples > 0;
-    std::shared_ptr<const FunctionDAG> dag = options.dag;
-    if (!dag && needDag) dag = std::make_shared<const FunctionDAG>(loadPipeline(options.source));
     pipeline = dag ? dag->pipelineName() : options.source.name;
     CandidateOptions sampling;
     sampling.search = search;
@@ -126,7 +125,11 @@ BenchReport runBenchmark(const BenchOptions &options) {
         report.ptxCapability = 0;
     }
 
-    const CandidateSet set = candidateSet(options, search, report.pipeline);
+    std::shared_ptr<const FunctionDAG> dag = options.dag;
+    const bool needDag =
+        !options.candidates || options.extraGreedySamples > 0 || options.store != nullptr;
+    if (!dag && needDag) dag = std::make_shared<const FunctionDAG>(loadPipeline(options.source));
+    const CandidateSet set = candidateSet(options, search, dag, report.pipeline);
     report.beamSearchMs = set.beamSearchMs;
     report.greedySearchMs = set.greedySearchMs;
     report.duplicates = set.duplicates;
@@ -155,18 +158,53 @@ BenchReport runBenchmark(const BenchOptions &options) {
     const bool measureChosen =
         options.mode == BenchMode::OneShot && options.measureOneShot && canRun;
 
+    RecordContext context;
+    if (options.store && dag) {
+        context.pipeline = PipelineIdentity::of(options.source, *dag);
+        context.device = DeviceIdentity::of(report.device);
+        context.gpu = search.gpu.toJson();
+        context.repeats = options.repeats;
+        context.origin = options.origin;
+        context.runId = options.runId;
+        context.round = options.round;
+    }
+    BenchRecorder recorder(options.store, context, say);
+
     BenchProgress progress;
     progress.total = int(options.baselines.size()) + (compileAll ? int(set.candidates.size()) : 0) +
                      (measureChosen && !set.candidates.empty() ? 1 : 0);
-    auto run = [&](BenchJob job, bool measure, bool baseline) -> std::optional<Measurement> {
+    // Runs one job (candidate `index`, or a baseline with index -1). A row that runs on the
+    // device is recorded; a candidate the store already has on this device is reused instead.
+    auto run = [&](BenchJob job, bool measure, bool baseline,
+                   int index) -> std::optional<Measurement> {
         if (cancelled()) return std::nullopt;
         job.target = measure ? report.target : "";
+        const bool storable = measure && (baseline || options.stageProducers);
+        if (storable && !baseline && !options.fresh) {
+            if (std::optional<Measurement> stored = recorder.reusable(job.schedule)) {
+                stored->label = job.label;
+                stored->predicted = job.predicted;
+                progress.label = "reusing " + job.label;
+                say(job.label + ": reused from the measurement database");
+                if (options.onProgress) options.onProgress(progress);
+                ++progress.done;
+                ++report.reused;
+                if (options.onMeasured) options.onMeasured(*stored, baseline);
+                return stored;
+            }
+        }
         progress.label = std::string(measure ? "measuring " : "compiling ") + job.label;
         say(progress.label);
         if (options.onProgress) options.onProgress(progress);
         Measurement m = runWorker(job, worker);
         if (m.failure == kCancelledFailure) return std::nullopt; // not a measurement
         if (m.failed()) say(job.label + ": " + m.failure);
+        if (storable && recorder.active()) {
+            const nlohmann::json terms =
+                index >= 0 ? analyticTerms(*set.candidates[size_t(index)].state, search.gpu)
+                           : nlohmann::json();
+            recorder.record(m, job.schedule, terms, job.baseline);
+        }
         ++progress.done;
         if (options.onMeasured) options.onMeasured(m, baseline);
         return m;
@@ -183,7 +221,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
     for (size_t i = 0; i < jobs.size(); ++i) {
         std::optional<Measurement> m;
         if (compileAll) {
-            m = run(jobs[i], measureAll, false);
+            m = run(jobs[i], measureAll, false, int(i));
             if (!m) break;
         } else { // nothing to compile: prediction only
             m = Measurement();
@@ -211,7 +249,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
         report.chosenWhy = "best predicted candidate after the post-compile filter";
         if (measureChosen) {
             if (std::optional<Measurement> measured =
-                    run(jobs[size_t(report.chosen)], true, false)) {
+                    run(jobs[size_t(report.chosen)], true, false, report.chosen)) {
                 measured->searchMs = set.candidates[size_t(report.chosen)].searchMs;
                 report.candidates[size_t(report.chosen)] = *measured;
             }
@@ -223,11 +261,16 @@ BenchReport runBenchmark(const BenchOptions &options) {
         BenchJob job = base;
         job.label = std::string("baseline:") + baselineName(b);
         job.baseline = baselineName(b);
-        std::optional<Measurement> m = run(job, measureBaselines, true);
+        std::optional<Measurement> m = run(job, measureBaselines, true, -1);
         if (!m) break;
         report.baselines.push_back(*m);
     }
     std::remove(referenceCache.c_str());
+    report.recorded = recorder.recorded();
+    if (options.store) {
+        say("measurement database: " + std::to_string(report.recorded) + " row(s) recorded, " +
+            std::to_string(report.reused) + " reused");
+    }
     report.cancelled = cancelled();
     if (report.cancelled) {
         say("cancelled");

@@ -14,6 +14,7 @@
 #include "bench/Measurement.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
+#include "store/MeasurementStore.h"
 
 #include <nlohmann/json.hpp>
 
@@ -67,6 +68,17 @@ struct BenchOptions {
     std::function<void(const BenchProgress &)> onProgress;
     /// Every finished row, as soon as it is measured (optional; baseline: a baseline's row).
     std::function<void(const Measurement &, bool baseline)> onMeasured;
+
+    /// The measurement database (optional, not owned): every row that runs on the device
+    /// (candidates and baselines, failures included) is recorded, and a candidate already
+    /// measured on this device is reused instead of run (unless `fresh`). A store error is
+    /// reported once through `progress` and recording stops; the run goes on. Candidates
+    /// without producer staging (stageProducers false) are neither recorded nor reused.
+    MeasurementStore *store = nullptr;
+    bool fresh = false;           ///< measure again even what the store has
+    std::string origin = "bench"; ///< the records' origin ("bench", "tune", "gui-bench", ...)
+    std::string runId;            ///< the records' tune run id ("" outside tune)
+    int round = -1;               ///< the records' tune round (-1 outside tune)
 };
 
 struct BenchReport {
@@ -84,6 +96,8 @@ struct BenchReport {
     std::string chosenWhy;
     double beamSearchMs = 0, greedySearchMs = 0, benchMs = 0;
     int duplicates = 0;
+    int reused = 0;   ///< candidates taken from the measurement database instead of run
+    int recorded = 0; ///< rows added to the measurement database
     bool cancelled = false; ///< stopped early: candidates/baselines hold what finished
 
     nlohmann::json toJson() const;

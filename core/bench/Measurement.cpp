@@ -47,6 +47,7 @@ nlohmann::json Measurement::toJson() const {
                       {"stack_bytes", k.stackBytes}});
     }
     j["kernels"] = ks;
+    j["reused"] = reused;
     return j;
 }
 
@@ -83,6 +84,7 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
             m.kernels.push_back(r);
         }
     }
+    m.reused = j.value("reused", false);
     return m;
 }
 

@@ -49,13 +49,15 @@ struct Measurement {
     std::string target;                   ///< Halide target it ran on ("" if not run)
     std::string ptxArch;                  ///< "sm_75" when ptxas reported resources
     std::vector<KernelResources> kernels; ///< per-kernel ptxas report
+    bool reused = false; ///< taken from the measurement database instead of being run again
 
     bool failed() const { return !failure.empty(); }
     /// True when ptxas reported spilling (spillBytes > 0).
     bool spills() const { return spillBytes > 0; }
 
     /// {"label", "predicted", "measured_ms": {"median","min","max"}, "registers",
-    /// "spill_bytes", "correct", "max_error", "failure", ...details}; unknown values are null.
+    /// "spill_bytes", "correct", "max_error", "failure", ...details, "reused"}; unknown values
+    /// are null.
     nlohmann::json toJson() const;
     /// Reads what toJson writes; missing keys keep their defaults.
     static Measurement fromJson(const nlohmann::json &json);

@@ -1,0 +1,111 @@
+// Pipeline, device and schedule identities: hashing (FNV-1a 64), canonical keys, and building
+// them from a PipelineSource + FunctionDAG and from a detected DeviceInfo.
+#include "store/Identity.h"
+
+#include "dag/FunctionDAG.h"
+
+#include <Halide.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+namespace beamscope {
+
+namespace {
+
+/// A key part with its separators escaped, so that distinct identities give distinct keys.
+std::string escaped(const std::string &part) {
+    std::string out;
+    for (char c : part) {
+        if (c == '%') {
+            out += "%25";
+        } else if (c == ' ') {
+            out += "%20";
+        } else if (c == '|') {
+            out += "%7C";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string fnv1a64Hex(const std::string &text) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 0x100000001b3ULL;
+    }
+    static const char digits[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 15; i >= 0; --i, h >>= 4)
+        out[size_t(i)] = digits[h & 0xf];
+    return out;
+}
+
+std::string scheduleHash(const nlohmann::json &scheduleJson) {
+    return fnv1a64Hex(scheduleJson.dump());
+}
+
+std::string PipelineIdentity::key() const {
+    std::string k = escaped(app);
+    if (!generatorLibrary.empty()) k += " @" + escaped(generatorLibrary);
+    for (const std::string &p : params)
+        k += " " + escaped(p);
+    for (const std::string &e : estimates)
+        k += " est:" + escaped(e);
+    return k + " dag:" + dagHash;
+}
+
+PipelineSource PipelineIdentity::source() const {
+    PipelineSource s;
+    s.name = app;
+    s.generatorLibrary = generatorLibrary;
+    s.params = params;
+    s.estimates = estimates;
+    return s;
+}
+
+PipelineIdentity PipelineIdentity::of(const PipelineSource &source, const FunctionDAG &dag) {
+    PipelineIdentity id;
+    id.app = source.name;
+    if (!source.generatorLibrary.empty()) {
+        std::error_code ec;
+        std::filesystem::path p = std::filesystem::absolute(source.generatorLibrary, ec);
+        id.generatorLibrary = ec ? source.generatorLibrary : p.lexically_normal().string();
+    }
+    id.params = source.params;
+    std::sort(id.params.begin(), id.params.end());
+    id.estimates = source.estimates;
+    std::ostringstream dump;
+    dag.dump(dump);
+    id.dagHash = fnv1a64Hex(dump.str());
+    return id;
+}
+
+std::string DeviceIdentity::key() const {
+    return escaped(kind) + "|" + escaped(name) + "|" + escaped(platform) + "|" + escaped(driver) +
+           "|halide " + escaped(halideVersion);
+}
+
+DeviceIdentity DeviceIdentity::of(const DeviceInfo &device) {
+    DeviceIdentity id;
+    id.kind = deviceKindName(device.kind);
+    id.name = device.name;
+    id.platform = device.platform;
+    // CUDA detection reports "CUDA driver X.Y" as the platform: split it.
+    const std::string cudaPrefix = "CUDA driver ";
+    if (device.platform.rfind(cudaPrefix, 0) == 0) {
+        id.platform = "CUDA";
+        id.driver = device.platform.substr(cudaPrefix.size());
+    }
+    id.halideVersion = std::to_string(HALIDE_VERSION_MAJOR) + "." +
+                       std::to_string(HALIDE_VERSION_MINOR) + "." +
+                       std::to_string(HALIDE_VERSION_PATCH);
+    return id;
+}
+
+} // namespace beamscope
