@@ -69,7 +69,7 @@ print("|---|---|---|---|")
 for path in sorted(glob.glob(os.path.join(out, "transfer-*.json"))):
     app = os.path.basename(path)[len("transfer-"):-5]
     t = json.load(open(path))
-    chosen = t["candidates"][t["chosen"]] if t.get("chosen", -1) >= 0 else None
+    chosen = next((c for c in t["candidates"] if c["label"] == t.get("chosen")), None)
     learned = median(chosen)
     tuned = json.load(open(os.path.join(out, app + ".json")))
     analytic = median(tuned["one_shot"])

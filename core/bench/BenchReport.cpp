@@ -1,6 +1,7 @@
 // BenchReport as JSON (written by the CLI's --json and into session files, read back when a
-// session is reopened) and as the CLI's table.
+// session is reopened) and as the CLI's table (ending with the BenchVerdict line).
 #include "bench/BenchRun.h"
+#include "bench/BenchVerdict.h"
 
 #include "util/Error.h"
 
@@ -46,6 +47,8 @@ nlohmann::json BenchReport::toJson() const {
     j["greedy_search_ms"] = greedySearchMs;
     j["bench_ms"] = benchMs;
     j["duplicates"] = duplicates;
+    j["reused"] = reused;
+    j["recorded"] = recorded;
     if (cancelled) j["cancelled"] = true;
     return j;
 }
@@ -77,6 +80,8 @@ BenchReport BenchReport::fromJson(const nlohmann::json &j) {
         r.greedySearchMs = j.value("greedy_search_ms", 0.0);
         r.benchMs = j.value("bench_ms", 0.0);
         r.duplicates = j.value("duplicates", 0);
+        r.reused = j.value("reused", 0);
+        r.recorded = j.value("recorded", 0);
         r.cancelled = j.value("cancelled", false);
         return r;
     } catch (const nlohmann::json::exception &e) {
@@ -104,7 +109,8 @@ void BenchReport::printTable(std::ostream &os) const {
            << (m.registers >= 0 ? std::to_string(m.registers) : "-") << std::setw(8)
            << (m.spillBytes >= 0 ? std::to_string(m.spillBytes) : "-") << std::setw(9)
            << (m.correct ? (*m.correct ? "true" : "false") : "-") << std::setw(11)
-           << fixed(m.searchMs, 1) << "  " << (m.failure.empty() ? "" : m.failure) << "\n";
+           << fixed(m.searchMs, 1) << "  " << (m.reused ? "reused " : "")
+           << (m.failure.empty() ? "" : m.failure) << "\n";
     };
     for (size_t i = 0; i < candidates.size(); ++i)
         row(candidates[i], int(i) == chosen);
@@ -115,15 +121,10 @@ void BenchReport::printTable(std::ostream &os) const {
     }
     os << "\nchosen: "
        << (chosen >= 0 ? candidates[size_t(chosen)].label + " (" + chosenWhy + ")" : chosenWhy);
-    if (chosen >= 0 && candidates[size_t(chosen)].measuredMs) {
-        const double ours = candidates[size_t(chosen)].measuredMs->median;
-        os << ", median " << fixed(ours) << " ms";
-        for (const Measurement &b : baselines) {
-            if (b.measuredMs && b.correct.value_or(false) && ours > 0)
-                os << "; speedup over " << b.label.substr(9) << " "
-                   << fixed(b.measuredMs->median / ours, 2) << "x";
-        }
-    }
+    if (chosen >= 0 && candidates[size_t(chosen)].measuredMs)
+        os << ", median " << fixed(candidates[size_t(chosen)].measuredMs->median) << " ms";
+    // The speedups and the GPU model hint, worded as the GUI's Benchmark dock shows them.
+    os << "\nverdict: " << benchVerdict(*this).text();
     os << "\nbench time " << fixed(benchMs / 1000, 1) << " s\n";
 }
 

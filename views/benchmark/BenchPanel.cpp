@@ -1,7 +1,8 @@
-// BenchPanel: controls, progress, table + chart, verdict.
+// BenchPanel: controls, progress, table + chart, and the verdict (core BenchVerdict's line).
 #include "views/benchmark/BenchPanel.h"
 
 #include "bench/BenchRun.h"
+#include "bench/BenchVerdict.h"
 #include "views/benchmark/BenchResultsModel.h"
 #include "views/benchmark/PredictedMeasuredChart.h"
 
@@ -9,12 +10,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
-#include <QMenu>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -37,48 +38,6 @@ QString shortDeviceName(const DeviceInfo &device) {
         break;
     }
     return QObject::tr("no device");
-}
-
-/// "Chosen beam#0: 0.412 ms, 2.4× faster than naive, 0.9× of anderson2021 (slower)."
-QString verdict(const BenchReport &report) {
-    QString text;
-    if (report.cancelled)
-        text += QObject::tr("Cancelled: %1 of the rows measured. ")
-                    .arg(report.candidates.size() + report.baselines.size());
-    if (report.chosen < 0) {
-        return text + QObject::tr("No candidate chosen: %1.")
-                          .arg(QString::fromStdString(report.chosenWhy));
-    }
-    const Measurement &chosen = report.candidates[size_t(report.chosen)];
-    text += QObject::tr("Chosen %1").arg(QString::fromStdString(chosen.label));
-    if (!chosen.measuredMs) return text + QLatin1Char('.');
-    const double ours = chosen.measuredMs->median;
-    text += QObject::tr(": %1 ms").arg(ours, 0, 'g', 4);
-    QStringList comparisons;
-    for (const Measurement &b : report.baselines) {
-        if (!b.measuredMs || !b.correct.value_or(false) || ours <= 0) continue;
-        const double speedup = b.measuredMs->median / ours;
-        comparisons << (speedup >= 1 ? QObject::tr("%1× faster than %2")
-                                     : QObject::tr("%1× slower than %2"))
-                           .arg(speedup >= 1 ? speedup : 1 / speedup, 0, 'f', 2)
-                           .arg(baselineDisplayName(b));
-    }
-    if (!comparisons.isEmpty())
-        text += QStringLiteral(", ") + comparisons.join(QStringLiteral(", "));
-    text += QObject::tr(" — on %1, pipeline %2.")
-                .arg(QString::fromStdString(report.device.describe()),
-                     QString::fromStdString(report.pipeline));
-    // Predictions are for the GPU model searched for; say so when the device is another one.
-    if (report.device.kind != DeviceKind::None) {
-        const GpuSpec fitting = gpuSpecForDevice(report.device);
-        if (!fitting.name.empty() && fitting.name != report.gpu.name) {
-            text += QObject::tr(" The search modelled the %1; the %2 model fits this device: "
-                                "search with it to compare like with like.")
-                        .arg(QString::fromStdString(report.gpu.name),
-                             QString::fromStdString(fitting.name));
-        }
-    }
-    return text;
 }
 
 } // namespace
@@ -241,8 +200,9 @@ void BenchPanel::updateBaselineButton() {
     for (QAction *action : m_baselines) {
         if (action->isChecked()) chosen << action->text();
     }
-    m_baselineButton->setText(tr("Baselines: %1 ▾")
-                                  .arg(chosen.isEmpty() ? tr("none") : chosen.join(QStringLiteral(", "))));
+    m_baselineButton->setText(
+        tr("Baselines: %1 ▾")
+            .arg(chosen.isEmpty() ? tr("none") : chosen.join(QStringLiteral(", "))));
 }
 
 void BenchPanel::setBusy(bool busy) {
@@ -288,7 +248,7 @@ void BenchPanel::showReport(std::shared_ptr<const BenchReport> report) {
     }
     m_model->setResults(report->candidates, report->baselines, report->chosen);
     m_chart->setContext(QString::fromStdString(report->gpu.name), shortDeviceName(report->device));
-    m_verdict->setText(verdict(*report));
+    m_verdict->setText(QString::fromStdString(benchVerdict(*report).text()));
     const int rows = int(report->candidates.size() + report->baselines.size());
     m_progress->setRange(0, std::max(1, rows));
     m_progress->setValue(rows);

@@ -1,0 +1,130 @@
+// BenchVerdict on hand-built reports: the chosen row, the speedup over each correct measured
+// baseline (hand-computed ratios), the GPU model that fits the device, the one-line text, and
+// the verdict line of the CLI's bench table.
+#include "bench/BenchVerdict.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace beamscope;
+
+namespace {
+
+Measurement row(const std::string &label, std::optional<double> median, bool correct) {
+    Measurement m;
+    m.label = label;
+    if (median) m.measuredMs = RunTimes{*median, *median, *median};
+    if (median) m.correct = correct;
+    return m;
+}
+
+DeviceInfo openclCpu() {
+    DeviceInfo d;
+    d.kind = DeviceKind::OpenCL;
+    d.openclType = "CPU";
+    d.name = "cpu-test";
+    d.platform = "Portable Computing Language";
+    d.computeUnits = 2;
+    return d;
+}
+
+/// beam#1 chosen at 0.5 ms; naive 2.5 ms and li2018 0.44 ms correct, anderson2021 wrong,
+/// mullapudi2016 not measured. Searched for the V100, measured on an OpenCL CPU device.
+BenchReport measuredReport() {
+    BenchReport r;
+    r.pipeline = "blur";
+    r.device = openclCpu();
+    r.gpu = GpuSpec::load("v100");
+    r.candidates = {row("beam#0", 0.7, true), row("beam#1", 0.5, true)};
+    r.baselines = {row("baseline:naive", 2.5, true), row("baseline:li2018", 0.44, true),
+                   row("baseline:anderson2021", 0.1, false),
+                   row("baseline:mullapudi2016", std::nullopt, false)};
+    r.chosen = 1;
+    r.chosenWhy = "fastest correct";
+    return r;
+}
+
+} // namespace
+
+TEST(BenchVerdict, SpeedupOverEachCorrectMeasuredBaseline) {
+    const BenchVerdict v = benchVerdict(measuredReport());
+    EXPECT_EQ(v.chosen, 1);
+    EXPECT_EQ(v.chosenLabel, "beam#1");
+    ASSERT_TRUE(v.chosenMs);
+    EXPECT_DOUBLE_EQ(*v.chosenMs, 0.5);
+    EXPECT_EQ(v.rowsMeasured, 6);
+    ASSERT_EQ(v.speedups.size(), 2u); // the wrong and the unmeasured baselines are left out
+    EXPECT_EQ(v.speedups[0].baseline, "naive");
+    EXPECT_DOUBLE_EQ(v.speedups[0].speedup, 5.0); // 2.5 / 0.5
+    EXPECT_EQ(v.speedups[1].baseline, "li2018");
+    EXPECT_DOUBLE_EQ(v.speedups[1].speedup, 0.44 / 0.5); // 0.88: slower
+    const std::string text = v.text();
+    EXPECT_NE(text.find("Chosen beam#1: 0.5 ms"), std::string::npos) << text;
+    EXPECT_NE(text.find("5.00× faster than naive"), std::string::npos) << text;
+    EXPECT_NE(text.find("1.14× slower than li2018"), std::string::npos) << text; // 0.5 / 0.44
+    EXPECT_EQ(text.find("anderson2021"), std::string::npos) << text;
+    EXPECT_NE(text.find("pipeline blur"), std::string::npos) << text;
+    EXPECT_EQ(text.find('\n'), std::string::npos);
+}
+
+TEST(BenchVerdict, NamesTheGpuModelThatFitsTheDevice) {
+    BenchReport r = measuredReport();
+    const std::string pocl = GpuSpec::load("pocl-cpu").name;
+    BenchVerdict v = benchVerdict(r);
+    EXPECT_EQ(v.modelledGpu, GpuSpec::load("v100").name);
+    EXPECT_EQ(v.fittingGpu, pocl);
+    EXPECT_NE(v.text().find("the " + pocl + " model fits this device"), std::string::npos)
+        << v.text();
+
+    r.gpu = GpuSpec::load("pocl-cpu"); // searched for the device's own model: nothing to say
+    v = benchVerdict(r);
+    EXPECT_EQ(v.fittingGpu, "");
+    EXPECT_EQ(v.text().find("fits this device"), std::string::npos) << v.text();
+
+    r.gpu = GpuSpec::load("v100"); // compile only: no device ran anything
+    r.device = DeviceInfo{};
+    v = benchVerdict(r);
+    EXPECT_EQ(v.fittingGpu, "");
+}
+
+TEST(BenchVerdict, NothingChosenAndCancelled) {
+    BenchReport r;
+    r.pipeline = "blur";
+    r.candidates = {row("beam#0", std::nullopt, false)};
+    r.baselines = {row("baseline:naive", 2.0, true), row("baseline:li2018", 1.0, true)};
+    r.chosenWhy = "no candidate compiled";
+    r.cancelled = true;
+    const BenchVerdict v = benchVerdict(r);
+    EXPECT_EQ(v.chosen, -1);
+    EXPECT_TRUE(v.speedups.empty());
+    EXPECT_EQ(v.text(), "Cancelled: 3 of the rows measured. No candidate chosen: no candidate "
+                        "compiled.");
+}
+
+TEST(BenchVerdict, UnmeasuredOrZeroTimeChoiceHasNoSpeedups) {
+    BenchReport r = measuredReport();
+    r.candidates[1].measuredMs.reset(); // one-shot, not measured
+    BenchVerdict v = benchVerdict(r);
+    EXPECT_FALSE(v.chosenMs);
+    EXPECT_TRUE(v.speedups.empty());
+    EXPECT_EQ(v.text(), "Chosen beam#1.");
+
+    r.candidates[1].measuredMs = RunTimes{0, 0, 0}; // no ratio against a zero time
+    v = benchVerdict(r);
+    EXPECT_TRUE(v.speedups.empty());
+
+    r.chosen = 5; // an index past the rows (a malformed report) is no choice
+    v = benchVerdict(r);
+    EXPECT_EQ(v.chosen, -1);
+}
+
+TEST(BenchVerdict, BenchTablePrintsTheVerdictLine) {
+    const BenchReport r = measuredReport();
+    std::ostringstream os;
+    r.printTable(os);
+    const std::string table = os.str();
+    EXPECT_NE(table.find("\nverdict: " + benchVerdict(r).text() + "\n"), std::string::npos)
+        << table;
+    EXPECT_NE(table.find("\nchosen: beam#1 (fastest correct)"), std::string::npos) << table;
+}
