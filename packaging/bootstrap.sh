@@ -26,7 +26,9 @@ case "$mode" in
     cli="$root/build/release/app/cli/beamscope-cli"
     echo "== beamscope-cli dag stencil_chain (first lines)"
     "$cli" dag stencil_chain | head -n 12
-    if "$cli" --help 2>/dev/null | grep -q '^  search'; then
+    # Not `--help | grep -q`: under pipefail grep's early exit SIGPIPEs the CLI and fails the test.
+    help_text="$("$cli" --help 2>/dev/null || true)"
+    if grep -q '^  search' <<<"$help_text"; then
       echo "== beamscope-cli search stencil_chain --format text"
       exec "$cli" search stencil_chain --format text
     fi
