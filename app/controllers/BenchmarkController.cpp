@@ -2,6 +2,7 @@
 // queued signals on the GUI thread, stale generations dropped.
 #include "controllers/BenchmarkController.h"
 
+#include "store/MeasurementStore.h"
 #include "util/Error.h"
 
 #include <optional>
@@ -30,8 +31,27 @@ void BenchmarkController::cancel() {
 void BenchmarkController::start(BenchOptions options) {
     m_jobs.restart(); // a run still going ends at once; its results are dropped
     setBusy(true);
-    options.progress = nullptr;
-    m_jobs.post([this, options = std::move(options)](const JobTracker::Job &job) mutable {
+    options.origin = "gui-bench";
+    m_jobs.post([this, options = std::move(options),
+                 databasePath = m_databasePath](const JobTracker::Job &job) mutable {
+        // The database lives as long as the run; one that cannot be opened is one line and the
+        // run goes on without recording.
+        std::unique_ptr<MeasurementStore> store;
+        if (!databasePath.isEmpty()) {
+            try {
+                store = std::make_unique<MeasurementStore>(databasePath.toStdString());
+            } catch (const std::exception &e) {
+                const QString message = QString::fromStdString(detail::firstLine(e.what()));
+                job.deliver([this, message] { Q_EMIT storeUnavailable(message); });
+            }
+        }
+        options.store = store.get();
+        // A database that fails during the run says so once, in a line the status bar shows.
+        options.progress = [this, job](const std::string &line) {
+            if (line.rfind("measurement database", 0) != 0) return;
+            const QString message = QString::fromStdString(line);
+            job.deliver([this, message] { Q_EMIT storeUnavailable(message); });
+        };
         options.cancel = &job.cancelFlag();
         options.onProgress = [this, job](const BenchProgress &p) {
             const QString label = QString::fromStdString(p.label);

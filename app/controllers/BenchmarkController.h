@@ -35,6 +35,10 @@ public:
     /// The report of the last run that finished (cancelled ones included); nullptr before.
     BenchReportPtr lastReport() const { return m_lastReport; }
     quint64 generation() const { return m_jobs.generation(); }
+    /// The measurement database the next runs record into (origin "gui-bench"); "" : none.
+    /// It is opened on the worker thread at the start of each run.
+    void setDatabasePath(const QString &path) { m_databasePath = path; }
+    QString databasePath() const { return m_databasePath; }
 
 public Q_SLOTS:
     /// Runs a benchmark with `options` (its progress/onProgress/onMeasured/cancel are the
@@ -55,12 +59,15 @@ Q_SIGNALS:
     /// pipeline not loadable); `message` is one line fit for a user.
     void error(const QString &message);
     void busyChanged(bool busy);
+    /// The measurement database could not be opened (one line); the run goes on without it.
+    void storeUnavailable(const QString &message);
 
 private:
     void setBusy(bool busy);
 
     bool m_busy = false;
     BenchReportPtr m_lastReport;
+    QString m_databasePath;
     JobTracker m_jobs; ///< last: joined before the members its jobs use go
 };
 

@@ -2,6 +2,8 @@
 // signals to the panel, reports to and from sessions.
 #include "BenchCoordinator.h"
 
+#include "DatabaseSetting.h"
+
 #include "controllers/SearchController.h"
 #include "controllers/SessionController.h"
 #include "views/benchmark/BenchPanel.h"
@@ -47,6 +49,9 @@ BenchCoordinator::BenchCoordinator(BenchPanel *panel, SelectionHub *hub, SearchC
     connect(m_bench, &BenchmarkController::error, this, [this](const QString &text) {
         m_panel->showError(text);
         Q_EMIT message(tr("Benchmark failed: %1").arg(text));
+    });
+    connect(m_bench, &BenchmarkController::storeUnavailable, this, [this](const QString &text) {
+        Q_EMIT message(tr("Not recording measurements: %1").arg(text));
     });
     connect(m_sessions, &SessionController::benchmarkOpened, m_panel, &BenchPanel::showReport);
     updateAvailability();
@@ -97,6 +102,8 @@ void BenchCoordinator::run(const BenchSettings &settings) {
         m_panel->showError(QString::fromStdString(e.what()));
         return;
     }
+    m_bench->setDatabasePath(
+        DatabaseSetting::path()); // read on the GUI thread, opened on the worker
     m_panel->beginRun(QString::fromStdString(options.search.gpu.name));
     Q_EMIT message(tr("Benchmarking %1 schedule(s) of the beam…").arg(options.candidates->size()));
     m_bench->start(std::move(options));

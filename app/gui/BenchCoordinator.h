@@ -4,6 +4,7 @@
 // unrelated new search. It keeps the panel's Run button disabled, with a hint saying why, until
 // the step on screen has complete schedules; hands finished reports to the SessionController so
 // that saving a session keeps the measurements, and shows the ones a reopened session brings.
+// Every run records into the measurement database of DatabaseSetting (origin "gui-bench").
 #pragma once
 
 #include "controllers/BenchmarkController.h"

@@ -147,7 +147,21 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
                        "of the beam and these baselines (naive, anderson2021, li2018, "
                        "mullapudi2016) on the local device first"),
         QStringLiteral("K[,BASELINE...]"));
-    parser.addOptions({app, param, lib, estimate, beam, passes, seed, gpu, pins, steps, shot, dock, bench});
+    const QCommandLineOption tune(
+        QStringLiteral("tune"),
+        QStringLiteral("with --screenshot: once the pipeline is loaded, tune it in the Tune dock "
+                       "(ROUNDS rounds of BATCH measurements on the local device) first"),
+        QStringLiteral("ROUNDS,BATCH"));
+    const QCommandLineOption db(
+        QStringLiteral("db"),
+        QStringLiteral("measurement database for this run (default: the saved setting)"),
+        QStringLiteral("PATH"));
+    const QCommandLineOption costModel(
+        QStringLiteral("cost-model"),
+        QStringLiteral("cost model of the search: analytic, polymage or a model file"),
+        QStringLiteral("SPEC"));
+    parser.addOptions({app, param, lib, estimate, beam, passes, seed, gpu, pins, steps, shot, dock,
+                       bench, tune, db, costModel});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("a session file to open"),
                                  QStringLiteral("[SESSION.json]"));
@@ -207,6 +221,22 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
             out.benchBaselines << name.toLower();
         }
         if (out.screenshot.isEmpty()) throw UsageError("--bench needs --screenshot");
+    }
+    if (parser.isSet(tune)) {
+        const QStringList parts = parser.value(tune).split(QLatin1Char(','));
+        if (parts.size() != 2) throw UsageError("--tune needs ROUNDS,BATCH (e.g. 2,4)");
+        out.tuneRounds = positiveInt(parts[0], "tune", 100);
+        out.tuneBatch = positiveInt(parts[1], "tune", 256);
+        if (out.screenshot.isEmpty()) throw UsageError("--tune needs --screenshot");
+        if (out.benchCount > 0) throw UsageError("give either --bench or --tune, not both");
+    }
+    out.database = parser.value(db);
+    if (parser.isSet(costModel)) {
+        out.costModel = parser.value(costModel);
+        const std::string spec = out.costModel.toStdString();
+        if (spec != "analytic" && spec != "polymage" && !QFileInfo::exists(out.costModel))
+            throw UsageError("--cost-model: '" + spec +
+                             "' is neither analytic, polymage nor a model file");
     }
     if (!out.screenshot.isEmpty() && !out.source && out.session.isEmpty()) {
         throw UsageError("--screenshot needs --app or a session file");

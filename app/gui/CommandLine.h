@@ -1,6 +1,7 @@
 // CommandLine: the GUI's arguments — beamscope [--app APP] [-p key=value]... [--generator-lib
 // PATH] [--beam N] [--passes N] [--seed N] [--gpu NAME] [--pins FILE.json] [--steps N]
-// [--dock NAME] [--bench K[,BASELINE...]] [--screenshot FILE.png] [SESSION.json]. Checked before
+// [--dock NAME] [--bench K[,BASELINE...]] [--tune ROUNDS,BATCH] [--db PATH] [--cost-model SPEC]
+// [--screenshot FILE.png] [SESSION.json]. Checked before
 // any window opens; bad input is a UsageError with one line.
 #pragma once
 
@@ -22,6 +23,10 @@ struct GuiArguments {
     QString dock;                         ///< a dock to show on top of its tab group
     int benchCount = 0;         ///< --bench K,...: benchmark the beam's top K before the screenshot
     QStringList benchBaselines; ///< the baselines named after K in --bench
+    int tuneRounds = 0;         ///< --tune ROUNDS,BATCH: tune before the screenshot
+    int tuneBatch = 0;
+    QString database;  ///< --db: the measurement database for this run
+    QString costModel; ///< --cost-model: analytic, polymage or a model file
     std::optional<int> beam, passes;
     std::optional<uint64_t> seed;
     QString gpu;           ///< preset name or JSON file

@@ -6,10 +6,12 @@
 #include "MainWindow.h"
 
 #include "BenchCoordinator.h"
+#include "DatabaseSetting.h"
 #include "PipelinePanel.h"
 #include "RecentFiles.h"
 #include "SearchToolBar.h"
 #include "StatusPanel.h"
+#include "TuneCoordinator.h"
 #include "WindowLayout.h"
 
 #include "controllers/SearchController.h"
@@ -17,13 +19,14 @@
 #include "views/beam/BeamView.h"
 #include "views/benchmark/BenchPanel.h"
 #include "views/buckets/BucketsView.h"
+#include "views/code/ExportView.h"
 #include "views/common/SelectionHub.h"
 #include "views/cost/BestCostChart.h"
 #include "views/cost/CostView.h"
 #include "views/dag/DagPanel.h"
 #include "views/dag/DagView.h"
-#include "views/code/ExportView.h"
 #include "views/loopnest/LoopNestView.h"
+#include "views/tune/TunePanel.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -43,6 +46,8 @@ MainWindow::MainWindow(QWidget *parent)
       m_cost(new CostView(m_hub, this)), m_export(new ExportView(m_hub, this)),
       m_benchPanel(new BenchPanel(this)),
       m_bench(new BenchCoordinator(m_benchPanel, m_hub, m_search, m_sessions, this)),
+      m_tunePanel(new TunePanel(this)),
+      m_tune(new TuneCoordinator(m_tunePanel, m_hub, m_search, this)),
       m_status(new StatusPanel(statusBar())) {
     setWindowTitle(tr("Beamscope"));
     setObjectName(QStringLiteral("mainWindow"));
@@ -87,14 +92,15 @@ void MainWindow::createDocks() {
     QDockWidget *bench =
         dock(tr("Benchmark"), QStringLiteral("benchDock"), m_benchPanel, Qt::BottomDockWidgetArea);
     tabifyDockWidget(buckets, bench);
+    QDockWidget *tune =
+        dock(tr("Tune"), QStringLiteral("tuneDock"), m_tunePanel, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(bench, tune);
     buckets->raise();
     applyDefaultDockSizes();
 }
 
 void MainWindow::applyDefaultDockSizes() {
-    auto find = [this](const char *name) {
-        return findChild<QDockWidget *>(QLatin1String(name));
-    };
+    auto find = [this](const char *name) { return findChild<QDockWidget *>(QLatin1String(name)); };
     QDockWidget *loops = find("loopNestDock");
     QDockWidget *cost = find("costDock");
     QDockWidget *beam = find("beamDock");
@@ -138,6 +144,14 @@ void MainWindow::createMenus() {
     exportAction->setEnabled(m_export->canExport());
     connect(m_export, &ExportView::exportableChanged, exportAction, &QAction::setEnabled);
     file->addSeparator();
+    QAction *database = file->addAction(tr("Measurement &database…"), this, [this] {
+        if (DatabaseSetting::choose(this))
+            statusBar()->showMessage(
+                tr("Measurements are recorded in %1").arg(DatabaseSetting::path()), 8000);
+    });
+    database->setToolTip(tr("The SQLite file the Benchmark and Tune docks record every "
+                            "measurement into"));
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *search = menuBar()->addMenu(tr("&Search"));
@@ -145,6 +159,9 @@ void MainWindow::createMenus() {
         search->addAction(tr("&Benchmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), this,
                           [this] { raiseDock(QStringLiteral("benchDock")); });
     benchmark->setToolTip(tr("Compile and measure the beam's best schedules on the local device"));
+    QAction *tune = search->addAction(tr("&Tune…"), QKeySequence(Qt::CTRL | Qt::Key_T), this,
+                                      [this] { raiseDock(QStringLiteral("tuneDock")); });
+    tune->setToolTip(tr("Rounds of search, measure and retrain on the local device"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Fit graph"), QKeySequence(Qt::CTRL | Qt::Key_0), m_dag->view(),
@@ -206,6 +223,9 @@ void MainWindow::connectSearch() {
     connect(m_sessions, &SessionController::error, this, &MainWindow::showError);
     connect(m_bench, &BenchCoordinator::message, statusBar(),
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_tune, &TuneCoordinator::message, statusBar(),
+            [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_tune, &TuneCoordinator::modelWritten, m_toolbar, &SearchToolBar::addCostModelFile);
 }
 
 void MainWindow::setInitialOptions(const SearchOptions &options, const QString &gpuName) {

@@ -24,6 +24,8 @@ class ExportView;
 class WindowLayout;
 class BenchCoordinator;
 class BenchPanel;
+class TuneCoordinator;
+class TunePanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -37,6 +39,9 @@ public:
     ExportView *exportView() const { return m_export; }
     BenchPanel *benchPanel() const { return m_benchPanel; }
     BenchCoordinator *benchCoordinator() const { return m_bench; }
+    TunePanel *tunePanel() const { return m_tunePanel; }
+    TuneCoordinator *tuneCoordinator() const { return m_tune; }
+    SearchToolBar *searchToolBar() const { return m_toolbar; }
     WindowLayout *windowLayout() const { return m_layout; }
     /// Restores the dock layout of the last run and saves it on close (the application calls
     /// this; tests and --screenshot runs leave the user's settings alone).
@@ -86,6 +91,8 @@ private:
     ExportView *m_export;
     BenchPanel *m_benchPanel;
     BenchCoordinator *m_bench;
+    TunePanel *m_tunePanel;
+    TuneCoordinator *m_tune;
     StatusPanel *m_status;
     WindowLayout *m_layout = nullptr;
     bool m_shownOnce = false;

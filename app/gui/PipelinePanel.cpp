@@ -22,9 +22,8 @@ namespace beamscope {
 PipelinePanel::PipelinePanel(QWidget *parent)
     : QWidget(parent), m_app(new QComboBox(this)), m_description(new QLabel(this)),
       m_params(new QFormLayout), m_generatorParams(new QLineEdit(this)),
-      m_estimates(new QLineEdit(this)),
-      m_load(new QPushButton(tr("Load"), this)), m_libraryStatus(new QLabel(this)),
-      m_loader(new GeneratorLibraryLoader(this)) {
+      m_estimates(new QLineEdit(this)), m_load(new QPushButton(tr("Load"), this)),
+      m_libraryStatus(new QLabel(this)), m_loader(new GeneratorLibraryLoader(this)) {
     for (const AppDefinition &app : appCatalog()) {
         m_entries.push_back({app.name, {}});
         m_app->addItem(QString::fromStdString(app.name));

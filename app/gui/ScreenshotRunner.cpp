@@ -3,6 +3,7 @@
 
 #include "BenchCoordinator.h"
 #include "MainWindow.h"
+#include "TuneCoordinator.h"
 
 #include <QApplication>
 #include <QPixmap>
@@ -27,7 +28,7 @@ void ScreenshotRunner::poll() {
     // Settled for a few polls in a row, so that throttled charts have drawn their last points.
     m_settledPolls = m_window->isSettled() ? m_settledPolls + 1 : 0;
     if (m_settledPolls < 6) return;
-    if (!benchmarkDone()) return;
+    if (!benchmarkDone() || !tuneDone()) return;
     m_timer.stop();
     const QPixmap shot = m_window->grab();
     if (shot.isNull() || !shot.save(m_path, "PNG")) {
@@ -56,6 +57,31 @@ bool ScreenshotRunner::benchmarkDone() {
     if (m_benchRunning && (bench->isBusy() || !bench->lastReport())) return false;
     if (m_benchRunning) { // let the table and chart lay out their last rows
         m_benchRunning = false;
+        m_settledPolls = 0;
+        return false;
+    }
+    return true;
+}
+
+void ScreenshotRunner::tuneFirst(const TuneSettings &settings) {
+    m_tune = settings;
+    connect(m_window->tuneCoordinator()->controller(), &TuneController::error, this,
+            [this](const QString &message) { fail(QStringLiteral("tune: ") + message); });
+}
+
+bool ScreenshotRunner::tuneDone() {
+    TuneController *tune = m_window->tuneCoordinator()->controller();
+    if (m_tune) {
+        m_window->raiseDock(QStringLiteral("tuneDock"));
+        m_window->tunePanel()->setSettings(*m_tune);
+        m_window->tuneCoordinator()->start(*std::exchange(m_tune, std::nullopt));
+        m_tuneRunning = true;
+        m_settledPolls = 0;
+        return false;
+    }
+    if (m_tuneRunning && (tune->isBusy() || !tune->lastReport())) return false;
+    if (m_tuneRunning) { // let the table and charts lay out their last rows
+        m_tuneRunning = false;
         m_settledPolls = 0;
         return false;
     }

@@ -1,10 +1,12 @@
 // ScreenshotRunner: --screenshot mode. Waits until the window has settled (pipeline loaded,
 // steps taken, DAG laid out, charts flushed), grabs the main window, saves it as PNG and quits
 // the application: exit code 0, or 1 with one line on stderr when the search or the save fails.
-// With a benchmark asked for, it runs one on the settled beam first and waits for its report.
+// With a benchmark asked for, it runs one on the settled beam first and waits for its report;
+// with a tune run asked for, it tunes the loaded pipeline in the Tune dock first.
 #pragma once
 
 #include "views/benchmark/BenchPanel.h"
+#include "views/tune/TunePanel.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -24,11 +26,15 @@ public:
     ScreenshotRunner(MainWindow *window, QString path, int timeoutMs = 300000);
     /// Before the grab: benchmark the settled beam with `settings` in the Benchmark dock.
     void benchmarkFirst(const BenchSettings &settings);
+    /// Before the grab: tune the loaded pipeline with `settings` in the Tune dock.
+    void tuneFirst(const TuneSettings &settings);
 
 private:
     void poll();
     /// False while a benchmark is still to start or running; starts it when due.
     bool benchmarkDone();
+    /// The same for the tune run.
+    bool tuneDone();
     void fail(const QString &message);
 
     MainWindow *m_window;
@@ -37,6 +43,8 @@ private:
     int m_settledPolls = 0;
     std::optional<BenchSettings> m_bench; ///< still to run (reset once started)
     bool m_benchRunning = false;
+    std::optional<TuneSettings> m_tune; ///< still to run (reset once started)
+    bool m_tuneRunning = false;
     QTimer m_timer;
     QElapsedTimer m_elapsed;
 };

@@ -4,9 +4,13 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QSpinBox>
 #include <QStyle>
+
+#include <utility>
 
 namespace beamscope {
 
@@ -49,6 +53,14 @@ SearchToolBar::SearchToolBar(QWidget *parent) : QToolBar(tr("Search"), parent) {
     m_gpu->setToolTip(tr("GPU the search and cost model target"));
     for (const std::string &name : GpuSpec::presetNames())
         m_gpu->addItem(QString::fromStdString(name));
+    m_costModel = new QComboBox;
+    m_costModel->setObjectName(QStringLiteral("costModelBox"));
+    m_costModel->setToolTip(tr("Cost model of the search: the analytic model of Anderson et al. "
+                               "(App. B), PolyMage-GPU's 7-term scorer, or a learned model file "
+                               "(beamscope-cli train, or the Tune dock)"));
+    m_costModel->addItem(tr("analytic"), QStringLiteral("analytic"));
+    m_costModel->addItem(tr("polymage"), QStringLiteral("polymage"));
+    m_costModel->addItem(tr("Load model file…"), QString());
     m_sampling = new QCheckBox(tr("Sampling"));
     m_sampling->setToolTip(
         tr("Hierarchical sampling: cost only log2(B) representatives per hash bucket"));
@@ -66,6 +78,7 @@ SearchToolBar::SearchToolBar(QWidget *parent) : QToolBar(tr("Search"), parent) {
     addLabeled(tr("Passes"), m_passes);
     addLabeled(tr("Seed"), m_seed);
     addLabeled(tr("GPU"), m_gpu);
+    addLabeled(tr("Model"), m_costModel);
     addSeparator();
     addWidget(m_sampling);
     addWidget(m_freezing);
@@ -77,6 +90,15 @@ SearchToolBar::SearchToolBar(QWidget *parent) : QToolBar(tr("Search"), parent) {
     for (QSpinBox *box : {m_beam, m_passes, m_seed})
         connect(box, &QSpinBox::valueChanged, this, edited);
     connect(m_gpu, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_costModel, &QComboBox::currentIndexChanged, this, [this, edited](int index) {
+        if (m_updating) return;
+        if (m_costModel->itemData(index).toString().isEmpty()) {
+            loadModelFile();
+            return;
+        }
+        m_lastCostModel = index;
+        edited();
+    });
     for (QCheckBox *box : {m_sampling, m_freezing, m_memo})
         connect(box, &QCheckBox::toggled, this, edited);
     setOptions(SearchOptions{}, QStringLiteral("v100"));
@@ -91,7 +113,47 @@ SearchOptions SearchToolBar::options(const SearchOptions &base) const {
     o.freezing = m_freezing->isChecked();
     o.memoization = m_memo->isChecked();
     o.gpu = GpuSpec::load(gpuName().toStdString());
+    o.costModel = costModel().toStdString();
     return o;
+}
+
+QString SearchToolBar::costModel() const {
+    return m_costModel->itemData(m_lastCostModel).toString();
+}
+
+void SearchToolBar::setCostModel(const QString &spec) {
+    const bool wasUpdating = std::exchange(m_updating, true);
+    int index = m_costModel->findData(spec.isEmpty() ? QStringLiteral("analytic") : spec);
+    if (index < 0) { // a model file: listed by its name, before "Load model file…"
+        index = m_costModel->count() - 1;
+        m_costModel->insertItem(index, QFileInfo(spec).fileName(), spec);
+        m_costModel->setItemData(index, spec, Qt::ToolTipRole);
+    }
+    m_costModel->setCurrentIndex(index);
+    m_lastCostModel = index;
+    m_updating = wasUpdating;
+}
+
+void SearchToolBar::addCostModelFile(const QString &path) {
+    if (m_costModel->findData(path) >= 0) return;
+    const bool wasUpdating = std::exchange(m_updating, true);
+    const int index = m_costModel->count() - 1; // before "Load model file…"
+    m_costModel->insertItem(index, QFileInfo(path).fileName(), path);
+    m_costModel->setItemData(index, path, Qt::ToolTipRole);
+    if (m_lastCostModel >= index) ++m_lastCostModel;
+    m_updating = wasUpdating;
+}
+
+void SearchToolBar::loadModelFile() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Load a learned cost model"), QString(),
+                                     tr("Beamscope models (*.model *.json);;All files (*)"));
+    if (path.isEmpty()) {
+        setCostModel(m_costModel->itemData(m_lastCostModel).toString()); // back to what it was
+        return;
+    }
+    setCostModel(path);
+    if (!m_updating) Q_EMIT optionsEdited();
 }
 
 QString SearchToolBar::gpuName() const {
@@ -107,6 +169,7 @@ void SearchToolBar::setOptions(const SearchOptions &options, const QString &gpuN
     m_sampling->setChecked(options.sampling);
     m_freezing->setChecked(options.freezing);
     m_memo->setChecked(options.memoization);
+    setCostModel(QString::fromStdString(options.costModel));
     if (!gpuName.isEmpty()) {
         if (m_gpu->findText(gpuName) < 0) m_gpu->addItem(gpuName);
         m_gpu->setCurrentText(gpuName);

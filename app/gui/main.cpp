@@ -2,6 +2,7 @@
 // for bad input), opens the main window, loads the pipeline or session given, and in
 // --screenshot mode saves the settled window as PNG and exits.
 #include "CommandLine.h"
+#include "DatabaseSetting.h"
 #include "MainWindow.h"
 #include "ScreenshotRunner.h"
 
@@ -53,6 +54,8 @@ int main(int argc, char **argv) {
     if (args.beam) options.beamSize = *args.beam;
     if (args.passes) options.passes = *args.passes;
     if (args.seed) options.seed = *args.seed;
+    if (!args.costModel.isEmpty()) options.costModel = args.costModel.toStdString();
+    if (!args.database.isEmpty()) DatabaseSetting::overrideForThisRun(args.database);
 
     MainWindow window;
     window.setInitialOptions(options, args.gpu.isEmpty() ? QStringLiteral("v100") : args.gpu);
@@ -70,6 +73,12 @@ int main(int argc, char **argv) {
             bench.count = args.benchCount;
             bench.baselines = args.benchBaselines;
             runner->benchmarkFirst(bench);
+        }
+        if (args.tuneRounds > 0) {
+            TuneSettings tune;
+            tune.rounds = args.tuneRounds;
+            tune.batch = args.tuneBatch;
+            runner->tuneFirst(tune);
         }
     }
     window.show();

@@ -1,0 +1,76 @@
+// TuneController: runs one autotuning loop (core runTune: rounds of search, measure, record,
+// retrain) on a worker thread for the GUI's Tune dock, through the JobTracker, as
+// BenchmarkController runs a benchmark. Progress, each measured row and each finished round come
+// back as queued signals; cancel() stops the run after the row in flight (nothing measured is
+// lost: every row is committed as soon as it is measured) and finished() brings what was done.
+// A resumed run continues the same run id. The measurement database is opened on the worker from
+// the path set here; one that cannot be opened is an error (a tune run needs it).
+#pragma once
+
+#include "controllers/BenchmarkController.h" // the Measurement metatype
+#include "tune/Tuner.h"
+#include "views/jobs/JobTracker.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace beamscope {
+using TuneReportPtr = std::shared_ptr<const TuneReport>;
+} // namespace beamscope
+
+Q_DECLARE_METATYPE(beamscope::TuneProgress)
+Q_DECLARE_METATYPE(beamscope::TuneRound)
+Q_DECLARE_METATYPE(beamscope::TuneReportPtr)
+
+namespace beamscope {
+
+class TuneController : public QObject {
+    Q_OBJECT
+public:
+    explicit TuneController(QObject *parent = nullptr);
+    /// Cancels the running run (its worker process is killed) and joins the thread.
+    ~TuneController() override;
+
+    /// True from start() until the run's finished() or error() has been delivered.
+    bool isBusy() const { return m_busy; }
+    /// The report of the last run that ended (cancelled ones included); nullptr before.
+    TuneReportPtr lastReport() const { return m_lastReport; }
+    /// The measurement database the runs record into and resume from (origin "gui-tune").
+    void setDatabasePath(const QString &path) { m_databasePath = path; }
+    QString databasePath() const { return m_databasePath; }
+
+public Q_SLOTS:
+    /// Runs `options` (its store, origin, cancel and callbacks are the controller's own and are
+    /// replaced). A run still going is cancelled first and its late results are dropped.
+    void start(beamscope::TuneOptions options);
+    /// Stops the running run after the row in flight; finished() follows with what was done.
+    void cancel();
+
+Q_SIGNALS:
+    /// Where the run is (round, phase, jobs of the round done).
+    void progress(const beamscope::TuneProgress &progress);
+    /// A row was measured (failed ones included).
+    void measured(const beamscope::Measurement &measurement);
+    /// A round finished: its counts, best so far, the model's tau on its rows.
+    void roundFinished(const beamscope::TuneRound &round);
+    /// One human-readable line of the run (device, resume, database trouble).
+    void logLine(const QString &line);
+    /// The run ended, completely or cancelled.
+    void finished(beamscope::TuneReportPtr report);
+    /// The run could not start or stopped on an error (one line fit for a user).
+    void error(const QString &message);
+    void busyChanged(bool busy);
+
+private:
+    void setBusy(bool busy);
+
+    bool m_busy = false;
+    TuneReportPtr m_lastReport;
+    QString m_databasePath;
+    JobTracker m_jobs; ///< last: joined before the members its jobs use go
+};
+
+} // namespace beamscope

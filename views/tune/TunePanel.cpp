@@ -1,0 +1,255 @@
+// TunePanel: controls, progress, rounds table + charts, summary.
+#include "views/tune/TunePanel.h"
+
+#include "views/tune/TuneCharts.h"
+#include "views/tune/TuneRoundsModel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace beamscope {
+
+namespace {
+
+/// "2.10× faster than naive" / "1.20× slower than li2018" (theirs / ours).
+QString against(double ours, const Measurement &theirs, const QString &name) {
+    if (!theirs.measuredMs || !theirs.correct.value_or(false) || ours <= 0) return {};
+    const double r = theirs.measuredMs->median / ours;
+    return (r >= 1 ? QObject::tr("%1× faster than %2") : QObject::tr("%1× slower than %2"))
+        .arg(r >= 1 ? r : 1 / r, 0, 'f', 2)
+        .arg(name);
+}
+
+} // namespace
+
+QString tuneSummary(const TuneReport &report) {
+    QString text;
+    if (report.cancelled) {
+        text += QObject::tr("Stopped after %n round(s); Resume continues run %1. ", nullptr,
+                            int(report.rounds.size()))
+                    .arg(QString::fromStdString(report.runId));
+    }
+    if (!report.best || !report.best->measuredMs)
+        return text + QObject::tr("No correct schedule measured yet.");
+    const double best = report.best->measuredMs->median;
+    QStringList parts;
+    parts << QObject::tr("Best %1 ms (%2)")
+                 .arg(best, 0, 'g', 4)
+                 .arg(QString::fromStdString(report.best->label));
+    if (report.oneShot) {
+        const QString s =
+            against(best, *report.oneShot, QObject::tr("the analytic one-shot choice"));
+        if (!s.isEmpty()) parts << s;
+    }
+    for (const Measurement &b : report.baselines) {
+        const QString label = QString::fromStdString(b.label);
+        const QString s =
+            against(best, b, label.startsWith(QStringLiteral("baseline:")) ? label.mid(9) : label);
+        if (!s.isEmpty()) parts << s;
+    }
+    text += parts.join(QStringLiteral(", ")) + QStringLiteral(".");
+    if (!report.modelPath.empty())
+        text += QObject::tr(" Learned model: %1").arg(QString::fromStdString(report.modelPath));
+    return text;
+}
+
+TunePanel::TunePanel(QWidget *parent)
+    : QWidget(parent), m_model(new TuneRoundsModel(this)), m_charts(new TuneCharts(m_model)),
+      m_table(new QTableView), m_progress(new QProgressBar), m_hint(new QLabel),
+      m_summary(new QLabel) {
+    setObjectName(QStringLiteral("tunePanel"));
+    m_table->setModel(m_model);
+    m_table->setObjectName(QStringLiteral("tuneTable"));
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    m_hint->setWordWrap(true);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress->setTextVisible(true);
+    m_progress->setMinimumWidth(260);
+    m_progress->setFormat(tr("idle"));
+    m_progress->setValue(0);
+
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_table);
+    split->addWidget(m_charts);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setSizes({480, 720});
+    split->setChildrenCollapsible(false);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addWidget(createControls());
+    auto *status = new QHBoxLayout;
+    status->addWidget(m_hint, 1);
+    status->addWidget(m_progress);
+    layout->addLayout(status);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_summary);
+    setAvailable(false, tr("Load a pipeline: tuning searches it, measures a batch of schedules "
+                           "per round on the local device and retrains the cost model."));
+}
+
+QWidget *TunePanel::createControls() {
+    auto *controls = new QWidget;
+    auto *row = new QHBoxLayout(controls);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_device = new QComboBox;
+    m_device->addItem(tr("auto"), int(DevicePreference::Auto));
+    m_device->addItem(tr("OpenCL"), int(DevicePreference::OpenCL));
+    m_device->addItem(tr("CUDA"), int(DevicePreference::Cuda));
+    m_device->setToolTip(tr("Where schedules are measured: auto picks CUDA, else OpenCL"));
+    m_rounds = new QSpinBox;
+    m_rounds->setRange(1, 100);
+    m_rounds->setValue(5);
+    m_rounds->setSuffix(tr(" rounds"));
+    m_rounds->setToolTip(tr("Rounds of search, measure, retrain (the paper: 20)"));
+    m_batch = new QSpinBox;
+    m_batch->setRange(1, 256);
+    m_batch->setValue(16);
+    m_batch->setPrefix(tr("batch "));
+    m_batch->setToolTip(tr("Schedules measured per round: the top of a beam search plus greedy "
+                           "samples with dropout (the paper: 80)"));
+    m_start = new QPushButton(tr("Start"));
+    m_start->setObjectName(QStringLiteral("tuneStart"));
+    m_stop = new QPushButton(tr("Stop"));
+    m_stop->setObjectName(QStringLiteral("tuneStop"));
+    m_stop->setToolTip(tr("Stop after the schedule being measured; nothing measured is lost"));
+    m_resume = new QPushButton(tr("Resume"));
+    m_resume->setObjectName(QStringLiteral("tuneResume"));
+    m_resume->setToolTip(tr("Continue the stopped run (same run id) up to the rounds asked for"));
+    row->addWidget(new QLabel(tr("Device")));
+    row->addWidget(m_device);
+    row->addSpacing(8);
+    row->addWidget(m_rounds);
+    row->addWidget(m_batch);
+    row->addSpacing(8);
+    row->addWidget(m_start);
+    row->addWidget(m_stop);
+    row->addWidget(m_resume);
+    row->addStretch(1);
+    connect(m_start, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(settings()); });
+    connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(settings()); });
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        m_stop->setEnabled(false);
+        m_progress->setFormat(tr("stopping after the row in flight…"));
+        Q_EMIT stopRequested();
+    });
+    return controls;
+}
+
+TuneSettings TunePanel::settings() const {
+    TuneSettings s;
+    s.device = DevicePreference(m_device->currentData().toInt());
+    s.rounds = m_rounds->value();
+    s.batch = m_batch->value();
+    return s;
+}
+
+void TunePanel::setSettings(const TuneSettings &s) {
+    m_device->setCurrentIndex(std::max(0, m_device->findData(int(s.device))));
+    m_rounds->setValue(s.rounds);
+    m_batch->setValue(s.batch);
+}
+
+QString TunePanel::hint() const {
+    return m_hint->text();
+}
+
+QString TunePanel::summary() const {
+    return m_summary->text();
+}
+
+void TunePanel::setAvailable(bool available, const QString &hint) {
+    m_available = available;
+    m_hint->setText(hint);
+    updateEnabled();
+}
+
+void TunePanel::setResumable(bool resumable) {
+    m_resumable = resumable;
+    updateEnabled();
+}
+
+void TunePanel::setBusy(bool busy) {
+    m_busy = busy;
+    updateEnabled();
+}
+
+void TunePanel::updateEnabled() {
+    m_start->setEnabled(m_available && !m_busy);
+    m_resume->setEnabled(m_available && m_resumable && !m_busy);
+    m_stop->setEnabled(m_busy);
+    m_device->setEnabled(!m_busy);
+    m_batch->setEnabled(!m_busy);
+    m_rounds->setEnabled(!m_busy);
+}
+
+void TunePanel::beginRun(bool resume) {
+    if (!resume) m_model->clear();
+    m_summary->clear();
+    m_progress->setRange(0, 0);
+    m_progress->setFormat(resume ? tr("resuming…") : tr("starting…"));
+}
+
+void TunePanel::setProgress(const TuneProgress &p) {
+    const QString round = tr("round %1 of %2").arg(p.round + 1).arg(p.rounds);
+    if (p.phase == "measuring" && p.total > 0) {
+        m_progress->setRange(0, p.total);
+        m_progress->setValue(p.done);
+        m_progress->setFormat(tr("%1: measuring %2 of %3").arg(round).arg(p.done).arg(p.total));
+    } else if (p.phase == "done" || p.phase == "cancelled") {
+        m_progress->setRange(0, 1);
+        m_progress->setValue(1);
+        m_progress->setFormat(p.phase == "done" ? tr("done") : tr("stopped"));
+    } else {
+        m_progress->setRange(0, 0); // searching, training, baselines: no count to show
+        m_progress->setFormat(tr("%1: %2").arg(round, QString::fromStdString(p.phase)));
+    }
+}
+
+void TunePanel::addRound(const TuneRound &round) {
+    m_model->addRound(round);
+}
+
+void TunePanel::showReport(std::shared_ptr<const TuneReport> report) {
+    if (!report) {
+        m_model->clear();
+        m_summary->clear();
+        return;
+    }
+    // A resumed run reports only its own rounds: the model keeps the earlier ones.
+    for (const TuneRound &r : report->rounds)
+        m_model->addRound(r);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(1);
+    m_progress->setFormat(report->cancelled
+                              ? tr("stopped after %n round(s)", nullptr, int(m_model->rowCount()))
+                              : tr("done: %n round(s)", nullptr, int(m_model->rowCount())));
+    m_summary->setText(tuneSummary(*report));
+}
+
+void TunePanel::showError(const QString &message) {
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("failed"));
+    m_summary->setText(tr("Tuning failed: %1").arg(message));
+}
+
+} // namespace beamscope
