@@ -35,7 +35,7 @@ QChartView *makeChart(const QString &title, QValueAxis *x, QValueAxis *y) {
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setBackgroundRoundness(0);
-    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->legend()->setAlignment(Qt::AlignBottom);
     QFont small = chart->legend()->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     chart->legend()->setFont(small);
@@ -66,15 +66,17 @@ TuneCharts::TuneCharts(TuneRoundsModel *model, QWidget *parent)
     : QWidget(parent), m_model(model), m_bestX(new QValueAxis), m_bestY(new QValueAxis),
       m_scatterX(new QValueAxis), m_scatterY(new QValueAxis) {
     m_best = makeChart(tr("Best measured per round"), m_bestX, m_bestY);
-    m_scatter = makeChart(tr("Predicted vs measured, per round (τ: model's rank agreement)"),
-                          m_scatterX, m_scatterY);
+    m_scatter = makeChart(tr("Predicted vs measured (τ per round)"), m_scatterX, m_scatterY);
+    m_scatter->chart()->setToolTip(tr("Each round's rows: the model's prediction against the "
+                                      "median measured; τ is Kendall's rank agreement of the "
+                                      "model that chose the round, before training on it"));
     m_bestX->setTitleText(tr("round"));
     m_bestX->setLabelFormat(QStringLiteral("%d"));
-    m_bestY->setTitleText(tr("median (ms)"));
-    m_scatterX->setTitleText(tr("predicted (ms)"));
-    m_scatterX->setLabelFormat(QStringLiteral("%.3g"));
-    m_scatterX->setTickCount(4);
-    m_scatterY->setTitleText(tr("measured (ms)"));
+    m_bestY->setTitleText(tr("ms"));
+    m_scatterX->setTitleText(tr("predicted ms → measured ms ↑"));
+    m_scatterX->setLabelFormat(QStringLiteral("%.2g"));
+    m_scatterX->setTickCount(3);
+    m_scatterY->setTitleText(QString()); // the x title names both axes: the chart is short
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_best, 2);
@@ -98,7 +100,7 @@ void TuneCharts::rebuildBest() {
     line->setColor(roundColor(0));
     line->setPointsVisible(true);
     auto *points = new QScatterSeries;
-    points->setName(tr("round's best"));
+    points->setName(tr("round best"));
     points->setColor(roundColor(1));
     points->setMarkerSize(8);
     double lo = INFINITY, hi = -INFINITY;

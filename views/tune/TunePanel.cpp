@@ -76,6 +76,7 @@ TunePanel::TunePanel(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
+    m_table->setMinimumWidth(300);
     m_hint->setWordWrap(true);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -89,7 +90,7 @@ TunePanel::TunePanel(QWidget *parent)
     split->addWidget(m_charts);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
-    split->setSizes({480, 720});
+    split->setSizes({520, 680});
     split->setChildrenCollapsible(false);
 
     auto *layout = new QVBoxLayout(this);

@@ -41,6 +41,10 @@ QVariant TuneRoundsModel::data(const QModelIndex &index, int role) const {
                   "rows, before it was trained on them (1: same order, 0: unrelated)")
             .arg(QString::fromStdString(r.model));
     }
+    if (role == Qt::ToolTipRole &&
+        (index.column() == RoundBestColumn || index.column() == BestColumn)) {
+        return tr("median ms: this round's fastest correct schedule, and the fastest so far");
+    }
     if (role == Qt::ToolTipRole && index.column() == TimeColumn) {
         return tr("search %1 s, measure %2 s, train %3 s")
             .arg(r.searchMs / 1000, 0, 'f', 1)
@@ -89,15 +93,15 @@ QVariant TuneRoundsModel::headerData(int section, Qt::Orientation orientation, i
     case ReusedColumn:
         return tr("reused");
     case RoundBestColumn:
-        return tr("round best (ms)");
+        return tr("round best");
     case BestColumn:
-        return tr("best so far (ms)");
+        return tr("best");
     case TauColumn:
         return tr("τ");
     case PairwiseColumn:
         return tr("pairs ok");
     case TimeColumn:
-        return tr("time (s)");
+        return tr("time s");
     case ColumnCount:
         break;
     }
