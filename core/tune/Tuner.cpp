@@ -385,6 +385,18 @@ TuneReport runTune(const TuneOptions &options) {
             ctx.modelSpec = model;
         ctx.say("resuming " + report.runId + " after round " + std::to_string(firstRound) +
                 " with the " + ctx.modelSpec + " model");
+    } else {
+        // Saved before the first measurement, so a run stopped in its first round can resume.
+        try {
+            options.store->upsertRun(report.runId, {{"rounds_done", 0},
+                                                    {"model", ctx.modelSpec},
+                                                    {"pipeline", ctx.pipeline.key()},
+                                                    {"device", ctx.device.key()},
+                                                    {"batch", options.batch}});
+        } catch (const std::exception &e) {
+            ctx.storeBroken = true;
+            ctx.say(std::string("measurement database: ") + e.what() + "; the run is not recorded");
+        }
     }
 
     const std::string referenceCache =

@@ -97,7 +97,7 @@ n=$(records "$tmp/c.sqlite")
 [ "$n" -ge 2 ] && [ "$n" -lt 12 ] || fail "interrupted run: $n records"
 pgrep -f "$tmp/ctmp" >/dev/null && fail "a worker outlived the interrupted run"
 "$cli" tune "${pipe[@]}" --rounds 3 --batch 4 --repeats 3 --db "$tmp/c.sqlite" --run-id c -q \
-    >/dev/null 2>&1 || fail "tune after the interrupt failed"
+    --resume >/dev/null 2>&1 || fail "resume after the interrupt (stopped in round 0) failed"
 [ "$(records "$tmp/c.sqlite")" = "$(unique_schedules "$tmp/c.sqlite")" ] ||
     fail "the rerun measured a schedule twice"
 
