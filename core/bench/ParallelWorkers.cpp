@@ -1,6 +1,8 @@
 // Contents: the device lock path, the default parallelism, and the worker pool.
 #include "bench/ParallelWorkers.h"
 
+#include "util/Hash.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,24 +15,12 @@
 
 namespace beamscope {
 
-namespace {
-
-std::uint64_t fnv1a(const std::string &text) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-} // namespace
+namespace {} // namespace
 
 std::string deviceLockPath(const DeviceInfo &device) {
     const char *dir = std::getenv("TMPDIR");
     const std::string identity = device.describe();
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(identity)));
+    const std::string hex = fnv1a64Hex(identity);
     return std::string(dir && *dir ? dir : "/tmp") + "/beamscope-device-" +
            std::to_string(getuid()) + "-" + hex + ".lock";
 }

@@ -33,19 +33,6 @@ std::string escaped(const std::string &part) {
 
 } // namespace
 
-std::string fnv1a64Hex(const std::string &text) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 0x100000001b3ULL;
-    }
-    static const char digits[] = "0123456789abcdef";
-    std::string out(16, '0');
-    for (int i = 15; i >= 0; --i, h >>= 4)
-        out[size_t(i)] = digits[h & 0xf];
-    return out;
-}
-
 std::string scheduleHash(const nlohmann::json &scheduleJson) {
     return fnv1a64Hex(scheduleJson.dump());
 }

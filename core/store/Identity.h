@@ -4,6 +4,8 @@
 // JSON). Keys are canonical one-line texts, stable across runs and platforms.
 #pragma once
 
+#include "util/Hash.h"
+
 #include "bench/DeviceDetect.h"
 #include "pipeline/PipelineSource.h"
 
@@ -49,9 +51,6 @@ struct DeviceIdentity {
     static DeviceIdentity of(const DeviceInfo &device);
     bool operator==(const DeviceIdentity &) const = default;
 };
-
-/// 16 lowercase hex digits of the FNV-1a 64-bit hash of `text`.
-std::string fnv1a64Hex(const std::string &text);
 
 /// 16 hex digits: FNV-1a 64 of scheduleJson.dump() (stable across runs and platforms).
 std::string scheduleHash(const nlohmann::json &scheduleJson);

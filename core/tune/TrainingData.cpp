@@ -10,6 +10,7 @@
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
+#include "util/Hash.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,13 +22,8 @@
 namespace beamscope {
 
 bool isHeldOut(const std::string &scheduleHash) {
-    // FNV-1a of the hash text: the split does not depend on how the hash itself is spelled.
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : scheduleHash) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    return h % 8 == 0;
+    // Hashed again: the split does not depend on how the hash itself is spelled.
+    return fnv1a64(scheduleHash) % 8 == 0;
 }
 
 struct DatasetBuilder::PipelineCache {

@@ -14,6 +14,7 @@
 #include "store/MeasurementStore.h"
 #include "tune/TrainingData.h"
 #include "util/Error.h"
+#include "util/Hash.h"
 
 #include <unistd.h>
 
@@ -30,21 +31,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-std::string hex64(std::uint64_t v) {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
-std::uint64_t fnv1a(const std::string &text) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ULL;
-    }
-    return h;
 }
 
 /// Everything a tune run holds while it goes, and what it has found.
@@ -370,7 +356,7 @@ TuneReport runTune(const TuneOptions &options) {
     ctx.device = DeviceIdentity::of(report.device);
     report.runId = !options.runId.empty()
                        ? options.runId
-                       : "tune-" + hex64(fnv1a(ctx.pipeline.key() + "|" + ctx.device.key() + "|" +
+                       : "tune-" + fnv1a64Hex((ctx.pipeline.key() + "|" + ctx.device.key() + "|" +
                                                std::to_string(options.batch) + "|" +
                                                std::to_string(ctx.search.seed)));
     report.modelPath = options.modelPath.empty() ? defaultModelPath(*options.store, report.runId)
