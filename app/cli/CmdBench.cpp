@@ -88,8 +88,9 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
         ->check(CLI::Range(1.0, 86400.0));
     command->add_option("--worker", args->worker,
                         "path of beamscope-worker (default: next to the CLI)");
-    command->add_flag("--no-staging", args->noStaging,
-                      "do not stage producers in registers at their consumers' threads (paper 4.7)");
+    command->add_flag(
+        "--no-staging", args->noStaging,
+        "do not stage producers in registers at their consumers' threads (paper 4.7)");
     command->add_option("--db", args->db,
                         "measurement database to record in and reuse from (default: "
                         "$XDG_DATA_HOME/beamscope/measurements.sqlite)");

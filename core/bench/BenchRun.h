@@ -96,8 +96,8 @@ struct BenchReport {
     std::string chosenWhy;
     double beamSearchMs = 0, greedySearchMs = 0, benchMs = 0;
     int duplicates = 0;
-    int reused = 0;   ///< candidates taken from the measurement database instead of run
-    int recorded = 0; ///< rows added to the measurement database
+    int reused = 0;         ///< candidates taken from the measurement database instead of run
+    int recorded = 0;       ///< rows added to the measurement database
     bool cancelled = false; ///< stopped early: candidates/baselines hold what finished
 
     nlohmann::json toJson() const;
