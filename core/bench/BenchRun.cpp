@@ -163,6 +163,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
         context.pipeline = PipelineIdentity::of(options.source, *dag);
         context.device = DeviceIdentity::of(report.device);
         context.gpu = search.gpu.toJson();
+        context.costModel = search.costModel;
         context.repeats = options.repeats;
         context.origin = options.origin;
         context.runId = options.runId;
@@ -200,9 +201,10 @@ BenchReport runBenchmark(const BenchOptions &options) {
         if (m.failure == kCancelledFailure) return std::nullopt; // not a measurement
         if (m.failed()) say(job.label + ": " + m.failure);
         if (storable && recorder.active()) {
-            const nlohmann::json terms =
-                index >= 0 ? analyticTerms(*set.candidates[size_t(index)].state, search.gpu)
-                           : nlohmann::json();
+            const nlohmann::json terms = index >= 0
+                                             ? predictedTerms(*set.candidates[size_t(index)].state,
+                                                              search.gpu, search.costModel)
+                                             : nlohmann::json();
             recorder.record(m, job.schedule, terms, job.baseline);
         }
         ++progress.done;

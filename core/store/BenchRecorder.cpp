@@ -2,7 +2,7 @@
 // and the once-only error report that stops recording.
 #include "store/BenchRecorder.h"
 
-#include "cost/AnalyticalGpuCostModel.h"
+#include "cost/CostModelFactory.h"
 #include "cost/Featurizer.h"
 #include "schedule/ScheduleState.h"
 
@@ -30,15 +30,17 @@ MeasurementRecord makeRecord(const RecordContext &context, const Measurement &m,
     return r;
 }
 
-nlohmann::json analyticTerms(const ScheduleState &state, const GpuSpec &gpu) {
+nlohmann::json predictedTerms(const ScheduleState &state, const GpuSpec &gpu,
+                              const std::string &costModel) {
     Featurizer featurizer(gpu, false);
-    AnalyticalGpuCostModel model(gpu);
+    const std::shared_ptr<CostModel> model = makeCostModel(costModel, gpu);
     StateCost cost;
-    model.enqueue(state, featurizer.featurize(state), &cost);
-    model.evaluateAll();
+    model->enqueue(state, featurizer.featurize(state), &cost);
+    model->evaluateAll();
     nlohmann::json terms = nlohmann::json::object();
-    for (size_t t = 0; t < kCostTerms; ++t)
-        terms[costTermName(CostTerm(t))] = cost.terms[t];
+    const std::vector<std::string> names = model->termNames();
+    for (size_t t = 0; t < names.size() && t < cost.terms.size(); ++t)
+        terms[names[t]] = cost.terms[t];
     return terms;
 }
 

@@ -37,8 +37,10 @@ MeasurementRecord makeRecord(const RecordContext &context, const Measurement &m,
                              const nlohmann::json &schedule, const nlohmann::json &predictedTerms,
                              const std::string &baseline = "");
 
-/// The analytic model's cost of `state` on `gpu` by term: {"compute": ms, "load": ms, ...}.
-nlohmann::json analyticTerms(const ScheduleState &state, const GpuSpec &gpu);
+/// The cost of `state` on `gpu` by term under `costModel` (a makeCostModel spec):
+/// {"compute": ms, "load": ms, ...} for the analytic model, the model's own term names otherwise.
+nlohmann::json predictedTerms(const ScheduleState &state, const GpuSpec &gpu,
+                              const std::string &costModel = "analytic");
 
 /// "measurement database PATH: reason" -> "PATH: reason" (for lines that name the database).
 std::string storeErrorReason(const std::string &message);
