@@ -149,6 +149,24 @@ private Q_SLOTS:
         QCOMPARE(events, QStringList({"busy", "a", "b", "idle"}));
     }
 
+    void finishCountsTheJobDoneBeforeItsLastResultRuns() {
+        Sink sink;
+        JobTracker jobs(&sink, QStringLiteral("test-worker"));
+        QStringList events;
+        jobs.setBusyCallback([&](bool busy) { events << (busy ? "busy" : "idle"); });
+        bool busyInResult = true;
+        jobs.post([&](const JobTracker::Job &job) {
+            job.deliver([&] { events << "partial"; });
+            job.finish([&] {
+                busyInResult = jobs.isBusy();
+                events << "last";
+            });
+        });
+        QTRY_COMPARE(events.size(), 4);
+        QVERIFY(!busyInResult); // a receiver of the last result sees the tracker idle
+        QCOMPARE(events, QStringList({"busy", "partial", "idle", "last"}));
+    }
+
     void destroyedWithWorkQueuedJoinsWithoutDelivering() {
         Sink sink;
         QSignalSpy spy(&sink, &Sink::value);

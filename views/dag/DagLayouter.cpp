@@ -24,7 +24,7 @@ void DagLayouter::layout(DagLayoutRequest request, std::shared_ptr<const void> k
         } catch (const std::exception &e) {
             message = QString::fromUtf8(e.what());
         }
-        job.deliver([this, result, message] {
+        job.finish([this, result, message] {
             if (result)
                 Q_EMIT layoutReady(result);
             else

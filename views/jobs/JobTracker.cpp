@@ -18,6 +18,7 @@ struct JobTracker::State {
     QPointer<QObject> context;
     std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
     int dropped = 0;
+    std::function<void()> jobFinished; ///< the tracker's count of running jobs, one down
 };
 
 bool JobTracker::Job::isCancelled() const {
@@ -26,12 +27,24 @@ bool JobTracker::Job::isCancelled() const {
 }
 
 void JobTracker::Job::deliver(std::function<void()> fn, std::function<void()> onDropped) const {
+    queue(std::move(fn), std::move(onDropped), false);
+}
+
+void JobTracker::Job::finish(std::function<void()> fn, std::function<void()> onDropped) const {
+    queue(std::move(fn), std::move(onDropped), true);
+}
+
+void JobTracker::Job::queue(std::function<void()> fn, std::function<void()> onDropped,
+                            bool last) const {
     QObject *receiver = m_state->receiver.load();
     if (!receiver) return; // the tracker is gone (only possible from the GUI thread)
+    if (last) m_finished->store(true);
     QMetaObject::invokeMethod(
         receiver,
         [state = m_state, generation = m_generation, fn = std::move(fn),
-         onDropped = std::move(onDropped)] {
+         onDropped = std::move(onDropped), last] {
+            // Runs only while the receiver, and so the tracker, lives.
+            if (last && state->jobFinished) state->jobFinished();
             if (generation != state->generation.load() || !state->context) {
                 ++state->dropped;
                 if (onDropped) onDropped();
@@ -46,6 +59,7 @@ JobTracker::JobTracker(QObject *context, const QString &threadName)
     : m_state(std::make_shared<State>()), m_receiver(std::make_unique<QObject>()) {
     m_state->context = context;
     m_state->receiver = m_receiver.get();
+    m_state->jobFinished = [this] { jobFinished(); };
     // A dead receiver's work is told to stop too, not only denied its results.
     if (context) {
         QObject::connect(context, &QObject::destroyed, m_receiver.get(),
@@ -85,9 +99,12 @@ void JobTracker::post(std::function<void(const Job &)> work) {
                 // program from inside the event loop.
                 qWarning("beamscope: uncaught error in a worker job: %s", e.what());
             }
-            // Queued after the job's deliveries, so they arrive before it counts as finished.
-            QMetaObject::invokeMethod(
-                m_receiver.get(), [this] { jobFinished(); }, Qt::QueuedConnection);
+            // Queued after the job's deliveries, so they arrive before it counts as finished
+            // (unless its last delivery, finish(), counted it already).
+            if (!job.m_finished->load()) {
+                QMetaObject::invokeMethod(
+                    m_receiver.get(), [this] { jobFinished(); }, Qt::QueuedConnection);
+            }
         },
         Qt::QueuedConnection);
 }

@@ -39,11 +39,16 @@ public:
         /// the context object is gone by then: then it is counted as dropped and `onDropped`
         /// (if any) runs on the GUI thread instead, e.g. to free the result elsewhere.
         void deliver(std::function<void()> fn, std::function<void()> onDropped = {}) const;
+        /// As deliver(), for the job's last result: the job counts as finished (isBusy() and the
+        /// busy callback) before `fn` runs, so a receiver of the result sees the tracker idle.
+        void finish(std::function<void()> fn, std::function<void()> onDropped = {}) const;
 
     private:
         friend class JobTracker;
+        void queue(std::function<void()> fn, std::function<void()> onDropped, bool last) const;
         std::shared_ptr<State> m_state;
         std::shared_ptr<std::atomic<bool>> m_cancel;
+        std::shared_ptr<std::atomic<bool>> m_finished = std::make_shared<std::atomic<bool>>(false);
         quint64 m_generation = 0;
     };
 
