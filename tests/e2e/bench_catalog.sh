@@ -11,6 +11,7 @@ if ! clinfo -l 2>/dev/null | grep -q "Device"; then
     echo "SKIP: no OpenCL device (clinfo lists none)"
     exit 0
 fi
+# --no-db: every schedule is run here, never taken from an earlier run's measurements.
 declare -A params=(
     [bilateral_grid]="-p width=128 -p height=96"
     [local_laplacian]="-p width=128 -p height=96 -p levels=3 -p intensity_levels=4"
@@ -36,7 +37,7 @@ failed=0
 for app in "${apps[@]}"; do
     # shellcheck disable=SC2086
     json=$("$cli" bench "$app" ${params[$app]} --device opencl --mode topk --top 3 --beam 4 \
-        --passes 1 --repeats 3 --warmup 1 --json -q ${BENCH_CATALOG_ARGS:-} \
+        --passes 1 --repeats 3 --warmup 1 --json -q --no-db ${BENCH_CATALOG_ARGS:-} \
         2>/tmp/bench_catalog_err.$$)
     rc=$?
     verdict=$(python3 - "$json" <<'PY'

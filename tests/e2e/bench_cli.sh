@@ -11,6 +11,8 @@ if [ $# -ne 1 ]; then
 fi
 cli=$1
 tmp=$(mktemp -d)
+# The user's measurement database is neither read nor written: every row is measured here.
+export XDG_DATA_HOME="$tmp/xdg"
 trap 'rm -rf "$tmp"' EXIT
 failed=0
 

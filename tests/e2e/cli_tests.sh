@@ -15,6 +15,7 @@ notGeneratorLib=$3
 sourceDir=$(cd "$(dirname "$0")/../.." && pwd)
 
 tmp=$(mktemp -d)
+export XDG_DATA_HOME="$tmp/xdg" # never the user's measurement database
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
