@@ -4,6 +4,7 @@
 // Every row that runs is recorded in the measurement database (--db, default the user's), and
 // a candidate already measured on this device is reused unless --fresh.
 #include "Commands.h"
+#include "MeasureCliOptions.h"
 #include "SearchCliOptions.h"
 
 #include "bench/BenchRun.h"
@@ -23,17 +24,11 @@ struct BenchArgs {
     std::string mode = "oneshot";
     int top = 5;
     bool measure = false;
-    std::string baselines;
     SearchCliOptions search;
-    double dropout = 10;
+    MeasureCliOptions measuring;
     int ptx = -1;
-    int warmup = 1;
-    int repeats = 5;
-    double timeout = 120;
-    std::string worker;
     bool json = false;
     bool quiet = false;
-    bool noStaging = false;
     std::string db;
     bool noDb = false;
     bool fresh = false;
@@ -71,26 +66,11 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
         ->check(CLI::Range(1, 64));
     command->add_flag("--measure", args->measure,
                       "oneshot: also measure the chosen schedule and baselines");
-    command->add_option("--baseline", args->baselines,
-                        "comma-separated: anderson2021, li2018, mullapudi2016, naive");
+    args->measuring.addTo(*command, "comma-separated: anderson2021, li2018, mullapudi2016, naive");
     args->search.addTo(*command, /*gpuFromDevice=*/true); // greedy sample i uses seed + 1 + i
-    command
-        ->add_option(
-            "--dropout", args->dropout,
-            "percent chance that a greedy sample drops no state (Anderson's random_dropout)")
-        ->check(CLI::Range(0.0, 100.0));
     command->add_option("--ptx", args->ptx,
                         "compute capability for the ptxas register/spill report (0: off; default: "
                         "the CUDA device's, else the GPU model's)");
-    command->add_option("--warmup", args->warmup, "untimed runs")->check(CLI::Range(0, 1000));
-    command->add_option("--repeats", args->repeats, "timed runs")->check(CLI::Range(1, 10000));
-    command->add_option("--timeout", args->timeout, "seconds per worker")
-        ->check(CLI::Range(1.0, 86400.0));
-    command->add_option("--worker", args->worker,
-                        "path of beamscope-worker (default: next to the CLI)");
-    command->add_flag(
-        "--no-staging", args->noStaging,
-        "do not stage producers in registers at their consumers' threads (paper 4.7)");
     command->add_option("--db", args->db,
                         "measurement database to record in and reuse from (default: "
                         "$XDG_DATA_HOME/beamscope/measurements.sqlite)");
@@ -107,15 +87,9 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
             options.mode = args->mode == "topk" ? BenchMode::TopK : BenchMode::OneShot;
             options.top = args->top;
             options.measureOneShot = args->measure;
-            options.baselines = parseBaselineList(args->baselines);
+            args->measuring.applyTo(options);
             options.search = args->search.build();
-            options.dropoutPercent = args->dropout;
             options.ptxCapability = args->ptx;
-            options.stageProducers = !args->noStaging;
-            options.warmup = args->warmup;
-            options.repeats = args->repeats;
-            options.timeoutS = args->timeout;
-            options.workerPath = args->worker;
             const std::unique_ptr<MeasurementStore> store = openStore(*args);
             options.store = store.get();
             options.fresh = args->fresh;

@@ -3,6 +3,7 @@
 // time), recorded in the measurement database, and retraining. Ctrl-C stops after killing the
 // running workers; every row measured so far is in the database and --resume continues.
 #include "Commands.h"
+#include "MeasureCliOptions.h"
 #include "SearchCliOptions.h"
 
 #include "store/MeasurementStore.h"
@@ -22,20 +23,14 @@ struct TuneArgs {
     std::string device = "auto";
     int rounds = 5;
     int batch = 16;
-    std::string baselines;
     SearchCliOptions search;
+    MeasureCliOptions measuring;
     std::string db;
     std::string runId;
     std::string modelOut;
     bool resume = false;
     bool fresh = false;
     int jobs = 0;
-    double dropout = 10;
-    int warmup = 1;
-    int repeats = 5;
-    double timeout = 120;
-    std::string worker;
-    bool noStaging = false;
     bool json = false;
     bool quiet = false;
 };
@@ -71,9 +66,8 @@ void addTuneCommand(CLI::App &app, CommandAction &action) {
         ->check(CLI::Range(1, 1000));
     command->add_option("--batch", args->batch, "schedules measured per round")
         ->check(CLI::Range(1, 1024));
-    command->add_option(
-        "--baseline", args->baselines,
-        "measured after the last round: anderson2021, li2018, mullapudi2016, naive");
+    args->measuring.addTo(
+        *command, "measured after the last round: anderson2021, li2018, mullapudi2016, naive");
     args->search.addTo(*command, /*gpuFromDevice=*/true);
     command->add_option("--db", args->db,
                         "measurement database (default: " +
@@ -90,15 +84,6 @@ void addTuneCommand(CLI::App &app, CommandAction &action) {
         ->add_option("--jobs", args->jobs,
                      "compilations at once (default: every core; 1 when the device is the CPU)")
         ->check(CLI::Range(0, 256));
-    command->add_option("--dropout", args->dropout, "greedy samples' dropout percent")
-        ->check(CLI::Range(0.0, 100.0));
-    command->add_option("--warmup", args->warmup, "untimed runs")->check(CLI::Range(0, 1000));
-    command->add_option("--repeats", args->repeats, "timed runs")->check(CLI::Range(1, 10000));
-    command->add_option("--timeout", args->timeout, "seconds per worker")
-        ->check(CLI::Range(1.0, 86400.0));
-    command->add_option("--worker", args->worker,
-                        "path of beamscope-worker (default: next to the CLI)");
-    command->add_flag("--no-staging", args->noStaging, "no register staging (paper 4.7)");
     command->add_flag("--json", args->json,
                       "print the rounds, the best schedule and the baselines as JSON");
     command->add_flag("-q,--quiet", args->quiet, "no progress lines on stderr");
@@ -109,15 +94,9 @@ void addTuneCommand(CLI::App &app, CommandAction &action) {
             options.device = parseDevicePreference(args->device);
             options.rounds = args->rounds;
             options.batch = args->batch;
-            options.baselines = parseBaselineList(args->baselines);
+            args->measuring.applyTo(options);
             options.search = args->search.build();
-            options.dropoutPercent = args->dropout;
             options.compileJobs = args->jobs;
-            options.stageProducers = !args->noStaging;
-            options.warmup = args->warmup;
-            options.repeats = args->repeats;
-            options.timeoutS = args->timeout;
-            options.workerPath = args->worker;
             options.runId = args->runId;
             options.resume = args->resume;
             options.fresh = args->fresh;
