@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Every catalog app, at a small size: the greedy schedules and the top 3 of a small beam are
 # compiled for OpenCL, run on the local device (PoCL here) out of process, and must match the
-# CPU reference. Prints "N passed, M failed"; skips (exit 0) without an OpenCL device.
+# CPU reference. Prints "N passed, M failed". FAILS (never skips) without an OpenCL device (PoCL
+# is part of the test machine's set-up), and unless every one of the 16 catalog apps ran.
 # Usage: [BENCH_CATALOG_ARGS="--gpu v100"] bench_catalog.sh BEAMSCOPE_CLI [APP...]
 # BENCH_CATALOG_ARGS adds bench options; a CUDA GPU preset makes the search pick the serial tiles
 # (and so the register staging of paper 4.7) it would pick for that GPU, still run on PoCL.
 set -u
 cli=$1; shift
 if ! clinfo -l 2>/dev/null | grep -q "Device"; then
-    echo "SKIP: no OpenCL device (clinfo lists none)"
-    exit 0
+    echo "FAIL: no OpenCL device (clinfo lists none); PoCL is part of the test machine's set-up"
+    exit 1
 fi
 # --no-db: every schedule is run here, never taken from an earlier run's measurements.
 declare -A params=(
@@ -31,7 +32,20 @@ declare -A params=(
     [depthwise_separable_conv]="-p batch=1 -p in_channels=8 -p out_channels=8 -p width=16 -p height=12"
 )
 apps=("$@")
-[ ${#apps[@]} -gt 0 ] || mapfile -t apps < <("$cli" apps | awk '{print $1}')
+if [ ${#apps[@]} -eq 0 ]; then
+    mapfile -t apps < <("$cli" apps | awk '{print $1}')
+    # The catalog is the paper's 16 apps; an empty or short list means `apps` is broken.
+    if [ ${#apps[@]} -ne 16 ]; then
+        echo "FAIL: \`apps\` listed ${#apps[@]} apps, expected the catalog's 16: ${apps[*]:-none}"
+        exit 1
+    fi
+fi
+for app in "${apps[@]}"; do
+    if [ -z "${params[$app]:-}" ]; then
+        echo "FAIL: no small size for $app in bench_catalog.sh (the default size takes minutes on PoCL)"
+        exit 1
+    fi
+done
 passed=0
 failed=0
 for app in "${apps[@]}"; do
@@ -59,4 +73,4 @@ PY
 done
 rm -f /tmp/bench_catalog_err.$$
 echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+[ $failed -eq 0 ] && [ $passed -eq ${#apps[@]} ]
