@@ -35,8 +35,9 @@ PipelineInstance buildApp(const std::string &name, const AppParams &overrides) {
     AppParams params;
     for (const AppParameter &p : app->parameters) params[p.name] = p.defaultValue;
     for (const auto &[key, value] : overrides) {
+        const std::string &wanted = key; // clang 14 (the fuzz build) cannot capture a binding
         auto it = std::find_if(app->parameters.begin(), app->parameters.end(),
-                               [&](const AppParameter &p) { return p.name == key; });
+                               [&wanted](const AppParameter &p) { return p.name == wanted; });
         if (it == app->parameters.end()) {
             std::string known;
             for (const AppParameter &p : app->parameters) known += (known.empty() ? "" : ", ") + p.name;
