@@ -21,6 +21,11 @@ void addPipelineOptions(CLI::App &command, PipelineSource &source) {
                     "output estimate as NAME=MIN:EXTENT[,MIN:EXTENT...] (repeatable), e.g. "
                     "output=0:1920,0:1080")
         ->allow_extra_args(false);
+    command
+        .add_option("--input", source.inputs,
+                    "scalar input value as NAME=VALUE (repeatable), e.g. amount=0.5; an input not "
+                    "given takes its estimate, else the generator's default")
+        ->allow_extra_args(false);
 }
 
 } // namespace beamscope::cli

@@ -160,8 +160,11 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         QStringLiteral("cost-model"),
         QStringLiteral("cost model of the search: analytic, polymage or a model file"),
         QStringLiteral("SPEC"));
-    parser.addOptions({app, param, lib, estimate, beam, passes, seed, gpu, pins, steps, shot, dock,
-                       bench, tune, db, costModel});
+    const QCommandLineOption input(QStringLiteral("input"),
+                                   QStringLiteral("scalar input value NAME=VALUE (repeatable)"),
+                                   QStringLiteral("NAME=VALUE"));
+    parser.addOptions({app, param, lib, estimate, input, beam, passes, seed, gpu, pins, steps, shot,
+                       dock, bench, tune, db, costModel});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("a session file to open"),
                                  QStringLiteral("[SESSION.json]"));
@@ -181,13 +184,16 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
             source.params.push_back(p.toStdString());
         for (const QString &e : parser.values(estimate))
             source.estimates.push_back(e.toStdString());
+        for (const QString &i : parser.values(input))
+            source.inputs.push_back(i.toStdString());
         if (source.generatorLibrary.empty())
             checkCatalogApp(source);
         else if (!QFileInfo::exists(parser.value(lib)))
             throw UsageError("no generator library '" + source.generatorLibrary + "'");
         out.source = source;
-    } else if (parser.isSet(param) || parser.isSet(lib) || parser.isSet(estimate)) {
-        throw UsageError("-p, --estimate and --generator-lib need --app");
+    } else if (parser.isSet(param) || parser.isSet(lib) || parser.isSet(estimate) ||
+               parser.isSet(input)) {
+        throw UsageError("-p, --estimate, --input and --generator-lib need --app");
     }
     if (out.source && !out.session.isEmpty())
         throw UsageError("give either --app or a session file, not both");

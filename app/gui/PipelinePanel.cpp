@@ -22,8 +22,9 @@ namespace beamscope {
 PipelinePanel::PipelinePanel(QWidget *parent)
     : QWidget(parent), m_app(new QComboBox(this)), m_description(new QLabel(this)),
       m_params(new QFormLayout), m_generatorParams(new QLineEdit(this)),
-      m_estimates(new QLineEdit(this)), m_load(new QPushButton(tr("Load"), this)),
-      m_libraryStatus(new QLabel(this)), m_loader(new GeneratorLibraryLoader(this)) {
+      m_estimates(new QLineEdit(this)), m_scalarInputs(new QLineEdit(this)),
+      m_load(new QPushButton(tr("Load"), this)), m_libraryStatus(new QLabel(this)),
+      m_loader(new GeneratorLibraryLoader(this)) {
     for (const AppDefinition &app : appCatalog()) {
         m_entries.push_back({app.name, {}});
         m_app->addItem(QString::fromStdString(app.name));
@@ -36,6 +37,11 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     m_estimates->setToolTip(
         tr("Override output estimates (the sizes the search schedules for), separated by spaces: "
            "NAME=MIN:EXTENT,MIN:EXTENT… e.g. output=0:1920,0:1080. Blank: the pipeline's own."));
+    m_scalarInputs->setPlaceholderText(tr("scalar inputs: the generator's"));
+    m_scalarInputs->setToolTip(
+        tr("Values of the generator's scalar inputs (Input<float>, Input<int>, …), separated by "
+           "spaces: NAME=VALUE e.g. amount=0.5 passes=3. An input not given takes its estimate, "
+           "else the generator's default."));
     m_load->setDefault(true);
     m_load->setToolTip(tr("Build the pipeline, analyze it and start a fresh search"));
     auto *browse = new QPushButton(tr("Open generator library…"), this);
@@ -52,6 +58,7 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     layout->addLayout(m_params);
     layout->addWidget(m_generatorParams);
     layout->addWidget(m_estimates);
+    layout->addWidget(m_scalarInputs);
     layout->addWidget(m_load);
     layout->addSpacing(8);
     layout->addWidget(browse);
@@ -73,6 +80,7 @@ void PipelinePanel::showEntry(int index) {
     if (index < 0 || index >= int(m_entries.size())) return;
     const Entry &entry = m_entries[size_t(index)];
     m_generatorParams->setVisible(!entry.library.empty());
+    m_scalarInputs->setVisible(!entry.library.empty());
     if (!entry.library.empty()) {
         m_description->setText(
             tr("Generator from %1")
@@ -115,6 +123,8 @@ PipelineSource PipelinePanel::source() const {
              m_generatorParams->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
             s.params.push_back(kv.toStdString());
         }
+        for (const QString &kv : m_scalarInputs->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            s.inputs.push_back(kv.toStdString());
     }
     return s;
 }
@@ -156,6 +166,10 @@ bool PipelinePanel::showSource(const PipelineSource &source) {
         for (const std::string &p : source.params)
             params << QString::fromStdString(p);
         m_generatorParams->setText(params.join(QLatin1Char(' ')));
+        QStringList inputs;
+        for (const std::string &i : source.inputs)
+            inputs << QString::fromStdString(i);
+        m_scalarInputs->setText(inputs.join(QLatin1Char(' ')));
         return true;
     }
     for (const std::string &assignment : source.params) {

@@ -1,8 +1,8 @@
 // PipelinePanel: where the user picks what to search — a catalog app with a spin box per
 // parameter (default and range from the catalog), or a generator from a generator library
-// (.so) with key=value parameters — and loads it. Generator libraries are opened off the GUI
-// thread (GeneratorLibraryLoader); the panel says "Loading…" meanwhile and shows a bad library's
-// error in one line.
+// (.so) with key=value parameters and scalar input values — and loads it. Generator libraries are
+// opened off the GUI thread (GeneratorLibraryLoader); the panel says "Loading…" meanwhile and shows
+// a bad library's error in one line.
 #pragma once
 
 #include "pipeline/PipelineSource.h"
@@ -68,7 +68,8 @@ private:
     QFormLayout *m_params;
     std::vector<std::pair<std::string, QSpinBox *>> m_spins;
     QLineEdit *m_generatorParams;
-    QLineEdit *m_estimates; ///< output estimate overrides, space-separated
+    QLineEdit *m_estimates;    ///< output estimate overrides, space-separated
+    QLineEdit *m_scalarInputs; ///< generator scalar input values, NAME=VALUE space-separated
     QPushButton *m_load;
     QLabel *m_libraryStatus;
     GeneratorLibraryLoader *m_loader;

@@ -19,6 +19,8 @@ std::string sourceKey(const PipelineSource &s) {
         key += "|" + p;
     for (const std::string &e : s.estimates)
         key += "|e:" + e;
+    for (const std::string &i : s.inputs)
+        key += "|i:" + i;
     return key;
 }
 

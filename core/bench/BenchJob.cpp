@@ -14,7 +14,8 @@ nlohmann::json BenchJob::toJson() const {
     j["pipeline"] = {{"app", source.name},
                      {"generator_lib", source.generatorLibrary},
                      {"params", source.params},
-                     {"estimates", source.estimates}};
+                     {"estimates", source.estimates},
+                     {"inputs", source.inputs}};
     j["schedule"] = schedule;
     j["baseline"] = baseline;
     j["gpu"] = gpu.name.empty() ? nlohmann::json() : gpu.toJson();
@@ -45,6 +46,7 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
         job.source.generatorLibrary = p.value("generator_lib", std::string());
         job.source.params = p.value("params", std::vector<std::string>());
         job.source.estimates = p.value("estimates", std::vector<std::string>());
+        job.source.inputs = p.value("inputs", std::vector<std::string>());
         job.schedule = j.value("schedule", nlohmann::json());
         job.baseline = j.value("baseline", std::string());
         if (j.contains("gpu") && !j["gpu"].is_null())

@@ -5,7 +5,7 @@
 // Job JSON (every key but "pipeline" optional):
 //   {"label": "beam#0", "predicted": 0.41,
 //    "pipeline": {"app": "stencil_chain", "generator_lib": "", "params": ["length=4"],
-//                 "estimates": ["output=0:256,0:256"]},
+//                 "estimates": ["output=0:256,0:256"], "inputs": ["amount=0.5"]},
 //    "schedule": [...scheduleToJson...] | null, "baseline":
 //    "naive|anderson2021|li2018|mullapudi2016", "gpu": {...GpuSpec JSON...}, "target":
 //    "host-opencl" | "host-cuda-cuda_capability_NN" | "", "ptx_capability": 75,

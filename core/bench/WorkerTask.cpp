@@ -62,6 +62,8 @@ std::string referenceKey(const BenchJob &job) {
         os << "|" << p;
     for (const std::string &e : job.source.estimates) // output sizes, hence input sizes
         os << "|estimate " << e;
+    for (const std::string &i : job.source.inputs) // scalar inputs the user set
+        os << "|input " << i;
     os << "|seed=" << job.seed << "|int_max=" << job.intMax;
     return os.str();
 }

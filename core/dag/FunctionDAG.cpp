@@ -3,6 +3,7 @@
 // region propagation (outputs first); edge summaries; simple accessors.
 #include "dag/FunctionDAG.h"
 
+#include "pipeline/ScalarInputs.h"
 #include "util/Error.h"
 
 #include <set>
@@ -65,6 +66,7 @@ public:
 
     void build() {
         m_dag.m_name = m_instance.name;
+        m_dag.m_scalarInputs = scalarInputAssignments(m_instance);
         std::vector<Function> outputs;
         for (const Func &f : m_instance.pipeline.outputs()) outputs.push_back(f.function());
         std::map<std::string, Function> env = build_environment(outputs);

@@ -92,6 +92,8 @@ public:
     explicit FunctionDAG(const PipelineInstance &instance);
 
     const std::string &pipelineName() const { return m_name; }
+    /// The values its scalar inputs were bound to, "NAME=VALUE" in input order.
+    const std::vector<std::string> &scalarInputs() const { return m_scalarInputs; }
     const std::vector<Node> &nodes() const { return m_nodes; }
     const std::vector<Edge> &edges() const { return m_edges; }
     const Node &node(int i) const { return m_nodes[size_t(i)]; }
@@ -109,6 +111,7 @@ public:
 
 private:
     std::string m_name;
+    std::vector<std::string> m_scalarInputs;
     std::vector<Node> m_nodes;
     std::vector<Edge> m_edges;
     std::vector<int> m_outputsFirst;

@@ -242,7 +242,6 @@ PipelineInstance GeneratorLibrary::build(const std::string &name,
                                          const std::map<std::string, std::string> &params) const {
     using Halide::Internal::AbstractGenerator;
     using Halide::Internal::ArgInfoDirection;
-    using Halide::Internal::ArgInfoKind;
 
     if (std::find(m_generators.begin(), m_generators.end(), name) == m_generators.end()) {
         throw UsageError("generator library '" + m_path + "' has no generator '" + name +
@@ -257,8 +256,10 @@ PipelineInstance GeneratorLibrary::build(const std::string &name,
     if (!generator) throw Error("generator '" + name + "' could not be created");
 
     for (const auto &[key, value] : params) {
-        rethrowAs<UsageError>("generator '" + name + "', parameter '" + key + "'",
-                              [&] { generator->set_generatorparam_value(key, value); });
+        // Named captures: clang 14 (the fuzz build) cannot capture a structured binding.
+        rethrowAs<UsageError>(
+            "generator '" + name + "', parameter '" + key + "'",
+            [&, &k = key, &v = value] { generator->set_generatorparam_value(k, v); });
     }
 
     PipelineInstance instance;
@@ -267,11 +268,13 @@ PipelineInstance GeneratorLibrary::build(const std::string &name,
     rethrowAs<Error>(failed, [&] {
         instance.pipeline = generator->build_pipeline();
         for (const AbstractGenerator::ArgInfo &arg : generator->arginfos()) {
-            if (arg.dir != ArgInfoDirection::Input || arg.kind == ArgInfoKind::Scalar) continue;
+            if (arg.dir != ArgInfoDirection::Input) continue;
             for (const Halide::Parameter &parameter : generator->input_parameter(arg.name)) {
-                if (parameter.defined() && parameter.is_buffer()) {
+                if (!parameter.defined()) continue;
+                if (parameter.is_buffer())
                     instance.inputs.push_back(parameter);
-                }
+                else
+                    instance.scalars.push_back(parameter);
             }
         }
     });

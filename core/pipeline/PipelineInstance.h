@@ -19,6 +19,9 @@ struct PipelineInstance {
     std::string name;                    ///< app or generator name
     Halide::Pipeline pipeline;           ///< outputs carry estimates
     std::vector<Halide::Parameter> inputs; ///< input buffers (with estimates), in call order
+    /// Scalar inputs (a generator's Input<float>, Input<int32_t>, ...), in declaration order;
+    /// loadPipeline binds each to a value (ScalarInputs.h).
+    std::vector<Halide::Parameter> scalars;
     std::map<std::string, std::string> params; ///< parameter values used to build it, as text
 };
 

@@ -1,9 +1,11 @@
-// loadPipeline: dispatches to the catalog or a generator library, then checks estimates.
+// loadPipeline: dispatches to the catalog or a generator library, binds scalar inputs, then
+// checks estimates.
 #include "pipeline/PipelineSource.h"
 
 #include "pipeline/AppCatalog.h"
 #include "pipeline/Estimates.h"
 #include "pipeline/GeneratorLibrary.h"
+#include "pipeline/ScalarInputs.h"
 
 namespace beamscope {
 
@@ -15,6 +17,7 @@ PipelineInstance loadPipeline(const PipelineSource &source) {
         GeneratorLibrary library = GeneratorLibrary::open(source.generatorLibrary);
         instance = library.build(source.name, parseKeyValues(source.params));
     }
+    bindScalarInputs(instance, source.inputs);
     applyOutputEstimates(instance, source.estimates);
     requireEstimates(instance);
     return instance;

@@ -15,10 +15,13 @@ struct PipelineSource {
     std::vector<std::string> params; ///< "key=value" parameter assignments
     /// Output estimate overrides, "NAME=MIN:EXTENT[,MIN:EXTENT...]" (see applyOutputEstimates)
     std::vector<std::string> estimates = {};
+    /// Scalar input values, "NAME=VALUE" (see bindScalarInputs); an input not named here takes
+    /// its estimate, else its default.
+    std::vector<std::string> inputs = {};
 };
 
-/// Builds the pipeline `source` refers to, applies its output estimate overrides and checks
-/// that it has every estimate.
+/// Builds the pipeline `source` refers to, binds its scalar inputs, applies its output estimate
+/// overrides and checks that it has every estimate.
 /// Throws UsageError / Error with a one-line message.
 PipelineInstance loadPipeline(const PipelineSource &source);
 

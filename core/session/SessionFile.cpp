@@ -39,7 +39,8 @@ nlohmann::json sessionToJson(const Session &session) {
                          {{"name", session.source.name},
                           {"generator_library", session.source.generatorLibrary},
                           {"params", session.source.params},
-                          {"estimates", session.source.estimates}}},
+                          {"estimates", session.source.estimates},
+                          {"inputs", session.source.inputs}}},
                         {"search",
                          {{"beam_size", o.beamSize},
                           {"passes", o.passes},
@@ -75,6 +76,7 @@ Session sessionFromJson(const nlohmann::json &j) {
     s.source.generatorLibrary = optionalField<std::string>(p, "generator_library", "");
     s.source.params = optionalField<std::vector<std::string>>(p, "params", {});
     s.source.estimates = optionalField<std::vector<std::string>>(p, "estimates", {});
+    s.source.inputs = optionalField<std::vector<std::string>>(p, "inputs", {});
 
     const nlohmann::json search = field<nlohmann::json>(j, "search", "the file");
     SearchOptions &o = s.options;

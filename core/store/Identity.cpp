@@ -44,6 +44,8 @@ std::string PipelineIdentity::key() const {
         k += " " + escaped(p);
     for (const std::string &e : estimates)
         k += " est:" + escaped(e);
+    for (const std::string &i : inputs)
+        k += " in:" + escaped(i);
     return k + " dag:" + dagHash;
 }
 
@@ -53,7 +55,29 @@ PipelineSource PipelineIdentity::source() const {
     s.generatorLibrary = generatorLibrary;
     s.params = params;
     s.estimates = estimates;
+    s.inputs = inputs;
     return s;
+}
+
+std::vector<std::string> PipelineIdentity::inputsOfKey(const std::string &key) {
+    std::vector<std::string> inputs;
+    std::istringstream parts(key);
+    std::string part;
+    while (parts >> part) {
+        if (part.rfind("in:", 0) != 0) continue;
+        std::string value;
+        for (size_t i = 3; i < part.size(); ++i) {
+            const std::string code = part.substr(i, 3);
+            if (code == "%25" || code == "%20" || code == "%7C") {
+                value += code == "%25" ? '%' : code == "%20" ? ' ' : '|';
+                i += 2;
+            } else {
+                value += part[i];
+            }
+        }
+        inputs.push_back(value);
+    }
+    return inputs;
 }
 
 PipelineIdentity PipelineIdentity::of(const PipelineSource &source, const FunctionDAG &dag) {
@@ -67,6 +91,7 @@ PipelineIdentity PipelineIdentity::of(const PipelineSource &source, const Functi
     id.params = source.params;
     std::sort(id.params.begin(), id.params.end());
     id.estimates = source.estimates;
+    id.inputs = dag.scalarInputs();
     std::ostringstream dump;
     dag.dump(dump);
     id.dagHash = fnv1a64Hex(dump.str());

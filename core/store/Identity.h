@@ -25,14 +25,19 @@ struct PipelineIdentity {
     std::string generatorLibrary;       ///< absolute path, "" for the catalog
     std::vector<std::string> params;    ///< "k=v", sorted
     std::vector<std::string> estimates; ///< as given (overrides), in order
+    std::vector<std::string> inputs;    ///< scalar inputs as bound, "NAME=VALUE" in input order
     std::string dagHash;                ///< 16 hex digits: FNV-1a 64 of FunctionDAG::dump() text
 
-    /// Canonical one-line text, the database key: "app [@lib] [k=v ...] [est:... ...] dag:HASH"
+    /// Canonical one-line text, the database key:
+    /// "app [@lib] [k=v ...] [est:... ...] [in:NAME=VALUE ...] dag:HASH"
     /// (spaces and '%' inside a part are written %20 and %25).
     std::string key() const;
     /// The source that rebuilds the pipeline (features without the original session).
     PipelineSource source() const;
-    /// The identity of `source` whose analyzed DAG is `dag`.
+    /// The scalar inputs ("in:" parts, unescaped) of a key() text, in order.
+    static std::vector<std::string> inputsOfKey(const std::string &key);
+    /// The identity of `source` whose analyzed DAG is `dag` (inputs: the values `dag` was
+    /// built with, given or not).
     static PipelineIdentity of(const PipelineSource &source, const FunctionDAG &dag);
     bool operator==(const PipelineIdentity &) const = default;
 };

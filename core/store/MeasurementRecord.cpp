@@ -22,10 +22,10 @@ bool MeasurementRecord::successful() const {
 nlohmann::json MeasurementRecord::toJson() const {
     nlohmann::json j;
     j["id"] = id;
-    j["pipeline"] = {
-        {"app", pipeline.app},          {"generator_library", pipeline.generatorLibrary},
-        {"params", pipeline.params},    {"estimates", pipeline.estimates},
-        {"dag_hash", pipeline.dagHash}, {"key", pipeline.key()}};
+    j["pipeline"] = {{"app", pipeline.app},       {"generator_library", pipeline.generatorLibrary},
+                     {"params", pipeline.params}, {"estimates", pipeline.estimates},
+                     {"inputs", pipeline.inputs}, {"dag_hash", pipeline.dagHash},
+                     {"key", pipeline.key()}};
     j["device"] = {{"kind", device.kind},
                    {"name", device.name},
                    {"platform", device.platform},
@@ -60,6 +60,7 @@ MeasurementRecord MeasurementRecord::fromJson(const nlohmann::json &j) {
         r.pipeline.generatorLibrary = p.value("generator_library", std::string());
         r.pipeline.params = p.value("params", std::vector<std::string>());
         r.pipeline.estimates = p.value("estimates", std::vector<std::string>());
+        r.pipeline.inputs = p.value("inputs", std::vector<std::string>());
         r.pipeline.dagHash = p.value("dag_hash", std::string());
         const nlohmann::json d = j.value("device", nlohmann::json::object());
         r.device.kind = d.value("kind", std::string());

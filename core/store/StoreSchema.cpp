@@ -136,6 +136,8 @@ MeasurementRecord readRecord(const sqlite::Db &db, const sqlite::Stmt &s) {
                          ": params/estimates are not lists of strings");
     }
     r.pipeline.dagHash = s.text(6);
+    // Scalar input values live in the key only (no column of their own: schema 2 unchanged).
+    r.pipeline.inputs = PipelineIdentity::inputsOfKey(s.text(1));
     r.device.kind = s.text(8);
     r.device.name = s.text(9);
     r.device.platform = s.text(10);

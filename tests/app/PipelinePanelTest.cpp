@@ -50,12 +50,14 @@ private Q_SLOTS:
         source.name = "test_no_estimates";
         source.generatorLibrary = BEAMSCOPE_TEST_GENERATOR_LIB;
         source.params = {"radius=3"};
+        source.inputs = {"gain=1.5", "invert=true"};
         panel.setSource(source);
         QVERIFY(panel.isLoadingLibrary());
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
         const PipelineSource shown = panel.source();
         QCOMPARE(shown.name, source.name);
         QCOMPARE(shown.params, source.params);
+        QCOMPARE(shown.inputs, source.inputs); // the scalar inputs field
     }
 
     void reportsALibraryWithoutGeneratorsInOneLine() {

@@ -78,6 +78,7 @@ private Q_SLOTS:
         s.source.generatorLibrary = "/tmp/libgen.so";
         s.source.params = {"a=1"};
         s.source.estimates = {"out=0:64,0:32"};
+        s.source.inputs = {"amount=0.5", "passes=3"};
         s.options = test::testOptions(3, 4, 99);
         s.options.memoization = false;
         s.gpuName = "a100";
@@ -86,6 +87,7 @@ private Q_SLOTS:
         QCOMPARE(back.source.generatorLibrary, s.source.generatorLibrary);
         QCOMPARE(back.source.params, s.source.params);
         QCOMPARE(back.source.estimates, s.source.estimates);
+        QCOMPARE(back.source.inputs, s.source.inputs);
         QCOMPARE(back.options.beamSize, 3);
         QCOMPARE(back.options.passes, 4);
         QCOMPARE(back.options.seed, uint64_t(99));

@@ -106,11 +106,13 @@ TEST(BenchData, JobJsonRoundTrips) {
     BenchJob job;
     job.label = "greedy#1";
     job.source = {"stencil_chain", "", {"length=2"}};
+    job.source.inputs = {"amount=0.5", "invert=true"};
     job.baseline = "naive";
     job.target = "host-opencl";
     job.inject = "wrong";
     const BenchJob back = BenchJob::fromJson(job.toJson());
     EXPECT_EQ(back.toJson(), job.toJson());
+    EXPECT_EQ(back.source.inputs, job.source.inputs);
     EXPECT_THROW(BenchJob::fromJson({{"pipeline", {{"app", "x"}}}}), Error);
 }
 
