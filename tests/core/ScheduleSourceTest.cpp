@@ -3,6 +3,7 @@
 // exactly the lowered statement that ScheduleApplier produces in process.
 #include "codegen/ScheduleSource.h"
 
+#include "ExportRoundTrip.h"
 #include "ScheduleTestUtil.h"
 #include "codegen/ScheduleApplier.h"
 #include "search/SearchEngine.h"
@@ -28,11 +29,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace beamscope::testing;
 
-const Halide::Target &cudaTarget() {
-    static const Halide::Target target("host-cuda-cuda_capability_70");
-    return target;
-}
-
 StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag, StateCost *cost = nullptr) {
     SearchOptions options = SearchOptions::greedy();
     options.gpu = GpuSpec::load("v100");
@@ -41,84 +37,6 @@ StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag, StateCost
     if (!engine.best()) throw Error("greedy search found no schedule");
     if (cost) *cost = engine.best()->cost;
     return engine.best()->state;
-}
-
-std::string readFile(const fs::path &file) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-/// Writes the lowered statement for CUDA (host code and the kernels' PTX) to `file`.
-void writeLoweredStmt(Halide::Pipeline p, const fs::path &file) {
-    p.compile_to_lowered_stmt(file.string(), p.infer_arguments(), Halide::StmtOutputFormat::Text,
-                              cudaTarget());
-}
-
-/// Runs `work` in a child forked from this process and returns its exit status (0: done). Both
-/// sides of a comparison then start from the same Halide state: its unique-name counters,
-/// which name Funcs ("$n"), temporaries and kernels, and so the order of what Halide sorts by
-/// name. A failure's message goes to `errorFile`.
-int runInChild(const std::function<void()> &work, const fs::path &errorFile) {
-    std::fflush(nullptr);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        int code = 0;
-        try {
-            work();
-        } catch (const Halide::Error &e) {
-            std::ofstream(errorFile) << e.what();
-            code = 1;
-        } catch (const std::exception &e) {
-            std::ofstream(errorFile) << e.what();
-            code = 1;
-        }
-        ::_exit(code); // no atexit handlers or static destructors of the test process
-    }
-    if (pid < 0) return -1;
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/// "line N:\n  a\n  b" for the first line where `a` and `b` differ; empty when equal.
-std::string firstDifference(const std::string &a, const std::string &b) {
-    std::istringstream sa(a), sb(b);
-    std::string la, lb;
-    for (int line = 1;; ++line) {
-        const bool more = bool(std::getline(sa, la));
-        const bool moreB = bool(std::getline(sb, lb));
-        if (!more && !moreB) return "";
-        if (more != moreB || la != lb) {
-            return "line " + std::to_string(line) + ":\n  applier: " + (more ? la : "<end>") +
-                   "\n  exported: " + (moreB ? lb : "<end>");
-        }
-    }
-}
-
-/// A temporary directory removed at the end of the test.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("beamscope-source-" + std::to_string(::getpid()));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-/// The compiler that built this test: CMake's, when the build says which; else by family.
-std::string systemCompiler() {
-#if defined(BEAMSCOPE_CXX_COMPILER)
-    return BEAMSCOPE_CXX_COMPILER;
-#elif defined(__clang__)
-    return "clang++";
-#else
-    return "c++";
-#endif
 }
 
 TEST(ScheduleSource, ExportNamesEveryFuncWithDecisionAndCostShare) {
@@ -147,7 +65,8 @@ TEST(ScheduleSource, ExportNamesEveryFuncWithDecisionAndCostShare) {
               std::string::npos)
         << src;
     EXPECT_NE(src.find("// stage_3: block level of output, shared memory"), std::string::npos);
-    EXPECT_NE(src.find("// stage_2: block level of output, shared memory"), std::string::npos) << src;
+    EXPECT_NE(src.find("// stage_2: block level of output, shared memory"), std::string::npos)
+        << src;
     EXPECT_NE(src.find("stage_3.compute_at(output, x_b)"), std::string::npos) << src;
     EXPECT_NE(src.find(".store_in(MemoryType::GPUShared)"), std::string::npos);
     // Without a cost there is no share.
@@ -239,20 +158,11 @@ TEST(ScheduleSource, CompiledExportLowersLikeTheApplier) {
     }
     std::ofstream(dir.path / "driver.cpp") << driver;
 
-    // Same compiler family, C++17 (what Halide requires of its users), warnings as errors.
-    const HalideInstall halide = locateHalideInstall();
-    const fs::path &halideLib = halide.libDir;
-    const fs::path &halideInclude = halide.includeDir;
     const fs::path library = dir.path / "libdriver.so";
-    const std::string command =
-        systemCompiler() + " -std=c++17 -O0 -fPIC -shared -Wall -Wextra " + "-Werror -isystem " +
-        halideInclude.string() + " " + (dir.path / "driver.cpp").string() + " -o " +
-        library.string() + " -L" + halideLib.string() + " -lHalide -Wl,-rpath," +
-        halideLib.string() + " > " + (dir.path / "cc.log").string() + " 2>&1";
     const auto start = Clock::now();
-    const int status = std::system(command.c_str());
+    const std::string failure = compileDriver(dir.path / "driver.cpp", library);
     const auto compiled = Clock::now();
-    ASSERT_EQ(status, 0) << command << "\n" << readFile(dir.path / "cc.log");
+    ASSERT_EQ(failure, "");
     std::printf(
         "  compiling the exported schedules took %lld ms\n",
         (long long)std::chrono::duration_cast<std::chrono::milliseconds>(compiled - start).count());

@@ -1,0 +1,219 @@
+// Pipelines users bring (tests/data/generators/UserGenerators.cpp): scalar inputs bound from
+// --input, the estimate or the default (every Halide scalar type, one-line errors); the DAG and
+// the store identity of pipelines with several and Tuple-valued outputs; and for every user
+// generator, greedy and beam schedules exported as C++, compiled by the system compiler, lower
+// to exactly the statement the applier gives.
+#include "ExportRoundTrip.h"
+#include "codegen/ScheduleApplier.h"
+#include "codegen/ScheduleSource.h"
+#include "dag/FunctionDAG.h"
+#include "pipeline/PipelineSource.h"
+#include "pipeline/ScalarInputs.h"
+#include "search/SearchEngine.h"
+#include "store/Identity.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <memory>
+
+namespace beamscope {
+namespace {
+
+using namespace beamscope::testing;
+
+PipelineSource userSource(const std::string &name, std::vector<std::string> inputs = {}) {
+    PipelineSource source;
+    source.name = name;
+    source.generatorLibrary = BEAMSCOPE_TEST_USER_GENERATOR_LIB;
+    source.inputs = std::move(inputs);
+    return source;
+}
+
+/// The one-line message loadPipeline throws for `source`, with the exception's kind.
+std::string loadError(const PipelineSource &source, bool *usage = nullptr) {
+    try {
+        loadPipeline(source);
+    } catch (const UsageError &e) {
+        if (usage) *usage = true;
+        return e.what();
+    } catch (const Error &e) {
+        if (usage) *usage = false;
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ScalarInputs, BoundFromDefaultEstimateAndOverride) {
+    // gain and offset have defaults, threshold and invert only estimates.
+    PipelineInstance plain = loadPipeline(userSource("user_tone_map"));
+    EXPECT_EQ(scalarInputAssignments(plain),
+              (std::vector<std::string>{"gain=0.9", "offset=6", "threshold=100", "invert=false"}));
+    PipelineInstance given = loadPipeline(
+        userSource("user_tone_map", {"invert=1", "gain=2.5", "threshold=255", "offset=-40"}));
+    EXPECT_EQ(scalarInputAssignments(given),
+              (std::vector<std::string>{"gain=2.5", "offset=-40", "threshold=255", "invert=true"}));
+    // The bound value is also the estimate the search and the autoschedulers see.
+    EXPECT_EQ(scalarValueText(given.scalars[0]), "2.5");
+    const auto estimate = Halide::Internal::as_const_float(given.scalars[0].estimate());
+    ASSERT_TRUE(estimate.has_value());
+    EXPECT_EQ(*estimate, 2.5);
+
+    PipelineInstance stats =
+        loadPipeline(userSource("user_box_stats", {"scale=0.125", "bias=-32768", "cap=65535"}));
+    EXPECT_EQ(scalarInputAssignments(stats),
+              (std::vector<std::string>{"bias=-32768", "cap=65535", "scale=0.125"}));
+}
+
+TEST(ScalarInputs, BadValuesAreOneLineErrorsNamingTheInput) {
+    bool usage = false;
+    // No --input, no estimate, no default.
+    std::string message = loadError(userSource("user_box_stats"), &usage);
+    EXPECT_FALSE(usage);
+    EXPECT_NE(message.find("scalar input 'scale' (float32) has no value"), std::string::npos)
+        << message;
+    struct Case {
+        std::vector<std::string> inputs;
+        std::string expected;
+    };
+    const std::vector<Case> cases = {
+        {{"scale=1", "bias=32768"}, "'32768' (from --input) is not a int16 value"},
+        {{"scale=1", "cap=-1"}, "'-1' (from --input) is not a uint16 value"},
+        {{"scale=1e39"}, "is not a float32 value"},
+        {{"scale=abc"}, "is not a float32 value"},
+        {{"scale=0.5x"}, "is not a float32 value"},
+        {{"scale=nan"}, "is not a float32 value"},
+        {{"scale=1", "volume=3"}, "no scalar input 'volume' (scalar inputs: bias, cap, scale)"},
+        {{"scale"}, "not of the form NAME=VALUE"},
+        {{"=1"}, "not of the form NAME=VALUE"},
+    };
+    for (const Case &c : cases) {
+        message = loadError(userSource("user_box_stats", c.inputs), &usage);
+        EXPECT_TRUE(usage) << message;
+        EXPECT_NE(message.find(c.expected), std::string::npos) << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+    message = loadError(userSource("user_tone_map", {"gain=4.5"}), &usage);
+    EXPECT_NE(message.find("4.5 (from --input) is outside its range [0, 4]"), std::string::npos)
+        << message;
+    message = loadError(userSource("user_tone_map", {"invert=yes"}), &usage);
+    EXPECT_NE(message.find("is not a bool value"), std::string::npos) << message;
+    PipelineSource catalog;
+    catalog.name = "stencil_chain";
+    catalog.inputs = {"amount=1"};
+    message = loadError(catalog, &usage);
+    EXPECT_TRUE(usage);
+    EXPECT_NE(message.find("'stencil_chain' has no scalar input 'amount' (it has none)"),
+              std::string::npos)
+        << message;
+}
+
+TEST(UserGenerators, DagHasEveryOutputAndTheIdentityCarriesTheInputs) {
+    const PipelineSource source = userSource("user_box_stats", {"scale=0.5"});
+    const FunctionDAG dag(loadPipeline(source));
+    int outputs = 0;
+    for (const Node &node : dag.nodes()) {
+        if (!node.isOutput) continue;
+        ++outputs;
+        if (node.name == "stats") {
+            EXPECT_EQ(node.types, (std::vector<Halide::Type>{Halide::Int(32), Halide::Float(32)}));
+        }
+    }
+    EXPECT_EQ(outputs, 2);
+    EXPECT_EQ(dag.scalarInputs(), (std::vector<std::string>{"bias=-3", "cap=900", "scale=0.5"}));
+
+    const PipelineIdentity id = PipelineIdentity::of(source, dag);
+    EXPECT_EQ(id.inputs, dag.scalarInputs());
+    EXPECT_NE(id.key().find(" in:bias=-3 in:cap=900 in:scale=0.5 dag:"), std::string::npos)
+        << id.key();
+    EXPECT_EQ(PipelineIdentity::inputsOfKey(id.key()), id.inputs);
+    // Another value is another pipeline; the identity rebuilds the pipeline it names.
+    const FunctionDAG other(loadPipeline(userSource("user_box_stats", {"scale=0.25"})));
+    EXPECT_NE(PipelineIdentity::of(source, other).key(), id.key());
+    EXPECT_EQ(scalarInputAssignments(loadPipeline(id.source())), id.inputs);
+}
+
+StatePtr searched(const std::shared_ptr<const FunctionDAG> &dag, bool greedy) {
+    SearchOptions options = greedy ? SearchOptions::greedy() : SearchOptions();
+    options.gpu = GpuSpec::load("v100");
+    if (!greedy) {
+        options.beamSize = 4;
+        options.passes = 1;
+    }
+    SearchEngine engine(dag, options);
+    engine.run();
+    if (!engine.best()) throw Error("the search found no schedule");
+    return engine.best()->state;
+}
+
+TEST(UserGenerators, CompiledExportLowersLikeTheApplier) {
+    struct Case {
+        PipelineSource source;
+        bool greedy;
+        std::string function;
+        StatePtr state;
+    };
+    std::vector<Case> cases;
+    for (const bool greedy : {true, false}) {
+        const std::string kind = greedy ? "_greedy" : "_beam";
+        cases.push_back({userSource("user_tone_map", {"gain=1.5"}), greedy, "tone" + kind, {}});
+        cases.push_back({userSource("user_box_stats", {"scale=0.5"}), greedy, "stats" + kind, {}});
+        cases.push_back({userSource("user_pyramid_4d"), greedy, "pyramid" + kind, {}});
+    }
+    TempDir dir;
+    std::string driver = "// Driver: the exported schedules, callable from the test.\n";
+    for (Case &c : cases) {
+        auto dag = std::make_shared<const FunctionDAG>(loadPipeline(c.source));
+        c.state = searched(dag, c.greedy);
+        std::ofstream(dir.path / (c.function + ".h"))
+            << scheduleSource(*c.state, nullptr, c.function);
+        driver += "#include \"" + c.function + ".h\"\n";
+    }
+    for (const Case &c : cases) {
+        driver += "extern \"C\" void call_" + c.function + "(Halide::Pipeline *p) { " + c.function +
+                  "(*p); }\n";
+    }
+    std::ofstream(dir.path / "driver.cpp") << driver;
+    const fs::path library = dir.path / "libdriver.so";
+    ASSERT_EQ(compileDriver(dir.path / "driver.cpp", library), "");
+
+    void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.function);
+        using Apply = void (*)(Halide::Pipeline *);
+        auto apply = reinterpret_cast<Apply>(dlsym(handle, ("call_" + c.function).c_str()));
+        ASSERT_NE(apply, nullptr) << dlerror();
+        const fs::path viaApplier = dir.path / (c.function + ".applier.stmt");
+        const fs::path viaSource = dir.path / (c.function + ".source.stmt");
+        const fs::path error = dir.path / (c.function + ".error");
+        ASSERT_EQ(runInChild(
+                      [&] {
+                          PipelineInstance fresh = loadPipeline(c.source);
+                          applySchedule(*c.state, fresh, cudaTarget());
+                          writeLoweredStmt(fresh.pipeline, viaApplier);
+                      },
+                      error),
+                  0)
+            << readFile(error);
+        ASSERT_EQ(runInChild(
+                      [&] {
+                          PipelineInstance fresh = loadPipeline(c.source);
+                          const FunctionDAG same(fresh); // uses up unique names as the applier
+                          apply(&fresh.pipeline);
+                          writeLoweredStmt(fresh.pipeline, viaSource);
+                      },
+                      error),
+                  0)
+            << readFile(error);
+        const std::string expected = readFile(viaApplier);
+        EXPECT_GT(expected.size(), 1000u);
+        EXPECT_EQ(firstDifference(expected, readFile(viaSource)), "");
+    }
+    dlclose(handle);
+}
+
+} // namespace
+} // namespace beamscope
