@@ -1,9 +1,11 @@
 // beamscope-worker JOB.json | -: runs one benchmark job (BenchJob JSON, from the file or stdin)
 // and prints its Measurement as one JSON line on stdout. Exit 0 when a Measurement was
 // produced (the candidate may still have failed: see its "failure"); exit 1 with
-// {"failure": "..."} when the job could not be run at all; 2 for bad usage.
+// {"failure": "..."} when the job could not be run at all; 2 for bad usage. --version prints
+// the version.
 #include "bench/WorkerTask.h"
 #include "util/Error.h"
+#include "util/Version.h"
 
 #include <fstream>
 #include <iostream>
@@ -20,8 +22,12 @@ int fail(const std::string &message) {
 
 int main(int argc, char **argv) {
     using namespace beamscope;
+    if (argc == 2 && std::string(argv[1]) == "--version") {
+        std::cout << "beamscope-worker " << versionLine() << "\n";
+        return 0;
+    }
     if (argc != 2 || std::string(argv[1]) == "--help") {
-        std::cerr << "usage: beamscope-worker JOB.json | -\n";
+        std::cerr << "usage: beamscope-worker JOB.json | - | --version\n";
         return 2;
     }
     std::string text;

@@ -5,6 +5,7 @@
 #include "schedule/GpuSpec.h"
 
 #include "util/Error.h"
+#include "util/InstallLayout.h"
 
 #include <algorithm>
 #include <cctype>
@@ -255,18 +256,7 @@ std::vector<std::string> GpuSpec::presetNames() {
 }
 
 std::string GpuSpec::presetDirectory() {
-    const fs::path sourceDir = fs::path(BEAMSCOPE_SOURCE_DIR) / "resources" / "gpus";
-    std::error_code ec;
-    if (fs::is_directory(sourceDir, ec)) return sourceDir.string();
-    fs::path installDir;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        installDir = exe.parent_path() / ".." / "share" / "beamscope" / "gpus";
-        if (fs::is_directory(installDir, ec)) return installDir.lexically_normal().string();
-    }
-    throw Error(
-        "GPU presets not found: looked in '" + sourceDir.string() + "'" +
-        (installDir.empty() ? "" : " and '" + installDir.lexically_normal().string() + "'"));
+    return findDataDirectory("gpus", "GPU presets").string();
 }
 
 GpuSpec GpuSpec::load(const std::string &nameOrFile) {

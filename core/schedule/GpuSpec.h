@@ -83,8 +83,8 @@ struct GpuSpec {
     static GpuSpec load(const std::string &nameOrFile);
     /// Names of the built-in presets, in order: v100, a100, h100, rtx4090, pocl-cpu.
     static std::vector<std::string> presetNames();
-    /// The directory the presets are read from: BEAMSCOPE_SOURCE_DIR/resources/gpus, else
-    /// <dir of the executable>/../share/beamscope/gpus. Throws Error if neither exists.
+    /// The directory the presets are read from: share/beamscope/gpus relative to the running
+    /// executable (installed or build tree, see util/InstallLayout.h). Throws Error if missing.
     static std::string presetDirectory();
     /// The paper's GPU (V100), loaded once.
     static GpuSpec defaultSpec();

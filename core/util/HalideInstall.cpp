@@ -48,19 +48,27 @@ HalideInstall locateHalideInstall() {
     HalideInstall install;
     install.library = loadedHalideLibrary();
     install.libDir = install.library.parent_path();
-    std::error_code ec;
-    install.includeDir = fs::weakly_canonical(install.libDir / ".." / "include", ec);
-    if (ec || !fs::exists(install.includeDir / "Halide.h")) {
-        throw Error("no Halide.h in " + (install.libDir.parent_path() / "include").string() +
-                    " next to the loaded " + install.library.string());
+    // The wheel's layout (lib64/ beside include/), then Beamscope's installed private copy
+    // (lib/beamscope/include, cmake/Packaging.cmake).
+    const fs::path candidates[] = {install.libDir.parent_path() / "include",
+                                   install.libDir / "include"};
+    for (const fs::path &dir : candidates) {
+        std::error_code ec;
+        if (fs::exists(dir / "Halide.h", ec)) {
+            install.includeDir = fs::weakly_canonical(dir, ec);
+            if (!ec) return install;
+        }
     }
-    return install;
+    throw Error("no Halide.h in " + candidates[0].string() + " or " + candidates[1].string() +
+                " next to the loaded " + install.library.string());
 }
 
 fs::path autoschedulerPluginPath(const std::string &name) {
     std::string lower;
-    for (char c : name) lower += char(std::tolower(static_cast<unsigned char>(c)));
-    const fs::path path = loadedHalideLibrary().parent_path() / ("libautoschedule_" + lower + ".so");
+    for (char c : name)
+        lower += char(std::tolower(static_cast<unsigned char>(c)));
+    const fs::path path =
+        loadedHalideLibrary().parent_path() / ("libautoschedule_" + lower + ".so");
     if (!fs::exists(path)) throw Error("autoscheduler plugin not found: " + path.string());
     return path;
 }

@@ -11,14 +11,15 @@ namespace beamscope {
 struct HalideInstall {
     std::filesystem::path library;    ///< the loaded libHalide.so, canonical
     std::filesystem::path libDir;     ///< its directory (plugins lie here)
-    std::filesystem::path includeDir; ///< ../include, holding Halide.h
+    std::filesystem::path includeDir; ///< ../include (the wheel) or include/, with Halide.h
 };
 
 /// The loaded libHalide: dladdr on one of its functions, else a scan of the loaded objects
 /// (the address resolves to a PLT stub in a non-PIE executable). Throws Error if none.
 std::filesystem::path loadedHalideLibrary();
 
-/// The loaded libHalide with its directories; throws Error when Halide.h is not next to it.
+/// The loaded libHalide with its directories; throws Error when Halide.h is not next to it
+/// (in ../include or include/).
 HalideInstall locateHalideInstall();
 
 /// The plugin `libautoschedule_<lower-case name>.so` next to the loaded libHalide; throws Error
