@@ -19,6 +19,7 @@ debian_packages=(
   libpng-dev zlib1g-dev
   libsqlite3-dev sqlite3 libxgboost-dev
   xvfb xauth fonts-dejavu-core clang-format
+  help2man desktop-file-utils appstream dpkg-dev
 )
 
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
