@@ -23,7 +23,7 @@ struct BenchArgs {
     std::string device = "auto";
     std::string mode = "oneshot";
     int top = 5;
-    bool measure = false;
+    bool measure = true; ///< oneshot: measure the chosen schedule (--no-measure: compile only)
     SearchCliOptions search;
     MeasureCliOptions measuring;
     int ptx = -1;
@@ -59,13 +59,15 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
         ->check(CLI::IsMember({"auto", "cuda", "opencl", "none"}));
     command
         ->add_option("--mode", args->mode,
-                     "oneshot: best predicted after the spill filter; topk: measure the top K "
-                     "of the beam and K greedy samples, keep the fastest correct")
+                     "oneshot: of the top K of the beam and K greedy samples, the best "
+                     "predicted that passes the spill filter, measured (see --no-measure); "
+                     "topk: measure them all and keep the fastest correct")
         ->check(CLI::IsMember({"oneshot", "topk"}));
     command->add_option("--top", args->top, "K: beam entries and greedy samples")
         ->check(CLI::Range(1, 64));
-    command->add_flag("--measure", args->measure,
-                      "oneshot: also measure the chosen schedule and baselines");
+    command->add_flag("--measure,!--no-measure", args->measure,
+                      "oneshot: measure the chosen schedule and the baselines (the default); "
+                      "--no-measure compiles them only");
     args->measuring.addTo(*command, "comma-separated: anderson2021, li2018, mullapudi2016, naive");
     args->search.addTo(*command, /*gpuFromDevice=*/true); // greedy sample i uses seed + 1 + i
     command->add_option("--ptx", args->ptx,

@@ -4,6 +4,7 @@
 #include "Commands.h"
 
 #include "util/Error.h"
+#include "util/Version.h"
 
 #include <iostream>
 
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
     CLI::App app{"beamscope-cli: explore GPU schedules of Halide pipelines, headless"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "show help for every subcommand");
+    app.set_version_flag("--version", "beamscope-cli " + versionLine());
     cli::CommandAction action;
     cli::addAppsCommand(app, action);
     cli::addDagCommand(app, action);
@@ -53,6 +55,8 @@ int main(int argc, char **argv) {
     } catch (const CLI::CallForHelp &e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
         std::cerr << "beamscope-cli: " << e.what() << "\n";
