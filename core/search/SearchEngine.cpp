@@ -1,5 +1,6 @@
-// SearchEngine: stepping (enumerate, bucket and sample, evaluate, penalize, select), passes,
-// the freezing pre-pass, pins and cancellation.
+// SearchEngine: stepping (enumerate, bucket per parent and sample, evaluate, select with the
+// penalties of 4.5), passes, the freezing pre-pass, blessing good states for later passes, pins
+// and cancellation.
 #include "search/SearchEngine.h"
 
 #include "cost/CostModelFactory.h"
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <set>
 
 namespace beamscope {
 
@@ -52,8 +55,10 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
         if (pin.frozen) m_frozen.insert(pin.node);
     }
     m_order = m_dag->outputsFirst();
-    m_badHashes.resize(size_t(m_options.passes) + 1);
-    startPass(m_options.freezing && m_order.size() > 1 ? 0 : 1);
+    // The pre-pass takes the place of one of the passes, and needs one left after it.
+    const bool prepass = m_options.freezing && m_order.size() > 1 && m_options.passes > 1;
+    m_mainPasses = m_options.passes - (prepass ? 1 : 0);
+    startPass(prepass ? 0 : 1);
 }
 
 int SearchEngine::estimatedSteps() const {
@@ -65,8 +70,8 @@ int SearchEngine::estimatedSteps() const {
         full += one ? 1 : 2;
         afterFreezing += one || m_frozen.count(node) ? 1 : 2;
     }
-    if (!m_options.freezing) return full * m_options.passes;
-    return full + afterFreezing * m_options.passes;
+    if (m_mainPasses == m_options.passes) return full * m_mainPasses;
+    return full + afterFreezing * m_mainPasses;
 }
 
 void SearchEngine::startPass(int pass) {
@@ -78,8 +83,6 @@ void SearchEngine::startPass(int pass) {
     start.state = ScheduleState::initial(m_dag);
     start.decision = "start";
     m_beam = {start};
-    m_passBad.clear();
-    m_passGood.clear();
 }
 
 bool SearchEngine::needsTiling(int node) const {
@@ -96,7 +99,8 @@ bool SearchEngine::allowedByPins(const FuncPlacement &placement, int node) const
         if (pin.host == node) {
             // The host of a pinned fusion must stay able to host it.
             const ComputeKind k = placement.kind;
-            const bool ok = k == ComputeKind::Root || (k == ComputeKind::Block && pin.location == ComputeKind::Thread);
+            const bool ok = k == ComputeKind::Root ||
+                            (k == ComputeKind::Block && pin.location == ComputeKind::Thread);
             if (!ok) return false;
         }
     }
@@ -130,12 +134,14 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
             if (pin && !pin->threads.empty()) {
                 // A pinned tiling outside the enumerated menu is built directly.
                 bool found = false;
-                for (const Candidate &c : kept) found |= pinSatisfied(*pin, *m_dag, *c.child.placement);
+                for (const Candidate &c : kept)
+                    found |= pinSatisfied(*pin, *m_dag, *c.child.placement);
                 if (!found) {
                     ResolvedPin exact = *pin;
                     if (exact.serial.empty()) exact.serial.assign(exact.threads.size(), 1);
                     exact.location = ComputeKind::Root;
-                    if (auto d = applyFrozenPin(exact, state)) kept.push_back({std::move(*d), "pinned tiling"});
+                    if (auto d = applyFrozenPin(exact, state))
+                        kept.push_back({std::move(*d), "pinned tiling"});
                 }
             }
         } else if (m_frozen.count(node)) {
@@ -144,10 +150,13 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
                 child = applyFrozenPin(*pin, state);
             } else {
                 const FuncPlacement &f = m_frozenPlacements[size_t(node)];
-                child = state.derive(node, f.kind == ComputeKind::Inline ? state.inlinePlacement(node)
-                                                                        : state.rootTilingPlacement(node, f.tilings));
+                child = state.derive(node, f.kind == ComputeKind::Inline
+                                               ? state.inlinePlacement(node)
+                                               : state.rootTilingPlacement(node, f.tilings));
             }
-            if (!child) throw Error("the frozen pin on '" + m_dag->node(node).name + "' cannot be applied here");
+            if (!child)
+                throw Error("the frozen pin on '" + m_dag->node(node).name +
+                            "' cannot be applied here");
             const char *kind = computeKindName(child->placement->kind);
             kept.push_back({std::move(*child), std::string("frozen ") + kind});
         } else if (pin && m_pass == 0) {
@@ -163,7 +172,8 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
             // the Func (a Func must be computed somewhere).
             for (const PrunedCandidate &p : pruned) {
                 if (p.child && p.child->parent.get() == &state) {
-                    kept.push_back({*p.child, p.label + " (kept: " + pruneReasonName(p.reason) + ")"});
+                    kept.push_back(
+                        {*p.child, p.label + " (kept: " + pruneReasonName(p.reason) + ")"});
                 }
             }
         }
@@ -222,7 +232,8 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     const int node = m_order[m_cursor];
     s.index = m_stepIndex;
     s.pass = m_pass;
-    s.hashDepth = std::max(1, m_pass);
+    s.hashDepth = samplingDepth(m_pass);
+    s.passes = m_mainPasses;
     s.node = node;
     s.func = m_dag->node(node).name;
     s.phase = m_phase;
@@ -231,22 +242,33 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     auto t = Clock::now();
     s.candidates = enumerate(node, m_phase, s.pruned, cancel);
     for (StepCandidate &c : s.candidates) {
-        c.hash = c.state ? structuralHash(*c.state, s.hashDepth) : structuralHash(c.child, s.hashDepth);
+        if (c.state) {
+            c.hash = searchHash(*c.state, s.hashDepth);
+            continue;
+        }
+        c.hash = searchHash(c.child, s.hashDepth);
+        // Inlining is always costed (the authors' implementation adds it outside the buckets):
+        // it gets a bucket of its own.
+        if (c.child.placement->kind == ComputeKind::Inline) c.hash = ~c.hash;
     }
     s.timings.enumerate = msSince(t);
 
-    // Hierarchical sampling: carried-over states are already costed and always kept.
+    // Hierarchical sampling, per parent: carried-over states are already costed and kept.
     t = Clock::now();
     std::vector<uint64_t> hashes;
-    std::vector<int> fresh;
+    std::vector<int> fresh, parents;
     for (size_t i = 0; i < s.candidates.size(); ++i) {
         if (std::isnan(s.candidates[i].cost)) fresh.push_back(int(i));
     }
-    for (int i : fresh) hashes.push_back(s.candidates[size_t(i)].hash);
-    s.buckets = bucketAndSample(hashes, m_options.sampling, m_rng);
+    for (int i : fresh) {
+        hashes.push_back(s.candidates[size_t(i)].hash);
+        parents.push_back(s.candidates[size_t(i)].parent);
+    }
+    s.buckets = bucketAndSample(hashes, parents, m_options.sampling, m_rng);
     std::vector<int> which;
     for (Bucket &b : s.buckets) {
-        for (int &m : b.members) m = fresh[size_t(m)];
+        for (int &m : b.members)
+            m = fresh[size_t(m)];
         for (int &m : b.sampled) {
             m = fresh[size_t(m)];
             which.push_back(m);
@@ -260,46 +282,65 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     std::vector<StateCost> costs;
     evaluate(s.candidates, which, costs, s.timings, cancel);
 
-    // Rank: cost, raised for structures an earlier pass found unpromising (section 4.5).
+    // Select the beam in order of cost, penalizing as the authors' implementation does (4.5):
+    // a state taken is first charged once (lazily, when it comes up) by the number of states
+    // with its depth-p hash taken before it in this step, plus knownBadPenalty when its depth
+    // p - 2 hash is not among those the earlier passes kept; a state no longer the cheapest after
+    // its charge goes back in the queue. Carried-over states keep their parent's ranked cost.
     t = Clock::now();
     struct Ranked {
         int index;
         double rank;
+        bool charged;
     };
-    std::vector<Ranked> ranked;
+    std::vector<Ranked> queue;
     std::vector<StateCost> costOf(s.candidates.size());
     for (size_t k = 0; k < which.size(); ++k) {
         StepCandidate &c = s.candidates[size_t(which[k])];
         c.cost = costs[k].total;
         costOf[size_t(which[k])] = std::move(costs[k]);
-        double rank = c.cost;
-        for (int q = 1; q < m_pass; ++q) {
-            if (m_badHashes[size_t(q)].count(structuralHash(*c.state, q))) {
-                c.penalized = true;
-                rank *= 1.0 + m_options.knownBadPenalty;
-                break;
-            }
-        }
-        ranked.push_back({which[k], rank});
+        queue.push_back({which[k], c.cost, false});
     }
     for (size_t i = 0; i < s.candidates.size(); ++i) {
-        if (!s.candidates[i].sampled) {
-            const StepCandidate &c = s.candidates[i];
-            if (!std::isnan(c.cost)) {
-                costOf[i] = m_beam[size_t(c.parent)].cost;
-                ranked.push_back({int(i), m_beam[size_t(c.parent)].rankCost});
-            }
+        const StepCandidate &c = s.candidates[i];
+        if (!c.sampled && !std::isnan(c.cost)) {
+            costOf[i] = m_beam[size_t(c.parent)].cost;
+            queue.push_back({int(i), m_beam[size_t(c.parent)].rankCost, false});
         }
     }
-    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked &a, const Ranked &b) {
-        return a.rank < b.rank || (a.rank == b.rank && a.index < b.index);
-    });
+    // A min-heap on (rank, index): ties go to the earlier candidate, so the order is total.
+    const auto later = [](const Ranked &a, const Ranked &b) {
+        return a.rank > b.rank || (a.rank == b.rank && a.index > b.index);
+    };
+    std::make_heap(queue.begin(), queue.end(), later);
+    const bool penalize = penalizing();
+    std::map<uint64_t, int> taken;
     std::vector<BeamEntry> beam;
     std::set<uint64_t> inBeam;
-    for (const Ranked &r : ranked) {
-        if (int(beam.size()) >= m_options.beamSize) break;
+    while (int(beam.size()) < m_options.beamSize && !queue.empty()) {
+        std::pop_heap(queue.begin(), queue.end(), later);
+        Ranked r = queue.back();
+        queue.pop_back();
         StepCandidate &c = s.candidates[size_t(r.index)];
-        if (!inBeam.insert(structuralHash(*c.state, kFullDepth)).second) continue; // duplicate
+        const uint64_t full = structuralHash(*c.state, kFullDepth);
+        if (inBeam.count(full)) continue; // a duplicate of a state already in the beam
+        if (penalize && !r.charged) {
+            r.charged = true;
+            double factor = ++taken[searchHash(*c.state, m_pass)];
+            if (m_pass >= 2 && !m_permitted.count(searchHash(*c.state, m_pass - 2))) {
+                factor += m_options.knownBadPenalty;
+            }
+            if (factor > 1) {
+                c.penalized = true;
+                r.rank *= factor;
+                if (!queue.empty() && r.rank > queue.front().rank) {
+                    queue.push_back(r);
+                    std::push_heap(queue.begin(), queue.end(), later);
+                    continue;
+                }
+            }
+        }
+        inBeam.insert(full);
         c.inBeam = true;
         BeamEntry e;
         e.state = c.state;
@@ -308,10 +349,6 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
         e.hash = c.hash;
         e.decision = c.label;
         beam.push_back(std::move(e));
-    }
-    for (const StepCandidate &c : s.candidates) {
-        if (!c.sampled) continue;
-        (c.inBeam ? m_passGood : m_passBad).insert(structuralHash(*c.state, std::max(1, m_pass)));
     }
     m_beam = std::move(beam);
     s.timings.select = msSince(t);
@@ -353,13 +390,37 @@ void SearchEngine::finishPass() {
         startPass(1);
         return;
     }
-    if (!m_beam.empty() && (!m_best || m_beam[0].cost.total < m_best->cost.total)) m_best = m_beam[0];
-    std::set<uint64_t> &bad = m_badHashes[size_t(m_pass)];
-    for (uint64_t h : m_passBad) {
-        if (!m_passGood.count(h)) bad.insert(h);
+    if (!m_beam.empty() && (!m_best || m_beam[0].cost.total < m_best->cost.total))
+        m_best = m_beam[0];
+    if (m_pass < m_mainPasses) {
+        blessBeam();
+        startPass(m_pass + 1);
+    } else {
+        m_finished = true;
     }
-    if (m_pass < m_options.passes) startPass(m_pass + 1);
-    else m_finished = true;
+}
+
+int SearchEngine::funcsLeftUnfrozen(int n) {
+    if (n <= 1) return 1;
+    return std::max(1, n - int(double(n) - std::log2(double(n))));
+}
+
+bool SearchEngine::penalizing() const {
+    return m_options.beamSize > 1 && m_mainPasses > 1 && m_pass >= 1;
+}
+
+void SearchEngine::blessBeam() {
+    // The final states within 20% of the pass's best, and every state on the way to them, are
+    // good at this pass's sampling depth; the next passes penalize states outside them.
+    if (m_beam.empty()) return;
+    const double limit = 1.2 * m_beam.front().rankCost;
+    std::set<const ScheduleState *> seen;
+    for (const BeamEntry &e : m_beam) {
+        if (e.rankCost > limit) break;
+        for (const ScheduleState *s = e.state.get(); s && seen.insert(s).second; s = s->parent()) {
+            m_permitted.insert(searchHash(*s, samplingDepth(m_pass)));
+        }
+    }
 }
 
 void SearchEngine::freezeAfterPrepass() {
@@ -372,16 +433,18 @@ void SearchEngine::freezeAfterPrepass() {
         }
         costByFunc.push_back({cost, node});
     }
-    // Cheapest first (ties by order); all but log2(N) of them are frozen.
+    // Cheapest first (ties by order); all but log2(N) of them are frozen: N - log2(N) rounded
+    // down, as the authors' implementation counts, so ceil(log2(N)) stay under search.
     std::stable_sort(costByFunc.begin(), costByFunc.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     const int n = int(costByFunc.size());
-    const int keep = std::max(1, int(std::floor(std::log2(double(n)))));
+    const int keep = funcsLeftUnfrozen(n);
     for (int i = 0; i < n - keep; ++i) {
         const int node = costByFunc[size_t(i)].second;
         if (m_frozen.count(node)) continue;
         bool pinned = false;
-        for (const ResolvedPin &p : m_pins) pinned |= p.node == node || p.host == node;
+        for (const ResolvedPin &p : m_pins)
+            pinned |= p.node == node || p.host == node;
         if (pinned) continue; // a user's pin keeps the Func under search
         m_frozen.insert(node);
         m_frozenPlacements[size_t(node)] = best.state->placement(node);
@@ -389,7 +452,8 @@ void SearchEngine::freezeAfterPrepass() {
 }
 
 SearchStepPtr SearchEngine::run(const CancelToken *cancel) {
-    while (!m_finished) step(cancel);
+    while (!m_finished)
+        step(cancel);
     return m_last;
 }
 

@@ -1,8 +1,12 @@
 // SearchEngine: the steppable beam search of Anderson et al. 2021 (sections 3 and 4). For each
 // Func from the outputs back it takes two decisions (compute location, then tiling of root
-// Funcs) for the whole beam; one call to step() is one decision. Passes hash to increasing
-// depth and penalize known-bad structures; a root/inline pre-pass freezes the cheapest stages;
-// hierarchical sampling chooses which candidates are featurized and costed.
+// Funcs) for the whole beam; one call to step() is one decision. With freezing, a root/inline
+// pre-pass (pass 0) takes the place of the first of the passes and freezes the cheapest stages.
+// Main pass p (1-based) buckets each parent's children at hash depth p - 1 (the pre-pass at -1:
+// one bucket per parent) and draws floor(log2 B) from each; when the beam is selected, a state
+// is penalized by how many states with its depth-p hash were taken before it in the step, and
+// by 10 more when its depth p - 2 hash is not among those earlier passes kept (section 4.5, as
+// the authors' implementation does).
 #pragma once
 
 #include "cost/AnalyticalGpuCostModel.h"
@@ -25,10 +29,12 @@ struct SearchOptions {
     bool sampling = true;    ///< hierarchical sampling (3.1); off: every candidate is costed
     bool freezing = true;    ///< root/inline pre-pass and freezing (3.2)
     bool memoization = true; ///< featurization memoized per kernel (3.3)
-    double knownBadPenalty = 0.5; ///< cost x (1 + penalty) for a known-bad hash (4.5)
+    /// Added to the penalty factor of a state whose coarser hash (depth pass - 2) no earlier
+    /// pass kept among its good states (4.5; the authors' implementation adds 10).
+    double knownBadPenalty = 10;
     std::vector<Pin> pins;
     SearchSpaceOptions space;
-    GpuSpec gpu;             ///< must be set (GpuSpec::defaultSpec() is the paper's V100)
+    GpuSpec gpu; ///< must be set (GpuSpec::defaultSpec() is the paper's V100)
     /// The cost model when the engine is given none: analytic, polymage or a model file
     /// (makeCostModel).
     std::string costModel = "analytic";
@@ -70,6 +76,13 @@ public:
     const FunctionDAG &dag() const { return *m_dag; }
     /// Total number of steps of the search (for progress), estimated before the pre-pass ends.
     int estimatedSteps() const;
+    /// Number of main passes: options.passes, less the one the freezing pre-pass replaces.
+    int mainPasses() const { return m_mainPasses; }
+    /// The hash depth at which main pass `pass` (1-based) buckets; -1 for the pre-pass (0).
+    static int samplingDepth(int pass) { return pass - 1; }
+    /// Funcs of `n` that freezing leaves under search: all but log2(n) are frozen, counted as
+    /// n - log2(n) rounded down, so ceil(log2(n)) stay (at least 1).
+    static int funcsLeftUnfrozen(int n);
     /// Wall time spent in step(), milliseconds.
     double elapsedMs() const { return m_elapsedMs; }
 
@@ -77,12 +90,15 @@ private:
     SearchStepPtr advance(const CancelToken *cancel);
     void startPass(int pass);
     void finishPass();
-    std::vector<StepCandidate> enumerate(int node, Phase phase, std::vector<PrunedCandidate> &pruned,
+    std::vector<StepCandidate> enumerate(int node, Phase phase,
+                                         std::vector<PrunedCandidate> &pruned,
                                          const CancelToken *cancel);
     bool allowedByPins(const FuncPlacement &placement, int node) const;
     void evaluate(std::vector<StepCandidate> &candidates, const std::vector<int> &which,
                   std::vector<StateCost> &costs, StepTimings &timings, const CancelToken *cancel);
     void freezeAfterPrepass();
+    void blessBeam();
+    bool penalizing() const;
     bool needsTiling(int node) const;
 
     std::shared_ptr<const FunctionDAG> m_dag;
@@ -96,6 +112,7 @@ private:
     std::vector<int> m_order;
 
     int m_pass = 0;
+    int m_mainPasses = 0;
     size_t m_cursor = 0;
     Phase m_phase = Phase::ComputeLocation;
     int m_stepIndex = 0;
@@ -104,8 +121,9 @@ private:
     std::optional<BeamEntry> m_best;
     std::set<int> m_frozen;
     std::vector<FuncPlacement> m_frozenPlacements;
-    std::vector<std::set<uint64_t>> m_badHashes; ///< per earlier pass, at its depth
-    std::set<uint64_t> m_passBad, m_passGood;
+    /// Hashes (at the depth of the pass that kept them) of the good final states of earlier
+    /// passes and of all their ancestors.
+    std::set<uint64_t> m_permitted;
     SearchCounters m_counters;
     SearchStepPtr m_last;
     double m_elapsedMs = 0;

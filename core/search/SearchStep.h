@@ -19,9 +19,9 @@ namespace beamscope {
 struct BeamEntry {
     StatePtr state;
     StateCost cost;
-    double rankCost = 0;   ///< cost after the known-bad penalty (section 4.5)
-    uint64_t hash = 0;     ///< structural hash at the pass's depth
-    std::string decision;  ///< the decision that produced it
+    double rankCost = 0;  ///< cost after the penalties of section 4.5
+    uint64_t hash = 0;    ///< search hash at the pass's sampling depth
+    std::string decision; ///< the decision that produced it
 };
 
 /// One enumerated candidate of the step. Only sampled (and carried-over) candidates are
@@ -31,10 +31,10 @@ struct StepCandidate {
     StatePtr state;   ///< set when sampled or carried over
     Derivation child; ///< the decision on top of the parent beam state (unset when carried)
     std::string label;
-    int parent = -1;       ///< index into the previous beam
+    int parent = -1; ///< index into the previous beam
     uint64_t hash = 0;
-    bool sampled = false;  ///< chosen as a bucket representative and evaluated
-    bool penalized = false;
+    bool sampled = false;   ///< chosen as a bucket representative and evaluated
+    bool penalized = false; ///< charged a penalty (4.5) when the beam was selected
     bool inBeam = false;
     double cost = std::numeric_limits<double>::quiet_NaN(); ///< NaN unless evaluated
 
@@ -59,10 +59,11 @@ struct StepTimings {
 };
 
 struct SearchStep {
-    int index = 0;          ///< 0-based step number
-    int pass = 0;           ///< 0 for the freezing pre-pass, then 1..passes
-    int hashDepth = 0;
-    int node = -1;          ///< the Func decided
+    int index = 0;     ///< 0-based step number
+    int pass = 0;      ///< 0 for the freezing pre-pass, then 1..passes
+    int passes = 0;    ///< main passes of the search (the pre-pass replaces one)
+    int hashDepth = 0; ///< sampling depth: pass - 1 (-1 in the pre-pass: a bucket per parent)
+    int node = -1;     ///< the Func decided
     std::string func;
     Phase phase = Phase::ComputeLocation;
     std::vector<BeamEntry> beam;
@@ -75,7 +76,7 @@ struct SearchStep {
     /// The names of the cost terms of the model that costed this step (CostModel::termNames()).
     std::vector<std::string> termNames;
     bool passFinished = false;
-    bool finished = false;   ///< the whole search is done
+    bool finished = false; ///< the whole search is done
     /// The best complete state found so far (SearchEngine::best()); unset until a pass ends.
     std::optional<BeamEntry> best;
 };

@@ -28,9 +28,12 @@ struct LevelDepths {
 
 LevelDepths depthsOf(LoopLevel level) {
     switch (level) {
-    case LoopLevel::Block: return {1, 1, 2};
-    case LoopLevel::Thread: return {2, 3, 4};
-    default: return {2, 5, 6};
+    case LoopLevel::Block:
+        return {2, 1, 2};
+    case LoopLevel::Thread:
+        return {4, 3, 4};
+    default:
+        return {6, 5, 6};
     }
 }
 
@@ -40,12 +43,16 @@ void hashNode(const LoopNest &n, int depth, Hasher &h) {
     h.add(uint64_t(n.node + 1));
     h.add(uint64_t(n.stage + 1));
     if (depth >= at.parallel) {
-        for (int64_t e : n.extents) h.add(depth >= at.exact ? uint64_t(e) : uint64_t(e > 1));
+        for (int64_t e : n.extents)
+            h.add(depth >= at.exact ? uint64_t(e) : uint64_t(e > 1));
     }
-    for (const InlinedCall &c : n.inlined) h.add(uint64_t(c.node) + 0x2000);
-    // A fused Func below this level is part of the structure from its level's depth on.
-    for (int f : n.stored) {
-        if (depth >= at.contents) h.add(uint64_t(f) + 0x1000);
+    // What is computed inside this level (fused or inlined Funcs) counts from its contents
+    // depth on, one unit after its loop sizes.
+    if (depth >= at.contents) {
+        for (const InlinedCall &c : n.inlined)
+            h.add(uint64_t(c.node) + 0x2000);
+        for (int f : n.stored)
+            h.add(uint64_t(f) + 0x1000);
     }
     for (const LoopNestPtr &c : n.children) {
         const bool ownLoops = c->node == n.node;
@@ -71,15 +78,37 @@ uint64_t kernelHash(const LoopNest &kernel, int depth) {
 uint64_t structuralHash(const Derivation &child, int depth) {
     depth = std::clamp(depth, 0, kMaxHashDepth);
     Hasher h;
-    for (size_t k = 0; k < child.kernelIds.size(); ++k) h.add(kernelHash(child.kernel(k), depth));
+    for (size_t k = 0; k < child.kernelIds.size(); ++k)
+        h.add(kernelHash(child.kernel(k), depth));
     return h.value();
 }
 
 uint64_t structuralHash(const ScheduleState &state, int depth) {
     depth = std::clamp(depth, 0, kMaxHashDepth);
     Hasher h;
-    for (const LoopNestPtr &kernel : state.kernels()) h.add(kernelHash(*kernel, depth));
+    for (const LoopNestPtr &kernel : state.kernels())
+        h.add(kernelHash(*kernel, depth));
     return h.value();
+}
+
+namespace {
+
+uint64_t withDecisions(int decisions, int depth, uint64_t structure) {
+    Hasher h;
+    h.add(uint64_t(decisions));
+    if (depth >= 0) h.add(structure);
+    return h.value();
+}
+
+} // namespace
+
+uint64_t searchHash(const ScheduleState &state, int depth) {
+    return withDecisions(state.decisions(), depth, depth >= 0 ? structuralHash(state, depth) : 0);
+}
+
+uint64_t searchHash(const Derivation &child, int depth) {
+    return withDecisions(child.parent->decisions() + 1, depth,
+                         depth >= 0 ? structuralHash(child, depth) : 0);
 }
 
 } // namespace beamscope

@@ -32,7 +32,8 @@ SearchOptions smallBeam(uint64_t seed = 1) {
 std::string traceOf(std::shared_ptr<const FunctionDAG> dag, SearchOptions options) {
     SearchEngine engine(dag, options);
     std::string trace;
-    while (!engine.finished()) trace += stepToJson(*engine.step(), *dag).dump() + "\n";
+    while (!engine.finished())
+        trace += stepToJson(*engine.step(), *dag).dump() + "\n";
     nlohmann::json result = searchResultToJson(engine);
     result["stats"].erase("search_ms");
     return trace + result.dump();
@@ -41,34 +42,44 @@ std::string traceOf(std::shared_ptr<const FunctionDAG> dag, SearchOptions option
 } // namespace
 
 TEST(StructuralHash, DepthsSeparateBlockThreadAndSerialChoices) {
+    // Two depth units per loop level, sizes first and then what is computed inside the level
+    // (as the authors' implementation hashes): 0 kernels; 1 block loops parallel or not; 2
+    // exact blocks and the block-level Funcs; 3 thread loops parallel or not; 4 exact threads
+    // and the thread-level Funcs; 5 serial loops longer than 1 or not; 6 exact serial sizes.
     auto dag = stencilChainDag(1);
     const int stage0 = dag->find("stage_0"), stage1 = dag->find("stage_1");
-    const StatePtr base = rootTiled(rootTiled(ScheduleState::initial(dag), "output", {32, 8}, {1, 1}),
-                                    "stage_1", {32, 8}, {1, 1});
+    const StatePtr base =
+        rootTiled(rootTiled(ScheduleState::initial(dag), "output", {32, 8}, {1, 1}), "stage_1",
+                  {32, 8}, {1, 1});
     // Computing stage_0 at the thread level of stage_1 changes what happens inside the thread
-    // loops: invisible at depth 1 (block-level structure), visible from depth 2 (Fig. 3).
+    // loops: invisible up to depth 3, visible from depth 4 (registers).
     const StatePtr atThread = base->withThread(stage0, stage1);
-    EXPECT_EQ(structuralHash(*base, 0), structuralHash(*atThread, 0));
-    EXPECT_EQ(structuralHash(*base, 1), structuralHash(*atThread, 1));
-    EXPECT_NE(structuralHash(*base, 2), structuralHash(*atThread, 2));
-    // Fusing it at the block level is a block-level choice: visible from depth 1.
+    for (int depth = 0; depth <= 3; ++depth) {
+        EXPECT_EQ(structuralHash(*base, depth), structuralHash(*atThread, depth)) << depth;
+    }
+    EXPECT_NE(structuralHash(*base, 4), structuralHash(*atThread, 4));
+    // Fusing it at the block level is a block-level choice: visible from depth 2.
     const StatePtr atBlock = base->withBlock(stage0, stage1, {1, 1});
     EXPECT_EQ(structuralHash(*base, 0), structuralHash(*atBlock, 0));
-    EXPECT_NE(structuralHash(*base, 1), structuralHash(*atBlock, 1));
-    // Tilings: exact block counts from depth 2; thread extents as parallel-or-not from 3 and
-    // exactly from 4.
-    const StatePtr moreBlocks = rootTiled(base, "stage_1", {32, 4}, {1, 2});   // same 32x8 per block
+    EXPECT_EQ(structuralHash(*base, 1), structuralHash(*atBlock, 1));
+    EXPECT_NE(structuralHash(*base, 2), structuralHash(*atBlock, 2));
+    // Tilings: thread extents as parallel-or-not from 3 and exactly from 4.
+    const StatePtr moreBlocks = rootTiled(base, "stage_1", {32, 4}, {1, 2}); // same 32x8 per block
     const StatePtr otherThreads = rootTiled(base, "stage_1", {16, 8}, {2, 1}); // same blocks
     EXPECT_EQ(structuralHash(*base, 3), structuralHash(*moreBlocks, 3));
     EXPECT_NE(structuralHash(*base, 4), structuralHash(*moreBlocks, 4));
     EXPECT_EQ(structuralHash(*base, 2), structuralHash(*otherThreads, 2));
     EXPECT_EQ(structuralHash(*base, 3), structuralHash(*otherThreads, 3));
     EXPECT_NE(structuralHash(*base, 4), structuralHash(*otherThreads, 4));
+    // Block counts: both many (parallel) at depth 1, told apart exactly from depth 2.
     const StatePtr a = rootTiled(base, "stage_1", {32, 8}, {2, 1});
     const StatePtr b = rootTiled(base, "stage_1", {32, 8}, {1, 2});
-    EXPECT_NE(structuralHash(*a, 3), structuralHash(*b, 3)); // different block counts
+    EXPECT_EQ(structuralHash(*a, 1), structuralHash(*b, 1));
+    EXPECT_NE(structuralHash(*a, 2), structuralHash(*b, 2));
+    // Serial sizes 4x1 and 2x2 with the same threads: different block counts and serial loops.
     const StatePtr c = rootTiled(base, "stage_1", {16, 8}, {4, 1});
     const StatePtr d = rootTiled(base, "stage_1", {16, 8}, {2, 2});
+    EXPECT_NE(structuralHash(*c, 2), structuralHash(*d, 2));
     EXPECT_NE(structuralHash(*c, 5), structuralHash(*d, 5));
 }
 
@@ -80,8 +91,8 @@ TEST(StructuralHash, IsStableAcrossBuildsAndRuns) {
     for (int depth = 0; depth <= kMaxHashDepth; ++depth) {
         EXPECT_EQ(structuralHash(*first, depth), structuralHash(*second, depth)) << depth;
     }
-    EXPECT_EQ(hashToHex(structuralHash(*first, kMaxHashDepth)), hashToHex(structuralHash(*second, 99)));
-
+    EXPECT_EQ(hashToHex(structuralHash(*first, kMaxHashDepth)),
+              hashToHex(structuralHash(*second, 99)));
 }
 
 TEST(Sampler, DrawsFloorLog2RepresentativesPerBucket) {
@@ -95,32 +106,48 @@ TEST(Sampler, DrawsFloorLog2RepresentativesPerBucket) {
     std::vector<uint64_t> hashes;
     const std::vector<std::pair<uint64_t, int>> sizes = {{7, 1}, {3, 2}, {9, 4}, {5, 8}, {11, 33}};
     for (const auto &[h, n] : sizes) {
-        for (int i = 0; i < n; ++i) hashes.push_back(h);
+        for (int i = 0; i < n; ++i)
+            hashes.push_back(h);
     }
+    const std::vector<int> oneParent(hashes.size(), 0);
     Rng rng(42);
-    const std::vector<Bucket> buckets = bucketAndSample(hashes, true, rng);
+    const std::vector<Bucket> buckets = bucketAndSample(hashes, oneParent, true, rng);
     ASSERT_EQ(buckets.size(), sizes.size());
     for (size_t b = 0; b < buckets.size(); ++b) {
         EXPECT_EQ(buckets[b].hash, sizes[b].first); // in order of first appearance
         EXPECT_EQ(int(buckets[b].members.size()), sizes[b].second);
         EXPECT_EQ(int(buckets[b].sampled.size()), representativesFor(sizes[b].second));
-        for (int s : buckets[b].sampled) EXPECT_EQ(hashes[size_t(s)], buckets[b].hash);
+        for (int s : buckets[b].sampled)
+            EXPECT_EQ(hashes[size_t(s)], buckets[b].hash);
     }
     Rng again(42);
-    const std::vector<Bucket> replay = bucketAndSample(hashes, true, again);
-    for (size_t b = 0; b < buckets.size(); ++b) EXPECT_EQ(buckets[b].sampled, replay[b].sampled);
+    const std::vector<Bucket> replay = bucketAndSample(hashes, oneParent, true, again);
+    for (size_t b = 0; b < buckets.size(); ++b)
+        EXPECT_EQ(buckets[b].sampled, replay[b].sampled);
     Rng off(42);
-    for (const Bucket &b : bucketAndSample(hashes, false, off)) EXPECT_EQ(b.sampled, b.members);
+    for (const Bucket &b : bucketAndSample(hashes, oneParent, false, off))
+        EXPECT_EQ(b.sampled, b.members);
 }
 
 TEST(SearchEngine, FreezesAllButLog2NStagesAfterThePrepass) {
+    // N - log2(N) rounded down are frozen (as the authors' implementation counts): ceil(log2 N)
+    // stay under search, log2 N exactly for a power of two.
+    EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(1), 1);
+    EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(2), 1);
+    EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(3), 2);
+    EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(4), 2);
+    EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(5), 3);
+    EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(8), 3);
+    EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(9), 4);
+    EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(88), 7);
     auto dag = stencilChainDag(8);
     SearchEngine engine(dag, smallBeam());
     const int n = int(dag->outputsFirst().size());
-    while (!engine.finished() && engine.lastStep() == nullptr ? true : engine.lastStep()->pass == 0) {
+    while (!engine.finished() && engine.lastStep() == nullptr ? true
+                                                              : engine.lastStep()->pass == 0) {
         engine.step();
     }
-    EXPECT_EQ(int(engine.frozen().size()), n - int(std::floor(std::log2(double(n)))));
+    EXPECT_EQ(int(engine.frozen().size()), n - int(std::ceil(std::log2(double(n)))));
     engine.run();
     // Frozen Funcs keep their pre-pass decision: root or inline only.
     for (int f : engine.frozen()) {
@@ -202,8 +229,10 @@ TEST(SearchEngine, ImpossiblePinsAreRefusedBeforeTheSearch) {
     refused({Pin{"stage_1", ComputeKind::Root, "", {64, 32}, {}, false}}, "threads exceed");
     refused({Pin{"stage_1", ComputeKind::Block, "stage_0", {}, {}, false}}, "does not consume");
     refused({Pin{"stage_0", ComputeKind::Block, "stage_1", {}, {}, false},
-             Pin{"stage_1", ComputeKind::Inline, "", {}, {}, false}}, "cannot host");
-    refused({Pin{"stage_1", ComputeKind::Root, "", {}, {}, false}, Pin{"stage_1", ComputeKind::Root, "", {}, {}, false}},
+             Pin{"stage_1", ComputeKind::Inline, "", {}, {}, false}},
+            "cannot host");
+    refused({Pin{"stage_1", ComputeKind::Root, "", {}, {}, false},
+             Pin{"stage_1", ComputeKind::Root, "", {}, {}, false}},
             "pinned twice");
     refused({Pin{"stage_1", ComputeKind::Root, "", {32}, {}, false}}, "one entry per dimension");
     refused({Pin{"stage_1", std::nullopt, "", {}, {}, true}}, "frozen pin needs a location");
@@ -217,7 +246,8 @@ TEST(SearchEngine, SameSeedGivesAnIdenticalTraceAndResult) {
     std::istringstream a(first), b(second);
     std::string lineA, lineB;
     int line = 0;
-    while (std::getline(a, lineA) && std::getline(b, lineB)) ASSERT_EQ(lineA, lineB) << "line " << ++line;
+    while (std::getline(a, lineA) && std::getline(b, lineB))
+        ASSERT_EQ(lineA, lineB) << "line " << ++line;
     EXPECT_EQ(first, second);
     EXPECT_NE(first, traceOf(dag, smallBeam(8))); // the seed matters
 }
