@@ -159,7 +159,9 @@ QVariant BucketModel::groupCell(const Item &item, int column, int role) const {
     if (role == Qt::DisplayRole) {
         switch (column) {
         case DecisionColumn:
-            return item.bucket >= 0 ? tr("bucket %1").arg(item.bucket + 1)
+            return item.bucket >= 0 ? tr("bucket %1 of beam %2")
+                                          .arg(item.bucket + 1)
+                                          .arg(m_step->buckets[size_t(item.bucket)].parent)
                                     : tr("carried over (already decided)");
         case HashColumn:
             return item.bucket >= 0 ? format::hash(m_step->buckets[size_t(item.bucket)].hash)
@@ -215,7 +217,8 @@ QVariant BucketModel::memberCell(const Item &item, int column, int role) const {
         return f;
     }
     if (role == Qt::ToolTipRole && c.penalized) {
-        return tr("Its structure was judged unpromising in an earlier pass: ranked with a penalty");
+        return tr("Ranked with a penalty when the beam was chosen: states with its hash were taken "
+                  "before it in this step, or no earlier pass kept its coarser structure");
     }
     if (role == Qt::TextAlignmentRole && column >= SizeColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -225,8 +228,9 @@ QVariant BucketModel::memberCell(const Item &item, int column, int role) const {
 QString BucketModel::headerToolTip(int section) const {
     switch (section) {
     case HashColumn:
-        return tr("Structural hash of the loop nest at this pass's depth: candidates alike share a "
-                  "bucket");
+        return tr(
+            "Structural hash of the loop nest at this pass's depth (pass - 1; in the pre-pass "
+            "only the decision count): a parent's children alike share a bucket");
     case SizeColumn:
         return tr("Candidates in the bucket");
     case SampledColumn:

@@ -27,7 +27,8 @@ QTreeView *makeTree(QWidget *parent) {
 
 BucketsView::BucketsView(SelectionHub *hub, QWidget *parent)
     : QWidget(parent), m_hub(hub), m_buckets(new BucketModel(this)),
-      m_pruned(new PrunedModel(this)), m_caption(new QLabel(this)), m_bucketTree(makeTree(this)), m_prunedTree(makeTree(this)) {
+      m_pruned(new PrunedModel(this)), m_caption(new QLabel(this)), m_bucketTree(makeTree(this)),
+      m_prunedTree(makeTree(this)) {
     m_bucketTree->setModel(m_buckets); // the model sorts itself (see BucketModel.h)
     m_bucketTree->setSortingEnabled(true);
     m_bucketTree->sortByColumn(BucketModel::DecisionColumn, Qt::AscendingOrder);
@@ -82,9 +83,15 @@ void BucketsView::showStep() {
         sampled += c.sampled;
         inBeam += c.inBeam;
     }
+    const QString depth = step->hashDepth < 0
+                              ? tr("pre-pass: one bucket per parent")
+                              : tr("pass %1 of %2: buckets per parent at hash depth %3")
+                                    .arg(step->pass)
+                                    .arg(step->passes)
+                                    .arg(step->hashDepth);
     m_caption->setText(
-        tr("Step %1 decided <b>%2</b> (%3): %4 candidates in %5 buckets, %6 sampled and costed, "
-           "%7 kept in the beam · %8 pruned")
+        tr("Step %1 decided <b>%2</b> (%3): %4 candidates in %5 buckets (%9), %6 sampled and "
+           "costed, %7 kept in the beam · %8 pruned")
             .arg(step->index + 1)
             .arg(QString::fromStdString(step->func).toHtmlEscaped(),
                  step->phase == Phase::ComputeLocation ? tr("compute location") : tr("tiling"))
@@ -92,7 +99,8 @@ void BucketsView::showStep() {
             .arg(step->buckets.size())
             .arg(sampled)
             .arg(inBeam)
-            .arg(step->pruned.size()));
+            .arg(step->pruned.size())
+            .arg(depth));
 }
 
 void BucketsView::inspectCandidate(const QModelIndex &index) {

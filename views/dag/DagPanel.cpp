@@ -57,7 +57,9 @@ void DagPanel::updateCaption() {
                        .arg(dag->funcCount())
                        .arg(dag->stageCount());
     if (const SearchStepPtr &step = m_hub->step()) {
-        const QString pass = step->pass == 0 ? tr("pre-pass") : tr("pass %1").arg(step->pass);
+        const QString pass = step->pass == 0
+                                 ? tr("pre-pass")
+                                 : tr("pass %1 of %2").arg(step->pass).arg(step->passes);
         if (step->finished) {
             text += tr(" · <b>search finished</b> after step %1").arg(step->index + 1);
         } else {
