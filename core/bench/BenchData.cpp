@@ -154,8 +154,22 @@ std::vector<Halide::Buffer<>> makeOutputs(const PipelineInstance &instance) {
     return buffers;
 }
 
+std::vector<std::string> outputNames(const PipelineInstance &instance) {
+    std::vector<std::string> names;
+    for (const Halide::Func &output : instance.pipeline.outputs()) {
+        std::string name = output.name();
+        const size_t dollar = name.rfind('$'); // generator outputs carry Halide's "$n" suffix
+        if (dollar != std::string::npos && dollar > 0) name = name.substr(0, dollar);
+        const size_t count = output.function().output_types().size();
+        for (size_t i = 0; i < count; ++i)
+            names.push_back(count == 1 ? name : name + "[" + std::to_string(i) + "]");
+    }
+    return names;
+}
+
 Comparison compareOutputs(const std::vector<Halide::Buffer<>> &actual,
-                          const std::vector<Halide::Buffer<>> &expected, double rtol, double atol) {
+                          const std::vector<Halide::Buffer<>> &expected, double rtol, double atol,
+                          const std::vector<std::string> &names) {
     if (actual.size() != expected.size()) throw Error("output count mismatch");
     Comparison c;
     for (size_t i = 0; i < actual.size(); ++i) {
@@ -182,8 +196,11 @@ Comparison compareOutputs(const std::vector<Halide::Buffer<>> &actual,
             if (!(err <= tolerance)) {
                 if (c.mismatches++ == 0) {
                     std::ostringstream os;
-                    os << "output " << i << " at " << coordinates(e, pos) << ": " << av << " vs "
-                       << ev;
+                    if (i < names.size())
+                        os << "output '" << names[i] << "'";
+                    else
+                        os << "output " << i;
+                    os << " at " << coordinates(e, pos) << ": " << av << " vs " << ev;
                     c.firstMismatch = os.str();
                 }
             }

@@ -11,9 +11,11 @@
 //    "host-opencl" | "host-cuda-cuda_capability_NN" | "", "ptx_capability": 75,
 //    "stage_producers": true, "warmup": 1,
 //    "repeats": 5, "timeout_s": 120, "seed": 1, "int_max": 1023, "rtol": 1e-3, "atol": 1e-3,
-//    "reference_cache": "/tmp/.../ref.bin", "device_lock": "/tmp/...lock", "inject": "crash|hang|wrong|error"}
+//    "reference_cache": "/tmp/.../ref.bin", "device_lock": "/tmp/...lock",
+//    "inject": "crash|hang|wrong|error|skew-reference" (comma-separated)}
 // "inject" is for TESTS ONLY: it makes the worker crash (SIGSEGV), hang, corrupt its output
-// or fail with an error, so that the parent's handling of each can be tested.
+// or fail with an error, so that the parent's handling of each can be tested; "skew-reference"
+// makes the CPU reference differ from every device run (a float-sensitive pipeline).
 #pragma once
 
 #include "pipeline/PipelineSource.h"
@@ -48,7 +50,7 @@ struct BenchJob {
     /// File locked (flock) around the device runs, so that workers compiling in parallel never
     /// measure on one device at the same time, across processes; "": no lock.
     std::string deviceLock;
-    std::string inject;         ///< TEST ONLY: "crash", "hang", "wrong" or "error"
+    std::string inject; ///< TEST ONLY: "crash", "hang", "wrong", "error", "skew-reference"
 
     nlohmann::json toJson() const;
     /// Parses a job; throws Error naming the bad key.

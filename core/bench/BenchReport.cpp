@@ -110,7 +110,8 @@ void BenchReport::printTable(std::ostream &os) const {
            << (m.spillBytes >= 0 ? std::to_string(m.spillBytes) : "-") << std::setw(9)
            << (m.correct ? (*m.correct ? "true" : "false") : "-") << std::setw(11)
            << fixed(m.searchMs, 1) << "  " << (m.reused ? "reused " : "")
-           << (m.failure.empty() ? "" : m.failure) << "\n";
+           << (m.failure.empty() ? "" : m.failure)
+           << (m.checkNote.empty() ? "" : (m.failure.empty() ? "" : "; ") + m.checkNote) << "\n";
     };
     for (size_t i = 0; i < candidates.size(); ++i)
         row(candidates[i], int(i) == chosen);

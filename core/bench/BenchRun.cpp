@@ -268,6 +268,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
         report.baselines.push_back(*m);
     }
     std::remove(referenceCache.c_str());
+    std::remove((referenceCache + ".device-naive").c_str()); // ReferenceCheck
     report.recorded = recorder.recorded();
     if (options.store) {
         say("measurement database: " + std::to_string(report.recorded) + " row(s) recorded, " +

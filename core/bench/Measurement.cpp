@@ -48,6 +48,7 @@ nlohmann::json Measurement::toJson() const {
     }
     j["kernels"] = ks;
     j["reused"] = reused;
+    j["check_note"] = checkNote.empty() ? nlohmann::json() : nlohmann::json(checkNote);
     return j;
 }
 
@@ -85,6 +86,8 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
         }
     }
     m.reused = j.value("reused", false);
+    if (auto it = j.find("check_note"); it != j.end() && it->is_string())
+        m.checkNote = it->get<std::string>();
     return m;
 }
 
@@ -100,6 +103,7 @@ void Measurement::dump(std::ostream &os) const {
     os << "registers: " << registers << "\nspill_bytes: " << spillBytes << "\n";
     os << "correct: " << (correct ? (*correct ? "true" : "false") : "-") << "\n";
     os << "max_error: " << maxError << "\nfailure: " << failure << "\n";
+    if (!checkNote.empty()) os << "check_note: " << checkNote << "\n";
     for (const KernelResources &k : kernels) {
         os << "kernel " << k.name << ": " << k.registers << " registers, " << k.spillStoreBytes
            << " B spill stores, " << k.spillLoadBytes << " B spill loads\n";

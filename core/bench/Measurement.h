@@ -50,6 +50,9 @@ struct Measurement {
     std::string ptxArch;                  ///< "sm_75" when ptxas reported resources
     std::vector<KernelResources> kernels; ///< per-kernel ptxas report
     bool reused = false; ///< taken from the measurement database instead of being run again
+    /// Set when the outputs were checked against the device's naive output because that differs
+    /// from the CPU reference too (a float-sensitive pipeline), with the CPU difference.
+    std::string checkNote;
 
     bool failed() const { return !failure.empty(); }
     /// True when ptxas reported spilling (spillBytes > 0).

@@ -1,11 +1,12 @@
 // Contents: scheduling a fresh instance for a job; the PTX resource report; the timed run;
-// the reference (computed once per pipeline/inputs and cached in job.referenceCache);
-// executeJob tying them together, with the test-only fault injection.
+// the naive schedule's run for the reference check (ReferenceCheck.h); executeJob tying them
+// together, with the test-only fault injection.
 #include "bench/WorkerTask.h"
 
 #include "bench/Baselines.h"
 #include "bench/BenchData.h"
 #include "bench/Compiler.h"
+#include "bench/ReferenceCheck.h"
 #include "codegen/ScheduleApplier.h"
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
@@ -54,35 +55,13 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-/// Identifies the reference outputs: same pipeline, parameters and inputs.
-std::string referenceKey(const BenchJob &job) {
-    std::ostringstream os;
-    os << job.source.generatorLibrary << "|" << job.source.name;
-    for (const std::string &p : job.source.params)
-        os << "|" << p;
-    for (const std::string &e : job.source.estimates) // output sizes, hence input sizes
-        os << "|estimate " << e;
-    for (const std::string &i : job.source.inputs) // scalar inputs the user set
-        os << "|input " << i;
-    os << "|seed=" << job.seed << "|int_max=" << job.intMax;
-    return os.str();
-}
-
-std::vector<Halide::Buffer<>> computeReference(const BenchJob &job,
-                                               const std::vector<Halide::Buffer<>> &inputs) {
-    std::vector<Halide::Buffer<>> expected;
-    if (!job.referenceCache.empty() && loadBuffers(job.referenceCache, referenceKey(job), expected))
-        return expected;
-    PipelineInstance reference = loadPipeline(job.source);
-    applyReferenceCpuSchedule(reference);
-    bindInputs(reference, inputs);
-    expected = makeOutputs(reference);
-    wrapHalideErrors("reference run on the CPU", [&] {
-        Halide::Realization realization(expected);
-        reference.pipeline.realize(realization, Halide::get_host_target());
-    });
-    if (!job.referenceCache.empty()) saveBuffers(job.referenceCache, referenceKey(job), expected);
-    return expected;
+/// True when the test-only fault `fault` is among job.inject's comma-separated faults.
+bool injected(const BenchJob &job, const std::string &fault) {
+    std::stringstream faults(job.inject);
+    std::string f;
+    while (std::getline(faults, f, ','))
+        if (f == fault) return true;
+    return false;
 }
 
 /// Fills registers, spills and kernels from ptxas; returns false (failure set) when it fails.
@@ -170,11 +149,11 @@ Measurement executeJob(const BenchJob &job) {
     m.predicted = job.predicted;
     m.target = job.target;
     // Fault injection, for tests of the parent's handling only.
-    if (job.inject == "crash") std::raise(SIGSEGV);
-    if (job.inject == "hang")
+    if (injected(job, "crash")) std::raise(SIGSEGV);
+    if (injected(job, "hang"))
         for (;;)
             pause();
-    if (job.inject == "error") throw Error("injected error (test only)");
+    if (injected(job, "error")) throw Error("injected error (test only)");
 
     // One scheduled instance serves both the CUDA lowering and the run: schedules use
     // DeviceAPI::Default_GPU, and lowering works on a copy of the Funcs.
@@ -231,28 +210,52 @@ Measurement executeJob(const BenchJob &job) {
     }
     m.measuredMs = summarizeTimes(times);
     log("ran warm-up and repeats", compileStart);
-    if (job.inject == "wrong" && !outputs.empty()) perturbFirstElement(outputs[0], 100.0);
+    const bool naiveJob = job.schedule.is_null() && parseBaseline(job.baseline) == Baseline::Naive;
+    std::vector<Halide::Buffer<>> naiveOutputs; // this run's own, when it is the naive schedule
+    if (naiveJob)
+        for (const Halide::Buffer<> &out : outputs)
+            naiveOutputs.push_back(out.copy());
+    if (injected(job, "wrong") && !outputs.empty()) perturbFirstElement(outputs[0], 100.0);
 
     std::vector<Halide::Buffer<>> expected;
     const Clock::time_point referenceStart = Clock::now();
     try {
-        expected = computeReference(job, inputs);
+        expected = cpuReference(job, inputs);
         log("reference", referenceStart);
     } catch (const Error &e) {
         m.failure = std::string("reference: ") + e.what();
         return m;
     }
-    const Comparison c = compareOutputs(outputs, expected, job.rtol, job.atol);
-    m.correct = c.ok();
-    m.maxError = c.maxAbsError;
-    m.maxRelError = c.maxRelError;
-    if (!c.ok()) {
-        std::ostringstream os;
-        os << "wrong output: " << c.mismatches << " of " << c.elements
-           << " values beyond tolerance, max error " << c.maxAbsError
-           << " (first: " << c.firstMismatch << ")";
-        m.failure = os.str();
-    }
+    // A CPU reference that every device run differs from (simulates a float-sensitive app).
+    if (injected(job, "skew-reference") && !expected.empty())
+        perturbFirstElement(expected[0], 50.0);
+    const auto runNaive = [&] {
+        if (naiveJob) return naiveOutputs;
+        const Clock::time_point naiveStart = Clock::now();
+        BenchJob naive = job;
+        naive.schedule = nullptr;
+        naive.baseline = "naive";
+        PipelineInstance scheduled = scheduledInstance(naive, target);
+        bindInputs(scheduled, inputs);
+        std::vector<Halide::Buffer<>> out = makeOutputs(scheduled);
+        wrapHalideErrors("naive run on the device", [&] {
+            scheduled.pipeline.compile_jit(target);
+            const DeviceLock lock(job.deviceLock);
+            Halide::Realization realization(out);
+            scheduled.pipeline.realize(realization, target);
+            for (Halide::Buffer<> &b : out)
+                b.copy_to_host();
+        });
+        log("naive schedule on the device, for the reference check", naiveStart);
+        return out;
+    };
+    const OutputCheck check = checkOutputs(job, outputs, expected, outputNames(instance),
+                                           [&] { return deviceNaiveReference(job, runNaive); });
+    m.correct = check.correct;
+    m.maxError = check.maxAbsError;
+    m.maxRelError = check.maxRelError;
+    m.failure = check.failure;
+    m.checkNote = check.note;
     return m;
 }
 

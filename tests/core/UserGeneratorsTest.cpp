@@ -4,6 +4,7 @@
 // generator, greedy and beam schedules exported as C++, compiled by the system compiler, lower
 // to exactly the statement the applier gives.
 #include "ExportRoundTrip.h"
+#include "bench/BenchData.h"
 #include "codegen/ScheduleApplier.h"
 #include "codegen/ScheduleSource.h"
 #include "dag/FunctionDAG.h"
@@ -17,6 +18,7 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
 #include <memory>
 
 namespace beamscope {
@@ -133,6 +135,34 @@ TEST(UserGenerators, DagHasEveryOutputAndTheIdentityCarriesTheInputs) {
     const FunctionDAG other(loadPipeline(userSource("user_box_stats", {"scale=0.25"})));
     EXPECT_NE(PipelineIdentity::of(source, other).key(), id.key());
     EXPECT_EQ(scalarInputAssignments(loadPipeline(id.source())), id.inputs);
+}
+
+TEST(UserGenerators, EveryOutputAndTupleElementIsComparedAndNamed) {
+    const PipelineInstance stats = loadPipeline(userSource("user_box_stats", {"scale=0.5"}));
+    const std::vector<std::string> names = outputNames(stats);
+    EXPECT_EQ(names, (std::vector<std::string>{"stats[0]", "stats[1]", "peak"}));
+    std::vector<Halide::Buffer<>> expected = makeOutputs(stats);
+    ASSERT_EQ(expected.size(), 3u);
+    EXPECT_EQ(expected[0].type(), Halide::Int(32));
+    EXPECT_EQ(expected[1].type(), Halide::Float(32));
+    EXPECT_EQ(expected[2].dimensions(), 3);
+    for (Halide::Buffer<> &b : expected)
+        std::memset(b.data(), 0, b.size_in_bytes());
+    std::vector<Halide::Buffer<>> actual;
+    for (const Halide::Buffer<> &b : expected)
+        actual.push_back(b.copy());
+    EXPECT_TRUE(compareOutputs(actual, expected, 1e-3, 1e-3, names).ok());
+    perturbFirstElement(actual[2], 5); // only the last output is wrong
+    Comparison c = compareOutputs(actual, expected, 1e-3, 1e-3, names);
+    EXPECT_EQ(c.mismatches, 1);
+    EXPECT_EQ(c.firstMismatch, "output 'peak' at (0, 0, 0): 5 vs 0");
+    perturbFirstElement(actual[1], 0.5); // and a Tuple element
+    c = compareOutputs(actual, expected, 1e-3, 1e-3, names);
+    EXPECT_EQ(c.mismatches, 2);
+    EXPECT_EQ(c.firstMismatch, "output 'stats[1]' at (0, 0, 0): 0.5 vs 0");
+
+    const PipelineInstance tone = loadPipeline(userSource("user_tone_map"));
+    EXPECT_EQ(outputNames(tone), (std::vector<std::string>{"toned", "mask"}));
 }
 
 StatePtr searched(const std::shared_ptr<const FunctionDAG> &dag, bool greedy) {

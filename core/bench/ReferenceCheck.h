@@ -1,0 +1,54 @@
+// ReferenceCheck: the correctness verdict of a candidate's outputs. The reference is the
+// pipeline on the CPU with a simple schedule (computed once per pipeline, parameters, scalar
+// inputs and input data, and cached for the other workers). Where a candidate differs from it,
+// the naive schedule on the same device decides whether the schedule or the check is wrong: if
+// the naive schedule differs from the CPU too, the algorithm is float-sensitive on this device
+// (a float turned into an index or an integer rounds differently there), and the candidate is
+// compared with the device's naive output instead; the CPU difference is reported in a note,
+// never silently accepted.
+#pragma once
+
+#include "bench/BenchData.h"
+#include "bench/BenchJob.h"
+
+#include <Halide.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+/// Identifies the reference outputs: same pipeline, parameters, scalar inputs and input data.
+std::string referenceKey(const BenchJob &job);
+
+/// The CPU reference outputs for `inputs`, from job.referenceCache when it holds them (else
+/// computed and stored there). Throws Error.
+std::vector<Halide::Buffer<>> cpuReference(const BenchJob &job,
+                                           const std::vector<Halide::Buffer<>> &inputs);
+
+/// The naive schedule's outputs on the job's device, from the cache next to job.referenceCache
+/// when it holds them, else from `run` (which runs it) and then stored there.
+std::vector<Halide::Buffer<>>
+deviceNaiveReference(const BenchJob &job,
+                     const std::function<std::vector<Halide::Buffer<>>()> &run);
+
+/// The verdict on one candidate's outputs.
+struct OutputCheck {
+    bool correct = false;
+    double maxAbsError = 0;
+    double maxRelError = 0;
+    std::string failure; ///< "wrong output: N of M values beyond tolerance, ..."; "" if correct
+    std::string note;    ///< set when the device's naive output was the reference, and why
+};
+
+/// Compares `outputs` with the CPU reference `cpu` (names: outputNames); when they differ,
+/// `deviceNaive` (deviceNaiveReference) is asked for the naive schedule's device outputs and
+/// decides as the file comment says. Every mismatch reported names its count, the max error and
+/// the first coordinates.
+OutputCheck checkOutputs(const BenchJob &job, const std::vector<Halide::Buffer<>> &outputs,
+                         const std::vector<Halide::Buffer<>> &cpu,
+                         const std::vector<std::string> &names,
+                         const std::function<std::vector<Halide::Buffer<>>()> &deviceNaive);
+
+} // namespace beamscope

@@ -1,0 +1,114 @@
+// The correctness verdict on a float-sensitive pipeline, through the worker on the OpenCL device
+// (PoCL here; fails without it): when the CPU reference differs from every device run (the
+// test-only "skew-reference" fault), a correct schedule is judged against the device's naive
+// output and passes with a note that reports the CPU difference; a wrong one is still wrong,
+// named against the device's naive output; the naive output is computed once and cached.
+#include "bench/BenchRun.h"
+#include "bench/DeviceDetect.h"
+#include "bench/WorkerRunner.h"
+#include "schedule/ScheduleIO.h"
+#include "search/SearchEngine.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+using namespace beamscope;
+
+namespace {
+
+WorkerOptions testWorker() {
+    WorkerOptions options;
+#ifdef BEAMSCOPE_TEST_WORKER
+    options.workerPath = BEAMSCOPE_TEST_WORKER;
+#endif
+    return options;
+}
+
+void requireOpenCl() {
+    static const bool have = detectOpenClDevice().kind == DeviceKind::OpenCL;
+    ASSERT_TRUE(have) << "no OpenCL device: PoCL is part of the test machine's set-up";
+}
+
+/// A small stencil chain job with the naive schedule on host-opencl, with a reference cache.
+BenchJob job(const std::string &label, const std::string &cache) {
+    BenchJob j;
+    j.label = label;
+    j.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
+    j.baseline = "naive";
+    j.target = "host-opencl";
+    j.repeats = 1;
+    j.timeoutS = 120;
+    j.referenceCache = cache;
+    return j;
+}
+
+std::string tempCache() {
+    return (std::filesystem::temp_directory_path() /
+            ("beamscope-refcheck-" + std::to_string(::getpid()) + ".bin"))
+        .string();
+}
+
+const char *kSensitive = "float-sensitive on this device: the naive schedule differs from the "
+                         "CPU reference in 1 of 3072 values beyond tolerance, max error 50 "
+                         "(first: output 'output' at (0, 0): ";
+
+} // namespace
+
+TEST(BenchReferenceCheck, CorrectRunsOfAFloatSensitivePipelinePassWithANote) {
+    requireOpenCl();
+    const std::string cache = tempCache();
+    BenchJob naive = job("baseline:naive", cache);
+    naive.inject = "skew-reference";
+    const Measurement m = runWorker(naive, testWorker());
+    EXPECT_TRUE(m.correct.value_or(false)) << m.failure;
+    EXPECT_EQ(m.failure, "");
+    EXPECT_EQ(m.checkNote.rfind(kSensitive, 0), 0u) << m.checkNote;
+    EXPECT_NE(m.checkNote.find("; checked against the device's naive output"), std::string::npos);
+
+    // A searched schedule runs the naive one on the device once; the next job reuses it.
+    BenchJob greedy = job("greedy#0", cache);
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(greedy.source));
+    SearchOptions options = SearchOptions::greedy();
+    options.gpu = GpuSpec::load("pocl-cpu");
+    SearchEngine engine(dag, options);
+    engine.run();
+    greedy.baseline.clear();
+    greedy.schedule = scheduleToJson(*engine.best()->state);
+    greedy.inject = "skew-reference";
+    const Measurement g = runWorker(greedy, testWorker());
+    EXPECT_TRUE(g.correct.value_or(false)) << g.failure;
+    EXPECT_EQ(g.checkNote.rfind(kSensitive, 0), 0u) << g.checkNote;
+    EXPECT_TRUE(std::filesystem::exists(cache + ".device-naive"));
+    // The note travels in the measurement's JSON.
+    EXPECT_EQ(Measurement::fromJson(g.toJson()).checkNote, g.checkNote);
+
+    // Without the skew, nothing is noted.
+    const Measurement plain = runWorker(job("baseline:naive", cache), testWorker());
+    EXPECT_TRUE(plain.correct.value_or(false)) << plain.failure;
+    EXPECT_EQ(plain.checkNote, "");
+    std::remove(cache.c_str());
+    std::remove((cache + ".device-naive").c_str());
+}
+
+TEST(BenchReferenceCheck, AWrongRunIsStillWrongAgainstTheDevicesNaiveOutput) {
+    requireOpenCl();
+    const std::string cache = tempCache() + ".wrong";
+    BenchJob wrong = job("baseline:naive", cache);
+    wrong.inject = "skew-reference,wrong";
+    const Measurement m = runWorker(wrong, testWorker());
+    ASSERT_TRUE(m.correct.has_value()) << m.failure;
+    EXPECT_FALSE(*m.correct);
+    EXPECT_EQ(m.failure.rfind("wrong output: 1 of 3072 values beyond tolerance, max error 100 "
+                              "(first: output 'output' at (0, 0): ",
+                              0),
+              0u)
+        << m.failure;
+    EXPECT_NE(m.failure.find("against the device's naive output"), std::string::npos) << m.failure;
+    EXPECT_EQ(m.checkNote.rfind(kSensitive, 0), 0u) << m.checkNote;
+    std::remove(cache.c_str());
+    std::remove((cache + ".device-naive").c_str());
+}
