@@ -31,6 +31,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QLabel>
 #include <QMenuBar>
 #include <QStatusBar>
 
@@ -48,7 +49,9 @@ MainWindow::MainWindow(QWidget *parent)
       m_bench(new BenchCoordinator(m_benchPanel, m_hub, m_search, m_sessions, this)),
       m_tunePanel(new TunePanel(this)),
       m_tune(new TuneCoordinator(m_tunePanel, m_hub, m_search, this)),
-      m_status(new StatusPanel(statusBar())) {
+      m_status(new StatusPanel(statusBar())), m_gpuNote(new QLabel(this)) {
+    m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
+    statusBar()->insertPermanentWidget(0, m_gpuNote);
     setWindowTitle(tr("Beamscope"));
     setObjectName(QStringLiteral("mainWindow"));
     setCentralWidget(m_dag);
@@ -226,11 +229,27 @@ void MainWindow::connectSearch() {
     connect(m_tune, &TuneCoordinator::message, statusBar(),
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_tune, &TuneCoordinator::modelWritten, m_toolbar, &SearchToolBar::addCostModelFile);
+    connect(m_toolbar, &SearchToolBar::gpuChosen, this, [this](const QString &name) {
+        GpuChoice::remember(name);
+        m_gpuNote->setText(GpuChoice::chosenNote(name));
+        m_gpuNote->setToolTip(QString());
+    });
 }
 
 void MainWindow::setInitialOptions(const SearchOptions &options, const QString &gpuName) {
     m_options = options;
     m_toolbar->setOptions(options, gpuName);
+}
+
+void MainWindow::announceGpu(const StartupGpu &gpu) {
+    m_gpuNote->setText(gpu.note);
+    m_gpuNote->setToolTip(gpu.details);
+    statusBar()->showMessage(gpu.details.isEmpty() ? gpu.note : gpu.note + ". " + gpu.details,
+                             8000);
+}
+
+QString MainWindow::gpuNote() const {
+    return m_gpuNote->text();
 }
 
 void MainWindow::loadPipeline(const PipelineSource &source, int steps,
@@ -285,6 +304,8 @@ void MainWindow::openSession(const QString &path) {
     if (session) {
         m_options = session->options;
         m_toolbar->setOptions(session->options, QString::fromStdString(session->gpuName));
+        m_gpuNote->setText(tr("GPU model %1 (from the session)").arg(m_toolbar->gpuName()));
+        m_gpuNote->setToolTip(QString());
         m_pipeline->setSource(session->source);
         m_hub->setPins(session->options.pins);
     }

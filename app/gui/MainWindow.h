@@ -4,10 +4,13 @@
 // SearchController's snapshots into the SelectionHub that every view listens to.
 #pragma once
 
+#include "GpuChoice.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 
 #include <QMainWindow>
+
+class QLabel;
 
 namespace beamscope {
 
@@ -53,6 +56,11 @@ public:
     bool isSettled() const;
     /// Applies toolbar options given on the command line.
     void setInitialOptions(const SearchOptions &options, const QString &gpuName);
+    /// Says in the status bar which GPU model the search starts on and why (GpuChoice); a GPU
+    /// the user then picks in the toolbar is remembered for the next start.
+    void announceGpu(const StartupGpu &gpu);
+    /// The status bar's GPU model line.
+    QString gpuNote() const;
 
 public Q_SLOTS:
     /// Loads a pipeline with the toolbar's options and `pins`; `steps` > 0 steps that far once
@@ -94,6 +102,7 @@ private:
     TunePanel *m_tunePanel;
     TuneCoordinator *m_tune;
     StatusPanel *m_status;
+    QLabel *m_gpuNote; ///< the status bar's "GPU model ..." line
     WindowLayout *m_layout = nullptr;
     bool m_shownOnce = false;
     RecentFiles *m_recent = nullptr;

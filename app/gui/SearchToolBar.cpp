@@ -50,6 +50,7 @@ SearchToolBar::SearchToolBar(QWidget *parent) : QToolBar(tr("Search"), parent) {
     m_passes = spinBox(1, 16, tr("Passes; the structural hash gets deeper with each"));
     m_seed = spinBox(0, std::numeric_limits<int>::max(), tr("Seed of the sampling PRNG"));
     m_gpu = new QComboBox;
+    m_gpu->setObjectName(QStringLiteral("gpuBox"));
     m_gpu->setToolTip(tr("GPU the search and cost model target"));
     for (const std::string &name : GpuSpec::presetNames())
         m_gpu->addItem(QString::fromStdString(name));
@@ -89,7 +90,10 @@ SearchToolBar::SearchToolBar(QWidget *parent) : QToolBar(tr("Search"), parent) {
     };
     for (QSpinBox *box : {m_beam, m_passes, m_seed})
         connect(box, &QSpinBox::valueChanged, this, edited);
-    connect(m_gpu, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_gpu, &QComboBox::currentIndexChanged, this, [this, edited] {
+        if (!m_updating) Q_EMIT gpuChosen(m_gpu->currentText());
+        edited();
+    });
     connect(m_costModel, &QComboBox::currentIndexChanged, this, [this, edited](int index) {
         if (m_updating) return;
         if (m_costModel->itemData(index).toString().isEmpty()) {

@@ -44,6 +44,8 @@ public:
 
 Q_SIGNALS:
     void optionsEdited();
+    /// The user picked `name` in the GPU box (not emitted by setOptions()).
+    void gpuChosen(const QString &name);
 
 private:
     /// "Load model file…" was picked: ask for the file, then select it (or go back).

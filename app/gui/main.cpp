@@ -3,10 +3,12 @@
 // --screenshot mode saves the settled window as PNG and exits.
 #include "CommandLine.h"
 #include "DatabaseSetting.h"
+#include "GpuChoice.h"
 #include "MainWindow.h"
 #include "ScreenshotRunner.h"
 
 #include "util/Error.h"
+#include "util/Version.h"
 
 #include <QApplication>
 
@@ -23,7 +25,7 @@ void quietMessageHandler(QtMsgType type, const QMessageLogContext &, const QStri
 void setApplicationNames() {
     QCoreApplication::setOrganizationName(QStringLiteral("Beamscope"));
     QCoreApplication::setApplicationName(QStringLiteral("beamscope"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationVersion(QString::fromStdString(beamscope::versionLine()));
 }
 } // namespace
 
@@ -33,7 +35,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
     if (asksForHelp(arguments)) {
-        QApplication app(argc, argv);
+        // No window system needed to print help or the version (help2man runs this headless).
+        QCoreApplication app(argc, argv);
         setApplicationNames();
         parseGuiArguments(arguments); // prints and exits
         return 0;
@@ -43,7 +46,7 @@ int main(int argc, char **argv) {
     SearchOptions options;
     try {
         args = parseGuiArguments(arguments);
-        options.gpu = GpuSpec::load(args.gpu.isEmpty() ? "v100" : args.gpu.toStdString());
+        if (!args.gpu.isEmpty()) options.gpu = GpuSpec::load(args.gpu.toStdString());
     } catch (const std::exception &e) {
         std::fprintf(stderr, "beamscope: %s\n", e.what());
         return 2;
@@ -57,8 +60,19 @@ int main(int argc, char **argv) {
     if (!args.costModel.isEmpty()) options.costModel = args.costModel.toStdString();
     if (!args.database.isEmpty()) DatabaseSetting::overrideForThisRun(args.database);
 
+    // The GPU model: --gpu, else the user's last choice (not for screenshots), else the
+    // detected device's preset. Detection takes a moment (it asks the drivers); only then.
+    const StartupGpu gpu =
+        GpuChoice::atStartup(args.gpu, args.screenshot.isEmpty(), [] { return detectDevice(); });
+    try {
+        options.gpu = GpuSpec::load(gpu.name.toStdString());
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "beamscope: %s\n", e.what());
+        return 1;
+    }
     MainWindow window;
-    window.setInitialOptions(options, args.gpu.isEmpty() ? QStringLiteral("v100") : args.gpu);
+    window.setInitialOptions(options, gpu.name);
+    window.announceGpu(gpu);
     window.resize(1680, 1020);
     // A screenshot shows the default layout and leaves the user's saved one alone.
     if (args.screenshot.isEmpty()) window.keepLayoutAcrossRuns();
