@@ -218,6 +218,18 @@ void perturbFirstElement(Halide::Buffer<> &buffer, double delta) {
     buffer.set_host_dirty();
 }
 
+void perturbFirstRow(Halide::Buffer<> &buffer, double delta) {
+    halide_buffer_t *raw = buffer.raw_buffer();
+    std::vector<int> pos(size_t(raw->dimensions));
+    for (int d = 0; d < raw->dimensions; ++d)
+        pos[size_t(d)] = raw->dim[d].min;
+    for (int x = 0; raw->dimensions > 0 && x < raw->dim[0].extent; ++x) {
+        pos[0] = raw->dim[0].min + x;
+        store(raw, pos.data(), load(raw, pos.data()) + delta);
+    }
+    buffer.set_host_dirty();
+}
+
 void saveBuffers(const std::string &path, const std::string &key,
                  const std::vector<Halide::Buffer<>> &buffers) {
     const std::string temp = path + ".tmp" + std::to_string(::getpid());

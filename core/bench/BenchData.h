@@ -49,6 +49,8 @@ Comparison compareOutputs(const std::vector<Halide::Buffer<>> &actual,
 
 /// Adds `delta` to the first element of `buffer` (used to simulate a wrong result).
 void perturbFirstElement(Halide::Buffer<> &buffer, double delta);
+/// Adds `delta` to every element of the first row (dimension 0) of `buffer` (a wrong tile).
+void perturbFirstRow(Halide::Buffer<> &buffer, double delta);
 
 /// Writes `buffers` (dense host buffers) to `path` atomically, tagged with `key`.
 void saveBuffers(const std::string &path, const std::string &key,

@@ -12,9 +12,10 @@
 //    "stage_producers": true, "warmup": 1,
 //    "repeats": 5, "timeout_s": 120, "seed": 1, "int_max": 1023, "rtol": 1e-3, "atol": 1e-3,
 //    "reference_cache": "/tmp/.../ref.bin", "device_lock": "/tmp/...lock",
-//    "inject": "crash|hang|wrong|error|skew-reference" (comma-separated)}
+//    "inject": "crash|hang|wrong|wrong-tile|error|skew-reference" (comma-separated)}
 // "inject" is for TESTS ONLY: it makes the worker crash (SIGSEGV), hang, corrupt its output
-// or fail with an error, so that the parent's handling of each can be tested; "skew-reference"
+// (one value, or a whole row: "wrong-tile") or fail with an error, so that the parent's handling
+// of each can be tested; "skew-reference"
 // makes the CPU reference differ from every device run (a float-sensitive pipeline).
 #pragma once
 

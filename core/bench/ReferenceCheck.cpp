@@ -95,6 +95,16 @@ OutputCheck checkOutputs(const BenchJob &job, const std::vector<Halide::Buffer<>
                              describe(naiveVsCpu) + "; checked against the device's naive output";
                 c = compareOutputs(outputs, naive, job.rtol, job.atol, names);
                 against = " against the device's naive output";
+                // Other schedules round differently from the naive one at about as many
+                // float-sensitive values: a few such differences are within the budget.
+                const std::int64_t budget = kFloatSensitiveBudget * naiveVsCpu.mismatches;
+                if (!c.ok() && c.mismatches <= budget) {
+                    check.note += "; " + describe(c) + " against it, within the budget of " +
+                                  std::to_string(budget) + " (" +
+                                  std::to_string(kFloatSensitiveBudget) +
+                                  " x the naive schedule's differences)";
+                    c.mismatches = 0;
+                }
             }
         }
     }

@@ -216,6 +216,7 @@ Measurement executeJob(const BenchJob &job) {
         for (const Halide::Buffer<> &out : outputs)
             naiveOutputs.push_back(out.copy());
     if (injected(job, "wrong") && !outputs.empty()) perturbFirstElement(outputs[0], 100.0);
+    if (injected(job, "wrong-tile") && !outputs.empty()) perturbFirstRow(outputs[0], 100.0);
 
     std::vector<Halide::Buffer<>> expected;
     const Clock::time_point referenceStart = Clock::now();
