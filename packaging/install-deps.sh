@@ -18,6 +18,7 @@ debian_packages=(
   nlohmann-json3-dev libcli11-dev libjemalloc-dev
   libpng-dev zlib1g-dev
   libsqlite3-dev sqlite3 libxgboost-dev
+  slurm-wlm munge
   xvfb xauth fonts-dejavu-core clang-format
   help2man desktop-file-utils appstream dpkg-dev
 )

@@ -99,6 +99,7 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
                 options.progress = [](const std::string &line) {
                     std::cerr << "bench: " << line << "\n";
                 };
+                options.onRunnerProgress = MeasureCliOptions::progressPrinter("bench: ");
             }
             const BenchReport report = runBenchmark(options);
             if (args->json) {

@@ -1,7 +1,8 @@
-// `beamscope-cli tune APP [options]`: the autotuning loop of paper section 6 on the local device:
-// rounds of search with the current model, a batch measured (compiled in parallel, run one at a
-// time), recorded in the measurement database, and retraining. Ctrl-C stops after killing the
-// running workers; every row measured so far is in the database and --resume continues.
+// `beamscope-cli tune APP [options]`: the autotuning loop of paper section 6: rounds of search
+// with the current model, a batch measured (--runner local: compiled in parallel, run on every
+// device at once, one measurement per device; --runner slurm: a job array on a cluster), recorded
+// in the measurement database, and retraining. Ctrl-C stops after killing the running workers;
+// every row measured so far is in the database and --resume continues.
 #include "Commands.h"
 #include "MeasureCliOptions.h"
 #include "SearchCliOptions.h"
@@ -109,6 +110,7 @@ void addTuneCommand(CLI::App &app, CommandAction &action) {
                 options.log = [](const std::string &line) {
                     std::cerr << "tune: " << line << "\n";
                 };
+                options.onRunnerProgress = MeasureCliOptions::progressPrinter("tune: ");
             }
             std::signal(SIGINT, onInterrupt);
             std::signal(SIGTERM, onInterrupt);

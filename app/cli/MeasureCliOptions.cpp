@@ -1,6 +1,10 @@
 // MeasureCliOptions: registration of the measuring commands' shared options.
 #include "MeasureCliOptions.h"
 
+#include "util/Error.h"
+
+#include <memory>
+
 namespace beamscope::cli {
 
 void MeasureCliOptions::addTo(CLI::App &command, const std::string &baselineHelp) {
@@ -16,6 +20,64 @@ void MeasureCliOptions::addTo(CLI::App &command, const std::string &baselineHelp
     command.add_option("--worker", worker, "path of beamscope-worker (default: next to the CLI)");
     command.add_flag("--no-staging", noStaging,
                      "do not stage producers in registers at their consumers' threads (paper 4.7)");
+    command
+        .add_option("--runner", runner,
+                    "where candidates are measured: local (every device of this machine at "
+                    "once) or slurm (job arrays on a Slurm cluster; docs/cluster.md)")
+        ->check(CLI::IsMember({"local", "slurm"}));
+    command.add_option("--slurm-config", slurmConfig,
+                       "Slurm settings file (key = value: dir, partition, account, gres, time, "
+                       "option, compile, worker, max_parallel, poll); flags override it");
+    command.add_option("--slurm-dir", slurmDir,
+                       "directory shared with the cluster's nodes for job files and results");
+    command.add_option("--slurm-partition", slurmPartition, "sbatch --partition");
+    command.add_option("--slurm-account", slurmAccount, "sbatch --account");
+    command.add_option("--slurm-gres", slurmGres, "sbatch --gres (default gpu:1; none: no GRES)");
+    command.add_option("--slurm-time", slurmTime,
+                       "sbatch --time per task (default: twice --timeout, at least 2 minutes)");
+    command.add_option("--slurm-option", slurmOptions, "extra sbatch option (repeatable)");
+    command
+        .add_option("--slurm-compile", slurmCompile,
+                    "local: compile here first, only what compiles is queued (default); job: "
+                    "the job compiles")
+        ->check(CLI::IsMember({"local", "job"}));
+    command.add_option("--slurm-worker", slurmWorker,
+                       "beamscope-worker as the nodes see it (default: this one)");
+    command.add_option("--slurm-poll", slurmPoll, "seconds between squeue polls (default 2)")
+        ->check(CLI::Range(0.05, 600.0));
+    command
+        .add_option("--slurm-max-parallel", slurmMaxParallel,
+                    "array tasks at once (sbatch --array=...%N; default: no limit)")
+        ->check(CLI::Range(0, 100000));
+}
+
+SlurmOptions MeasureCliOptions::slurm() const {
+    SlurmOptions options;
+    if (!slurmConfig.empty()) options.loadFile(slurmConfig);
+    const std::pair<const char *, const std::string *> flags[] = {
+        {"dir", &slurmDir},      {"partition", &slurmPartition}, {"account", &slurmAccount},
+        {"gres", &slurmGres},    {"time", &slurmTime},           {"compile", &slurmCompile},
+        {"worker", &slurmWorker}};
+    for (const auto &[key, value] : flags)
+        if (!value->empty()) options.set(key, *value);
+    for (const std::string &o : slurmOptions)
+        options.set("option", o);
+    if (slurmPoll > 0) options.set("poll", std::to_string(slurmPoll));
+    if (slurmMaxParallel >= 0) options.set("max_parallel", std::to_string(slurmMaxParallel));
+    if (options.dir.empty())
+        throw UsageError("--runner slurm needs --slurm-dir (or dir = in --slurm-config)");
+    return options;
+}
+
+std::function<void(const RunnerProgress &)>
+MeasureCliOptions::progressPrinter(const std::string &prefix) {
+    auto last = std::make_shared<std::string>();
+    return [prefix, last](const RunnerProgress &progress) {
+        const std::string line = progress.line();
+        if (line == *last) return;
+        *last = line;
+        std::cerr << prefix << "jobs: " << line << "\n";
+    };
 }
 
 } // namespace beamscope::cli

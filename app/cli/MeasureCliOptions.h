@@ -1,13 +1,17 @@
 // The options shared by the commands that run candidates on the device (`bench`, `tune`):
 // baselines, the greedy samples' dropout, warm-up, repeats, time limit, worker path and register
-// staging, with their copy into BenchOptions / TuneOptions (whose fields have the same names).
+// staging, and the runner (--runner local|slurm with the --slurm-* options and config file), with
+// their copy into BenchOptions / TuneOptions (whose fields have the same names).
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include "bench/Baselines.h"
+#include "bench/MeasurementRunner.h"
 
+#include <iostream>
 #include <string>
+#include <vector>
 
 namespace beamscope::cli {
 
@@ -19,10 +23,22 @@ struct MeasureCliOptions {
     double timeout = 120;
     std::string worker;
     bool noStaging = false;
+    std::string runner = "local";
+    std::string slurmConfig, slurmDir, slurmPartition, slurmAccount, slurmGres, slurmTime;
+    std::string slurmCompile, slurmWorker;
+    std::vector<std::string> slurmOptions;
+    double slurmPoll = 0;
+    int slurmMaxParallel = -1;
 
     /// Adds --baseline (described by `baselineHelp`), --dropout, --warmup, --repeats, --timeout,
-    /// --worker and --no-staging.
+    /// --worker, --no-staging, --runner and the --slurm-* options.
     void addTo(CLI::App &command, const std::string &baselineHelp);
+
+    /// The Slurm options: the config file's, then the flags given (throws UsageError).
+    SlurmOptions slurm() const;
+
+    /// A progress printer for runner batches: one line on stderr each time the counts change.
+    static std::function<void(const RunnerProgress &)> progressPrinter(const std::string &prefix);
 
     /// Copies the options into a BenchOptions or TuneOptions (throws UsageError for an unknown
     /// baseline).
@@ -34,6 +50,8 @@ struct MeasureCliOptions {
         options.repeats = repeats;
         options.timeoutS = timeout;
         options.workerPath = worker;
+        options.runner = parseRunnerKind(runner);
+        if (options.runner == RunnerKind::Slurm) options.slurm = slurm();
     }
 };
 

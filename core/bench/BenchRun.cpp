@@ -5,6 +5,7 @@
 
 #include "bench/CandidateSampler.h"
 #include "bench/Compiler.h"
+#include "bench/ParallelWorkers.h"
 #include "bench/WorkerRunner.h"
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
@@ -174,42 +175,80 @@ BenchReport runBenchmark(const BenchOptions &options) {
     BenchProgress progress;
     progress.total = int(options.baselines.size()) + (compileAll ? int(set.candidates.size()) : 0) +
                      (measureChosen && !set.candidates.empty() ? 1 : 0);
-    // Runs one job (candidate `index`, or a baseline with index -1). A row that runs on the
-    // device is recorded; a candidate the store already has on this device is reused instead.
-    auto run = [&](BenchJob job, bool measure, bool baseline,
-                   int index) -> std::optional<Measurement> {
-        if (cancelled()) return std::nullopt;
-        job.target = measure ? report.target : "";
-        const bool storable = measure && (baseline || options.stageProducers);
-        if (storable && !baseline && !options.fresh) {
-            if (std::optional<Measurement> stored = recorder.reusable(job.schedule)) {
-                stored->label = job.label;
-                stored->predicted = job.predicted;
-                progress.label = "reusing " + job.label;
-                say(job.label + ": reused from the measurement database");
-                if (options.onProgress) options.onProgress(progress);
-                ++progress.done;
-                ++report.reused;
-                if (options.onMeasured) options.onMeasured(*stored, baseline);
-                return stored;
+    // Runs a batch of jobs (candidate `index`, or a baseline with index -1) with the runner:
+    // a row that runs on the device is recorded as it arrives; a candidate the store already
+    // has on this device is reused instead. nullopt for a job the cancel flag stopped.
+    struct Item {
+        BenchJob job;
+        bool baseline = false;
+        int index = -1;
+    };
+    RunnerOptions runnerOptions;
+    runnerOptions.kind = options.runner;
+    runnerOptions.jobs = options.jobs;
+    runnerOptions.worker = worker;
+    runnerOptions.slurm = options.slurm;
+    std::unique_ptr<MeasurementRunner> measuring, compiling;
+    auto runBatch = [&](std::vector<Item> items, bool measure) {
+        std::vector<std::optional<Measurement>> out(items.size());
+        std::vector<size_t> toRun;
+        std::vector<BenchJob> jobs;
+        for (size_t k = 0; k < items.size(); ++k) {
+            if (cancelled()) return out;
+            BenchJob &job = items[k].job;
+            job.target = measure ? report.target : "";
+            const bool storable = measure && (items[k].baseline || options.stageProducers);
+            if (storable && !items[k].baseline && !options.fresh) {
+                if (std::optional<Measurement> stored = recorder.reusable(job.schedule)) {
+                    stored->label = job.label;
+                    stored->predicted = job.predicted;
+                    progress.label = "reusing " + job.label;
+                    say(job.label + ": reused from the measurement database");
+                    if (options.onProgress) options.onProgress(progress);
+                    ++progress.done;
+                    ++report.reused;
+                    if (options.onMeasured) options.onMeasured(*stored, false);
+                    out[k] = stored;
+                    continue;
+                }
             }
+            toRun.push_back(k);
+            jobs.push_back(job);
         }
-        progress.label = std::string(measure ? "measuring " : "compiling ") + job.label;
-        say(progress.label);
-        if (options.onProgress) options.onProgress(progress);
-        Measurement m = runWorker(job, worker);
-        if (m.failure == kCancelledFailure) return std::nullopt; // not a measurement
-        if (m.failed()) say(job.label + ": " + m.failure);
-        if (storable && recorder.active()) {
-            const nlohmann::json terms = index >= 0
-                                             ? predictedTerms(*set.candidates[size_t(index)].state,
-                                                              search.gpu, search.costModel)
-                                             : nlohmann::json();
-            recorder.record(m, job.schedule, terms, job.baseline);
+        if (jobs.empty()) return out;
+        std::unique_ptr<MeasurementRunner> &runner = measure ? measuring : compiling;
+        if (!runner) {
+            RunnerOptions o = runnerOptions;
+            if (!measure) o.kind = RunnerKind::Local; // compile-only work stays here
+            runner = makeRunner(o, report.device);
         }
-        ++progress.done;
-        if (options.onMeasured) options.onMeasured(m, baseline);
-        return m;
+        RunnerCallbacks callbacks;
+        callbacks.log = say;
+        callbacks.onStart = [&](size_t j) {
+            progress.label = std::string(measure ? "measuring " : "compiling ") + jobs[j].label;
+            say(progress.label);
+            if (options.onProgress) options.onProgress(progress);
+        };
+        callbacks.onDone = [&](size_t j, const Measurement &m) {
+            if (m.failure == kCancelledFailure) return; // not a measurement
+            const Item &item = items[toRun[j]];
+            if (m.failed()) say(item.job.label + ": " + m.failure);
+            const bool storable = measure && (item.baseline || options.stageProducers);
+            if (storable && recorder.active()) {
+                const nlohmann::json terms =
+                    item.index >= 0 ? predictedTerms(*set.candidates[size_t(item.index)].state,
+                                                     search.gpu, search.costModel)
+                                    : nlohmann::json();
+                recorder.record(m, item.job.schedule, terms, item.job.baseline);
+            }
+            ++progress.done;
+            if (options.onMeasured) options.onMeasured(m, item.baseline);
+        };
+        callbacks.onProgress = options.onRunnerProgress;
+        const std::vector<Measurement> rows = runner->run(jobs, callbacks);
+        for (size_t j = 0; j < rows.size(); ++j)
+            if (rows[j].failure != kCancelledFailure) out[toRun[j]] = rows[j];
+        return out;
     };
 
     std::vector<BenchJob> jobs;
@@ -220,12 +259,18 @@ BenchReport runBenchmark(const BenchOptions &options) {
         job.schedule = scheduleToJson(*c.state);
         jobs.push_back(job);
     }
+    std::vector<std::optional<Measurement>> rows(jobs.size());
+    if (compileAll) {
+        std::vector<Item> items;
+        for (size_t i = 0; i < jobs.size(); ++i)
+            items.push_back(Item{jobs[i], false, int(i)});
+        rows = runBatch(items, measureAll);
+    }
     for (size_t i = 0; i < jobs.size(); ++i) {
-        std::optional<Measurement> m;
+        std::optional<Measurement> m = rows[i];
         if (compileAll) {
-            m = run(jobs[i], measureAll, false, int(i));
-            if (!m) break;
-        } else { // nothing to compile: prediction only
+            if (!m) break; // cancelled: the rows before it are kept
+        } else {           // nothing to compile: prediction only
             m = Measurement();
             m->label = jobs[i].label;
             m->predicted = jobs[i].predicted;
@@ -251,7 +296,8 @@ BenchReport runBenchmark(const BenchOptions &options) {
         report.chosenWhy = "best predicted candidate after the post-compile filter";
         if (measureChosen) {
             if (std::optional<Measurement> measured =
-                    run(jobs[size_t(report.chosen)], true, false, report.chosen)) {
+                    runBatch({Item{jobs[size_t(report.chosen)], false, report.chosen}}, true)
+                        .front()) {
                 measured->searchMs = set.candidates[size_t(report.chosen)].searchMs;
                 report.candidates[size_t(report.chosen)] = *measured;
             }
@@ -259,11 +305,14 @@ BenchReport runBenchmark(const BenchOptions &options) {
     }
     if (report.chosen < 0 && report.chosenWhy.empty()) report.chosenWhy = "no candidate survived";
 
+    std::vector<Item> baselineItems;
     for (Baseline b : options.baselines) {
         BenchJob job = base;
         job.label = std::string("baseline:") + baselineName(b);
         job.baseline = baselineName(b);
-        std::optional<Measurement> m = run(job, measureBaselines, true, -1);
+        baselineItems.push_back(Item{job, true, -1});
+    }
+    for (const std::optional<Measurement> &m : runBatch(baselineItems, measureBaselines)) {
         if (!m) break;
         report.baselines.push_back(*m);
     }

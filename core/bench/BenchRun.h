@@ -12,6 +12,7 @@
 #include "bench/CandidateSampler.h"
 #include "bench/DeviceDetect.h"
 #include "bench/Measurement.h"
+#include "bench/MeasurementRunner.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 #include "store/MeasurementStore.h"
@@ -49,8 +50,13 @@ struct BenchOptions {
     bool stageProducers = true; ///< paper 4.7 register staging in our candidates
     int warmup = 1;
     int repeats = 5;
-    double timeoutS = 120;                             ///< per worker
-    std::string workerPath;                            ///< "" : defaultWorkerPath()
+    double timeoutS = 120;                 ///< per worker
+    std::string workerPath;                ///< "" : defaultWorkerPath()
+    RunnerKind runner = RunnerKind::Local; ///< where measured rows run (compile-only: here)
+    SlurmOptions slurm;                    ///< runner Slurm: cluster, directory, resources
+    int jobs = 0;                          ///< local workers at once; 0: every core
+    /// Jobs pending/running/done per node (device or cluster node) while a batch runs.
+    std::function<void(const RunnerProgress &)> onRunnerProgress;
     std::function<void(const std::string &)> progress; ///< one line per step (optional)
 
     /// Candidates chosen by the caller (e.g. the GUI's beam): no beam search is run, and

@@ -15,8 +15,6 @@
 
 namespace beamscope {
 
-namespace {} // namespace
-
 std::string deviceLockPath(const DeviceInfo &device) {
     const char *dir = std::getenv("TMPDIR");
     const std::string identity = device.describe();
@@ -36,6 +34,10 @@ std::vector<Measurement> runWorkersInParallel(const std::vector<BenchJob> &jobs,
     const int workers = std::max(1, std::min<int>(options.jobs, int(jobs.size())));
     std::atomic<size_t> next{0};
     std::mutex callbacks;
+    std::vector<int> inFlight(options.devices.size(), 0); // guarded by `callbacks`
+    const int devices = std::max<int>(1, int(options.devices.size()));
+    // Workers that may wait for one device's lock at once (the timeout stretch below).
+    const int sharing = (workers + devices - 1) / devices;
     auto work = [&] {
         for (size_t i = next++; i < jobs.size(); i = next++) {
             BenchJob job = jobs[i];
@@ -44,13 +46,25 @@ std::vector<Measurement> runWorkersInParallel(const std::vector<BenchJob> &jobs,
                 results[i].failure = kCancelledFailure;
                 continue;
             }
-            if (workers > 1) job.timeoutS *= workers; // time spent waiting for the device lock
+            if (sharing > 1) job.timeoutS *= sharing; // time spent waiting for the device lock
+            WorkerOptions worker = options.worker;
+            int device = -1;
             {
                 std::lock_guard<std::mutex> lock(callbacks);
-                if (options.onStart) options.onStart(i);
+                if (!inFlight.empty()) {
+                    device =
+                        int(std::min_element(inFlight.begin(), inFlight.end()) - inFlight.begin());
+                    ++inFlight[size_t(device)];
+                    const DeviceSlot &slot = options.devices[size_t(device)];
+                    job.deviceLock = slot.lockPath;
+                    worker.environment.insert(worker.environment.end(), slot.environment.begin(),
+                                              slot.environment.end());
+                }
+                if (options.onStart) options.onStart(i, device);
             }
-            results[i] = runWorker(job, options.worker);
+            results[i] = runWorker(job, worker);
             std::lock_guard<std::mutex> lock(callbacks);
+            if (device >= 0) --inFlight[size_t(device)];
             if (options.onDone) options.onDone(i, results[i]);
         }
     };

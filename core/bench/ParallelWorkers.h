@@ -2,11 +2,14 @@
 // (Halide lowering and LLVM, the bulk of a job) uses every core while the device runs stay one
 // at a time: every job carries the device's lock file (BenchJob::deviceLock), which a worker
 // holds only around its warm-up and timed runs. The lock is a file, so two Beamscope processes
-// (a CLI tune and the GUI) never measure on one device at once either.
+// (a CLI tune and the GUI) never measure on one device at once either. With several devices
+// (DeviceList), each job is pinned as it starts to the device with the fewest jobs in flight:
+// its lock file and the environment that selects it in the worker.
 #pragma once
 
 #include "bench/BenchJob.h"
 #include "bench/DeviceDetect.h"
+#include "bench/DeviceList.h"
 #include "bench/Measurement.h"
 #include "bench/WorkerRunner.h"
 
@@ -27,8 +30,11 @@ int defaultParallelJobs(const DeviceInfo &device);
 struct ParallelOptions {
     int jobs = 1;         ///< workers at once (at least 1)
     WorkerOptions worker; ///< worker path and cancel flag
-    /// Called (serialized: one call at a time, from a pool thread) as each job starts / ends.
-    std::function<void(size_t index)> onStart;
+    /// Devices to spread the jobs over (empty: the jobs' own deviceLock, the default device).
+    std::vector<DeviceSlot> devices;
+    /// Called (serialized: one call at a time, from a pool thread) as each job starts (with the
+    /// index of its device in `devices`, -1 when none) / ends.
+    std::function<void(size_t index, int device)> onStart;
     std::function<void(size_t index, const Measurement &)> onDone;
 };
 

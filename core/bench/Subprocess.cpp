@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <string_view>
 #include <thread>
 
 extern char **environ;
@@ -104,8 +105,20 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const ProcessOpti
     for (const std::string &a : argv)
         args.push_back(const_cast<char *>(a.c_str()));
     args.push_back(nullptr);
+    std::vector<char *> env;
+    for (char **e = environ; *e; ++e) {
+        const std::string_view entry(*e);
+        const std::string_view name = entry.substr(0, entry.find('='));
+        bool replaced = false;
+        for (const std::string &o : options.environment)
+            replaced = replaced || std::string_view(o).substr(0, o.find('=')) == name;
+        if (!replaced) env.push_back(*e);
+    }
+    for (const std::string &o : options.environment)
+        env.push_back(const_cast<char *>(o.c_str()));
+    env.push_back(nullptr);
     pid_t pid = -1;
-    const int rc = posix_spawn(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
+    const int rc = posix_spawn(&pid, argv[0].c_str(), &actions, &attr, args.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     close(outPipe[1]);

@@ -30,6 +30,8 @@ struct ProcessOptions {
     size_t maxCaptureBytes = 16u << 20; ///< per stream; the tail beyond it is dropped
     /// Set from any thread to kill the process group within about 100 ms (nullptr: never).
     const std::atomic<bool> *cancel = nullptr;
+    /// "NAME=value" entries set in the child's environment on top of ours (same name: replaced).
+    std::vector<std::string> environment = {};
 };
 
 /// Runs argv[0] (an absolute or relative path, not searched in PATH) with stdin from

@@ -85,6 +85,7 @@ Measurement runWorker(const BenchJob &job, const WorkerOptions &options) {
     ProcessOptions process;
     process.timeoutS = job.timeoutS;
     process.cancel = options.cancel;
+    process.environment = options.environment;
     const ProcessResult run = runProcess({worker, jobFile}, process);
     if (!options.keepJobFiles) unlink(jobFile.c_str());
 

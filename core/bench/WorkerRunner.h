@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 namespace beamscope {
 
@@ -19,6 +20,9 @@ struct WorkerOptions {
     /// Set from any thread to kill the running worker at once (nullptr: never); the result is
     /// then a Measurement with failure kCancelledFailure.
     const std::atomic<bool> *cancel = nullptr;
+    /// "NAME=value" entries for the worker's environment (the device it runs on: e.g.
+    /// CUDA_VISIBLE_DEVICES=1, or HL_OCL_PLATFORM_NAME and HL_GPU_DEVICE for OpenCL).
+    std::vector<std::string> environment = {};
 };
 
 /// The failure of a Measurement whose worker was killed because WorkerOptions::cancel was set.

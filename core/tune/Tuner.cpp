@@ -46,6 +46,7 @@ struct TuneContext {
     std::string modelSpec = "analytic"; ///< the model the next round searches with
     std::string oneShotHash; ///< round 0's beam#0 under the analytic model: the one-shot choice
     bool storeBroken = false;
+    std::unique_ptr<MeasurementRunner> runner; ///< where batches are measured
 
     void say(const std::string &line) const {
         if (options.log) options.log(line);
@@ -135,24 +136,23 @@ struct Pending {
     nlohmann::json terms;
 };
 
-/// Measures `pending` in parallel, records each row, and returns the rows in the order of
-/// `pending` (failure kCancelledFailure for those the cancel flag stopped; not recorded).
+/// Measures `pending` with the run's runner, records each row as it arrives, and returns the
+/// rows in the order of `pending` (failure kCancelledFailure for those the cancel flag stopped;
+/// not recorded).
 std::vector<Measurement> measureAll(TuneContext &ctx, const std::vector<Pending> &pending,
                                     int round) {
     std::vector<BenchJob> jobs;
     for (const Pending &p : pending)
         jobs.push_back(p.job);
-    ParallelOptions parallel;
-    parallel.jobs = ctx.options.compileJobs > 0 ? ctx.options.compileJobs
-                                                : defaultParallelJobs(ctx.report.device);
-    parallel.worker.workerPath = ctx.options.workerPath;
-    parallel.worker.cancel = ctx.options.cancel;
+    if (jobs.empty()) return {};
     int done = 0;
     const int total = int(jobs.size());
-    parallel.onStart = [&](size_t i) {
+    RunnerCallbacks callbacks;
+    callbacks.log = [&](const std::string &line) { ctx.say(line); };
+    callbacks.onStart = [&](size_t i) {
         ctx.progress(round, "measuring", done, total, jobs[i].label);
     };
-    parallel.onDone = [&](size_t i, const Measurement &m) {
+    callbacks.onDone = [&](size_t i, const Measurement &m) {
         if (m.failure == kCancelledFailure) return;
         ++done;
         store(ctx, recordOf(ctx, jobs[i], m, pending[i].model, pending[i].terms, round));
@@ -160,7 +160,10 @@ std::vector<Measurement> measureAll(TuneContext &ctx, const std::vector<Pending>
         if (ctx.options.onMeasured) ctx.options.onMeasured(m);
         ctx.progress(round, "measuring", done, total, "");
     };
-    return runWorkersInParallel(jobs, parallel);
+    callbacks.onProgress = [&](const RunnerProgress &p) {
+        if (ctx.options.onRunnerProgress) ctx.options.onRunnerProgress(p);
+    };
+    return ctx.runner->run(jobs, callbacks);
 }
 
 bool wasCancelled(const Measurement &m) {
@@ -398,6 +401,14 @@ TuneReport runTune(const TuneOptions &options) {
     ctx.base.referenceCache = referenceCache;
     ctx.base.deviceLock = deviceLockPath(report.device);
     ctx.say("device: " + report.device.describe() + "; GPU model " + ctx.search.gpu.name);
+    RunnerOptions runner;
+    runner.kind = options.runner;
+    runner.jobs = options.compileJobs;
+    runner.worker.workerPath = options.workerPath;
+    runner.worker.cancel = options.cancel;
+    runner.slurm = options.slurm;
+    ctx.runner = makeRunner(runner, report.device);
+    ctx.say("runner: " + ctx.runner->name() + ", " + ctx.runner->describe());
 
     DatasetBuilder builder(*options.store);
     try {

@@ -12,6 +12,7 @@
 #include "bench/Baselines.h"
 #include "bench/DeviceDetect.h"
 #include "bench/Measurement.h"
+#include "bench/MeasurementRunner.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 
@@ -63,6 +64,8 @@ struct TuneOptions {
     std::vector<Baseline> baselines; ///< measured once, after the last round
     double dropoutPercent = 10;      ///< greedy samples' dropout
     int compileJobs = 0;             ///< parallel compilations; 0: every core
+    RunnerKind runner = RunnerKind::Local; ///< where batches are measured
+    SlurmOptions slurm;                    ///< runner Slurm: cluster, directory, resources
     bool stageProducers = true;
     int warmup = 1;
     int repeats = 5;
@@ -79,6 +82,8 @@ struct TuneOptions {
     std::function<void(const TuneProgress &)> onProgress;
     std::function<void(const TuneRound &)> onRound;
     std::function<void(const Measurement &)> onMeasured;
+    /// Jobs pending/running/done per node (device or cluster node) while a batch runs.
+    std::function<void(const RunnerProgress &)> onRunnerProgress;
 };
 
 struct TuneReport {

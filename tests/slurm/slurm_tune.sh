@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# End-to-end test of `tune --runner slurm` on a real single-node Slurm cluster (cluster.sh: Debian's
+# munged, slurmctld and slurmd for this host) with PoCL workers:
+#   1. one round of 4 through a job array (GRES gpu:1, so tasks take turns on the device): every
+#      measurement arrives in a real SQLite database, progress lines name the node;
+#   2. a second run is interrupted (SIGINT) while its array is queued: it exits 130, keeps what it
+#      collected, and squeue is empty afterwards (scancel);
+#   3. a resumed run after a killed CLI (SIGKILL, array left queued) follows the queued jobs
+#      instead of submitting them again.
+# Skips (exit 77) only where the Slurm daemons cannot run (no slurm-wlm/munge and no way to
+# install them); FAILS when there is no OpenCL device. About 40-60 s on 2 cores.
+# Usage: slurm_tune.sh BEAMSCOPE_CLI
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BEAMSCOPE_CLI" >&2
+    exit 2
+fi
+cli=$1
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+cluster=$tmp/cluster
+failed=0
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+}
+cleanup() {
+    "$here/cluster.sh" stop "$cluster" >/dev/null 2>&1
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+why=$("$here/cluster.sh" check)
+rc=$?
+if [ $rc -ne 0 ]; then
+    echo "SKIP: $why"
+    exit 77
+fi
+if ! clinfo -l 2>/dev/null | grep -q "Device"; then
+    echo "FAIL: no OpenCL device (clinfo lists none): PoCL is part of the test machine's set-up"
+    exit 1
+fi
+env_line=$("$here/cluster.sh" start "$cluster") || {
+    echo "FAIL: the test cluster did not start"
+    exit 1
+}
+eval "$env_line" # export SLURM_CONF=...
+records() { "$cli" db stats --db "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])'; }
+queued() { squeue -h -o '%i %T' | grep -cv -E 'COMPLETED|FAILED|CANCELLED|TIMEOUT' ; }
+pipe=(unsharp_mask -p width=64 -p height=64)
+slurm=(--runner slurm --slurm-dir "$tmp/jobs" --slurm-poll 0.3 --repeats 2 --device opencl)
+
+# 1. One round of four on the cluster: four rows in the database, progress per node.
+"$cli" tune "${pipe[@]}" --rounds 1 --batch 4 "${slurm[@]}" --db "$tmp/a.sqlite" --json \
+    >"$tmp/a.json" 2>"$tmp/a.err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "tune --runner slurm exited with $rc: $(tail -n 3 "$tmp/a.err")"
+grep -q "slurm: submitted array job" "$tmp/a.err" || fail "no array job submitted"
+grep -q "jobs: .*beamscope-node" "$tmp/a.err" || fail "no progress line naming the node"
+python3 - "$tmp/a.json" <<'PY' || fail "tune JSON: see above"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert len(j["rounds"]) == 1, j["rounds"]
+r = j["rounds"][0]
+assert r["measured"] == 4, r
+assert r["measured"] - r["failures"] >= 1, r
+assert j["best"] and j["best"]["correct"] is True, j["best"]
+print("slurm tune ok: best", j["best"]["measured_ms"]["median"], "ms,", r["failures"], "failed")
+PY
+n=$(records "$tmp/a.sqlite")
+[ "$n" = "4" ] || fail "expected 4 records, got $n"
+ls "$tmp"/jobs/batch-*/manifest.json >/dev/null 2>&1 || fail "no batch manifest in --slurm-dir"
+[ "$(queued)" = "0" ] || fail "jobs left in the queue after a finished run"
+
+# 2. Interrupt a run while its array is queued: exit 130, nothing left queued.
+"$cli" tune "${pipe[@]}" --rounds 1 --batch 6 --seed 7 "${slurm[@]}" --db "$tmp/b.sqlite" \
+    --slurm-max-parallel 1 >/dev/null 2>"$tmp/b.err" &
+pid=$!
+for _ in $(seq 1 600); do
+    grep -q "slurm: submitted array job" "$tmp/b.err" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.1
+done
+grep -q "slurm: submitted array job" "$tmp/b.err" || fail "second run submitted nothing"
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] || fail "interrupted run exited with $rc, expected 130: $(tail -n 2 "$tmp/b.err")"
+grep -q "slurm: cancelled array job" "$tmp/b.err" || fail "no scancel on interrupt"
+left=$(queued)
+[ "$left" = "0" ] || fail "$left job(s) still queued after the interrupt: $(squeue -h)"
+n=$(records "$tmp/b.sqlite")
+[ "$n" -lt 6 ] || fail "interrupted run recorded all 6 rows ($n)"
+
+# 3. Kill the CLI outright with its array queued; the resumed run follows those jobs.
+"$cli" tune "${pipe[@]}" --rounds 1 --batch 3 --seed 11 "${slurm[@]}" --db "$tmp/c.sqlite" \
+    --run-id c --slurm-compile job --slurm-max-parallel 1 >/dev/null 2>"$tmp/c.err" &
+pid=$!
+for _ in $(seq 1 600); do
+    grep -q "slurm: submitted array job" "$tmp/c.err" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.1
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+"$cli" tune "${pipe[@]}" --rounds 1 --batch 3 --seed 11 "${slurm[@]}" --db "$tmp/c.sqlite" \
+    --run-id c --resume --slurm-compile job >/dev/null 2>"$tmp/c2.err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "resumed run exited with $rc: $(tail -n 3 "$tmp/c2.err")"
+grep -q "slurm: following [1-9]" "$tmp/c2.err" || fail "resume did not follow the queued jobs: $(grep slurm: "$tmp/c2.err")"
+grep -q "slurm: submitted array job" "$tmp/c2.err" && fail "resume submitted the jobs again"
+n=$(records "$tmp/c.sqlite")
+[ "$n" = "3" ] || fail "after resume: expected 3 records, got $n"
+[ "$(queued)" = "0" ] || fail "jobs left in the queue after the resumed run"
+
+if [ $failed -ne 0 ]; then
+    echo "--- slurmctld.log"
+    tail -n 20 "$cluster/log/slurmctld.log"
+    echo "$failed check(s) failed"
+    exit 1
+fi
+echo "slurm e2e: all checks passed"
