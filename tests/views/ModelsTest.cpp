@@ -166,9 +166,12 @@ private Q_SLOTS:
                 last = cost;
             }
         }
-        // Back to the step's own order: bucket 1 first.
+        // Back to the step's own order: bucket 1 first, which holds children of beam state 0
+        // (buckets are formed per parent).
         model.sort(BucketModel::DecisionColumn, Qt::AscendingOrder);
-        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("bucket 1"));
+        QCOMPARE(model.index(0, 0).data().toString(),
+                 QStringLiteral("bucket 1 of beam %1").arg(biggest->buckets[0].parent));
+        QCOMPARE(biggest->buckets[0].parent, 0);
     }
 
     void prunedModelGroupsByReason() {
