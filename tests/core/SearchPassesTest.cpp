@@ -139,7 +139,9 @@ TEST(SearchPasses, PenaltiesFollowSection45) {
     bool penalizedInMainPass = false;
     for (const SearchStepPtr &s : stepsOf(dag, options(8, 4))) {
         for (const StepCandidate &c : s->candidates) {
-            if (s->pass == 0) EXPECT_FALSE(c.penalized) << "the pre-pass charges no penalty";
+            if (s->pass == 0) {
+                EXPECT_FALSE(c.penalized) << "the pre-pass charges no penalty";
+            }
             penalizedInMainPass |= c.penalized;
         }
         for (const BeamEntry &e : s->beam)
