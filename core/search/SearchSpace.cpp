@@ -272,6 +272,28 @@ int64_t parallelPoints(const Stage &stage) {
 ///    parity of where the tile starts; even where it does not, Halide's simplifier cannot
 ///    always prove so (nested divisions of pyramids), so only divisions that come out exact
 ///    ((2x + 1) / 2 = x) are allowed.
+/// Why Halide may bound `node`'s region within one block of `host` by far more than the tile
+/// needs, or "" when it cannot. Through an index that is data-dependent or clamped (boundary
+/// conditions such as repeat_edge) Halide bounded the region by the index's whole range, so the
+/// block launches ceil(range / serial) threads, whatever the tiling: on stencil_chain a 24 x 1
+/// thread tiling of the input wrapper became 52 x 256 threads and every run failed
+/// (CL_INVALID_WORK_GROUP_SIZE on PoCL).
+std::string unboundedBlockRegion(const ScheduleState &state, int node, int host) {
+    const FunctionDAG &dag = state.dag();
+    for (int e : state.edgesWithin(node, host, LoopLevel::Block)) {
+        const Edge &edge = dag.edge(e);
+        for (const CallSite &site : edge.calls) {
+            for (const CallArg &arg : site.args) {
+                if (arg.affine && !arg.affine->isClamped()) continue;
+                return "Halide bounds its region per block by the whole index range (" +
+                       dag.node(edge.consumer).name + " reads " + dag.node(edge.producer).name +
+                       " through a data-dependent or clamped index)";
+            }
+        }
+    }
+    return "";
+}
+
 std::string variableThreadRegion(const ScheduleState &state, int node, int host) {
     const FunctionDAG &dag = state.dag();
     const std::vector<int> edges = state.edgesWithin(node, host, LoopLevel::Thread);
@@ -424,6 +446,9 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
     case ComputeKind::Root:
         return p.tiled ? checkRootTiling(n, p.tilings) : std::nullopt;
     case ComputeKind::Block: {
+        if (std::string why = unboundedBlockRegion(parent, node, p.host); !why.empty()) {
+            return prune(PruneReason::ThreadAllocationDynamicOrTooLarge, why);
+        }
         const double ratio = double(boxVolume(p.region)) * double(p.realizations) / double(std::max<int64_t>(1, n.stages[0].points()));
         if (ratio > m_options.maxFusedRecompute) {
             return prune(PruneReason::ExcessiveRecompute, "computes " + std::to_string(int(ratio * 100) / 100.0).substr(0, 4) + "x its points");

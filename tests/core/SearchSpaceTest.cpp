@@ -3,8 +3,10 @@
 
 #include "codegen/ScheduleApplier.h"
 #include "pipeline/apps/Apps.h"
+#include "search/Pins.h"
 #include "search/SearchEngine.h"
 #include "search/SearchSpace.h"
+#include "util/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +17,9 @@ using namespace beamscope::testing;
 
 namespace {
 
-SearchSpace v100Space() { return SearchSpace(GpuSpec::load("v100"), SearchSpaceOptions{}); }
+SearchSpace v100Space() {
+    return SearchSpace(GpuSpec::load("v100"), SearchSpaceOptions{});
+}
 
 /// The reason `node` is pruned in `child`, or Count when it survives.
 PruneReason reasonFor(const SearchSpace &space, const StatePtr &child, const std::string &name) {
@@ -73,7 +77,8 @@ TEST(SearchSpace, EveryPruneReasonHasATriggeringCase) {
     const StatePtr start = ScheduleState::initial(dag);
     const StatePtr outputPlaced = rootTiled(start, "output", {32, 8}, {1, 1});
 
-    EXPECT_EQ(reasonFor(space, rootTiled(outputPlaced, "stage_1", {32, 8}, {1, 1}), "stage_1"), PruneReason::Count);
+    EXPECT_EQ(reasonFor(space, rootTiled(outputPlaced, "stage_1", {32, 8}, {1, 1}), "stage_1"),
+              PruneReason::Count);
     EXPECT_EQ(reasonFor(space, rootTiled(outputPlaced, "stage_1", {64, 32}, {1, 1}), "stage_1"),
               PruneReason::TooManyThreads);
     EXPECT_EQ(reasonFor(space, rootTiled(outputPlaced, "stage_1", {32, 1}, {8, 16}), "stage_1"),
@@ -83,26 +88,33 @@ TEST(SearchSpace, EveryPruneReasonHasATriggeringCase) {
     // 64x16 threads with 4x4 serial: 256x64 pixels per block, 6 x 40 = 240 blocks on the big
     // image is fine; on a 512x256 image it is 8 blocks, leaving most of the 80 SMs idle.
     EXPECT_EQ(reasonFor(space, rootTiled(outputPlaced, "stage_1", {64, 16}, {4, 4}), "stage_1"),
-              PruneReason::Count) << "240 blocks for 80 SMs is allowed";
+              PruneReason::Count)
+        << "240 blocks for 80 SMs is allowed";
     auto small = std::make_shared<const FunctionDAG>(
         buildApp("stencil_chain", {{"length", 1}, {"width", 512}, {"height", 256}}));
     const StatePtr smallOut = rootTiled(ScheduleState::initial(small), "output", {32, 8}, {1, 1});
-    EXPECT_EQ(reasonFor(space, rootTiled(smallOut, "stage_1", {64, 16}, {4, 4}), "stage_1"), PruneReason::IdleSms);
+    EXPECT_EQ(reasonFor(space, rootTiled(smallOut, "stage_1", {64, 16}, {4, 4}), "stage_1"),
+              PruneReason::IdleSms);
 
     const StatePtr stage1 = rootTiled(outputPlaced, "stage_1", {32, 8}, {1, 1});
     // Inlining a 5x5 stencil into a 5x5 stencil evaluates it 25 times per point.
-    EXPECT_EQ(reasonFor(space, stage1->withInline(dag->find("stage_0")), "stage_0"), PruneReason::ExcessiveRecompute);
+    EXPECT_EQ(reasonFor(space, stage1->withInline(dag->find("stage_0")), "stage_0"),
+              PruneReason::ExcessiveRecompute);
     // A 64x16 x 8x8 tile of stage_1 needs 516 x 132 floats of stage_0 in shared memory.
     const StatePtr bigTile = rootTiled(outputPlaced, "stage_1", {64, 16}, {8, 8});
-    EXPECT_EQ(reasonFor(space, bigTile->withBlock(dag->find("stage_0"), dag->find("stage_1"), {1, 1}), "stage_0"),
+    EXPECT_EQ(reasonFor(space,
+                        bigTile->withBlock(dag->find("stage_0"), dag->find("stage_1"), {1, 1}),
+                        "stage_0"),
               PruneReason::TooMuchSharedMemory);
     // 8x8 serial per thread needs 12x12 floats = 576 bytes of registers.
     const StatePtr bigSerial = rootTiled(outputPlaced, "stage_1", {8, 4}, {8, 8});
-    EXPECT_EQ(reasonFor(space, bigSerial->withThread(dag->find("stage_0"), dag->find("stage_1")), "stage_0"),
+    EXPECT_EQ(reasonFor(space, bigSerial->withThread(dag->find("stage_0"), dag->find("stage_1")),
+                        "stage_0"),
               PruneReason::ThreadAllocationDynamicOrTooLarge);
     // Fused at the block level of 1x1-thread tiles, stage_0 is recomputed 25 times over.
     const StatePtr tiny = rootTiled(outputPlaced, "stage_1", {1, 1}, {1, 1});
-    EXPECT_EQ(reasonFor(space, tiny->withBlock(dag->find("stage_0"), dag->find("stage_1"), {1, 1}), "stage_0"),
+    EXPECT_EQ(reasonFor(space, tiny->withBlock(dag->find("stage_0"), dag->find("stage_1"), {1, 1}),
+                        "stage_0"),
               PruneReason::ExcessiveRecompute);
 }
 
@@ -122,11 +134,14 @@ TEST(SearchSpace, ThreadLevelFuncWhoseRegionVariesWithTheTileIsPruned) {
         const char *pruned; ///< part of the prune detail; null when kept
         bool halideRejects;
     };
-    for (const Case &k : {Case{Reads::Translated, 1, nullptr, false}, Case{Reads::Translated, 4, nullptr, false},
-                          Case{Reads::TranslatedAndAlpha, 4, "different slopes meet along c", true},
-                          Case{Reads::Halves, 1, "division by 2", false}, Case{Reads::Halves, 3, "division by 2", false},
-                          Case{Reads::HalvesAndAlpha, 8, "different slopes meet along c", true}}) {
-        SCOPED_TRACE("reads " + std::to_string(int(k.reads)) + ", serial " + std::to_string(k.serial));
+    for (const Case &k :
+         {Case{Reads::Translated, 1, nullptr, false}, Case{Reads::Translated, 4, nullptr, false},
+          Case{Reads::TranslatedAndAlpha, 4, "different slopes meet along c", true},
+          Case{Reads::Halves, 1, "division by 2", false},
+          Case{Reads::Halves, 3, "division by 2", false},
+          Case{Reads::HalvesAndAlpha, 8, "different slopes meet along c", true}}) {
+        SCOPED_TRACE("reads " + std::to_string(int(k.reads)) + ", serial " +
+                     std::to_string(k.serial));
         auto dag = std::make_shared<const FunctionDAG>(upsamplePipeline(k.reads));
         const StatePtr parent = upsampleParent(dag, k.serial);
         const int coarse = dag->find("coarse"), output = dag->find("output");
@@ -171,7 +186,8 @@ TEST(SearchSpace, ThreadLevelFuncWhoseRegionVariesWithTheTileIsPruned) {
     std::vector<Candidate> kept;
     std::vector<PrunedCandidate> dropped;
     space.locations(*s, f, kept, dropped);
-    for (const Candidate &c : kept) EXPECT_NE(c.child.placement->kind, ComputeKind::Thread) << c.label;
+    for (const Candidate &c : kept)
+        EXPECT_NE(c.child.placement->kind, ComputeKind::Thread) << c.label;
 }
 
 TEST(SearchSpace, SurvivingCandidatesRespectTheGpuLimits) {
@@ -196,7 +212,9 @@ TEST(SearchSpace, SurvivingCandidatesRespectTheGpuLimits) {
                 const StatePtr child = c.child.materialize();
                 for (const LoopNestPtr &kernel : child->kernels()) {
                     int64_t shared = 0;
-                    for (int f : kernel->stored) shared += boxVolume(child->placement(f).region) * dag->node(f).bytesPerPoint;
+                    for (int f : kernel->stored)
+                        shared +=
+                            boxVolume(child->placement(f).region) * dag->node(f).bytesPerPoint;
                     EXPECT_LE(shared, gpu.sharedMemoryPerBlockBytes) << c.label;
                     for (const LoopNestPtr &child : kernel->children) {
                         if (child->level == LoopLevel::Thread) {
@@ -232,9 +250,41 @@ TEST(GreedySearch, EveryCatalogAppGetsACompleteScheduleWithFinitePositiveCost) {
         EXPECT_TRUE(best.state->complete());
         EXPECT_TRUE(std::isfinite(best.cost.total));
         EXPECT_GT(best.cost.total, 0.0);
-        for (double t : best.cost.terms) EXPECT_TRUE(std::isfinite(t) && t >= 0.0);
+        for (double t : best.cost.terms)
+            EXPECT_TRUE(std::isfinite(t) && t >= 0.0);
         EXPECT_GT(best.cost.terms[size_t(CostTerm::Compute)], 0.0);
         EXPECT_GT(best.cost.terms[size_t(CostTerm::Load)], 0.0);
         EXPECT_GT(best.cost.terms[size_t(CostTerm::Store)], 0.0);
     }
+}
+
+// Regression: Halide bounds a Func's region per block by the whole range of a clamped index
+// (repeat_edge), so lambda_0 (the input wrapper repeat_edge reads) at the block level of stage_0
+// launched 52 x 256 threads for a 24 x 1 tiling and every run failed on PoCL with
+// CL_INVALID_WORK_GROUP_SIZE. Such a placement is pruned; pinning it is refused.
+TEST(SearchSpace, NoBlockLevelPlacementThroughAClampedIndex) {
+    auto dag = std::make_shared<const FunctionDAG>(
+        buildApp("stencil_chain", {{"length", 4}, {"width", 256}, {"height", 256}}));
+    SearchOptions options = SearchOptions::greedy();
+    options.gpu = GpuSpec::load("pocl-cpu");
+    options.pins = pinsFromJson(nlohmann::json::parse(
+        R"({"pins": [{"func": "lambda_0", "location": "block", "host": "stage_0"},
+                     {"func": "stage_0", "location": "root"}]})"));
+    try {
+        SearchEngine engine(dag, options);
+        engine.run();
+        FAIL() << "a block-level lambda_0 was accepted";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("lambda_0"), std::string::npos) << e.what();
+    }
+    // Unpinned, the full search never puts lambda_0 at any block level.
+    options = SearchOptions();
+    options.gpu = GpuSpec::load("pocl-cpu");
+    options.beamSize = 8;
+    options.passes = 2;
+    SearchEngine engine(dag, options);
+    engine.run();
+    ASSERT_NE(engine.best(), nullptr);
+    const int lambda = dag->find("lambda_0");
+    EXPECT_NE(engine.best()->state->placement(lambda).kind, ComputeKind::Block);
 }
