@@ -82,16 +82,18 @@ inline std::string firstDifference(const std::string &a, const std::string &b) {
     }
 }
 
-/// A temporary directory removed at the end of the test.
-struct TempDir {
+/// A temporary directory for exported headers, removed at the end of the test (not TempDir:
+/// MeasurementStoreTestUtil.h has one of that name in this namespace, and two inline classes of
+/// one name in one program are an ODR violation that crashed this test).
+struct ExportDir {
     fs::path path;
-    TempDir() {
+    ExportDir() {
         static int count = 0;
         path = fs::temp_directory_path() /
                ("beamscope-source-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
         fs::create_directories(path);
     }
-    ~TempDir() {
+    ~ExportDir() {
         std::error_code ec;
         fs::remove_all(path, ec);
     }

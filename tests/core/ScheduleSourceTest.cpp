@@ -141,7 +141,7 @@ TEST(ScheduleSource, CompiledExportLowersLikeTheApplier) {
         {"stencil_chain", kShortChain, "schedule_staged",
          [](const auto &dag) { return stagedStencilChain(dag); }, nullptr},
         {"stencil_chain", kShortChain, "schedule_staged_inline", stagedInline, nullptr}};
-    TempDir dir;
+    ExportDir dir;
     std::string driver = "// Driver: the exported schedules, callable from the test.\n";
     for (Case &c : cases) {
         auto dag = std::make_shared<const FunctionDAG>(buildApp(c.app, c.params));

@@ -192,7 +192,7 @@ TEST(UserGenerators, CompiledExportLowersLikeTheApplier) {
         cases.push_back({userSource("user_box_stats", {"scale=0.5"}), greedy, "stats" + kind, {}});
         cases.push_back({userSource("user_pyramid_4d"), greedy, "pyramid" + kind, {}});
     }
-    TempDir dir;
+    ExportDir dir;
     std::string driver = "// Driver: the exported schedules, callable from the test.\n";
     for (Case &c : cases) {
         auto dag = std::make_shared<const FunctionDAG>(loadPipeline(c.source));
