@@ -20,6 +20,7 @@ debian_packages=(
   libsqlite3-dev sqlite3 libxgboost-dev
   slurm-wlm munge
   xvfb xauth fonts-dejavu-core clang-format
+  clang libclang-rt-14-dev
   help2man desktop-file-utils appstream dpkg-dev
 )
 
