@@ -130,9 +130,10 @@ private Q_SLOTS:
     }
 
     void incompleteStatesShowTheBestCompleteScheduleOrAMessage() {
-        // Beam 2, two passes: mid-pass-1 nothing is complete; mid-pass-2 pass 1's best is.
+        // Beam 2, three passes (the freezing pre-pass replaces the first): mid-pass-1 nothing is
+        // complete; mid-way through a later pass an earlier pass's best is.
         const test::RealSearch search =
-            test::runSearch("stencil_chain", {}, test::testOptions(2, 2));
+            test::runSearch("stencil_chain", {}, test::testOptions(2, 3));
         SelectionHub hub;
         ExportView view(&hub);
         view.show();
