@@ -226,7 +226,12 @@ GpuSpec GpuSpec::fromJson(const nlohmann::json &json, const std::string &source)
     for (const auto &item : json.items()) {
         const bool known = std::any_of(fields().begin(), fields().end(),
                                        [&](const Field &f) { return item.key() == f.key; });
-        if (!known) throw Error(source + ": unknown key '" + item.key() + "'");
+        if (!known) {
+            // As JSON writes it: a key with a newline or invalid UTF-8 still makes one line.
+            const std::string key = nlohmann::json(item.key()).dump(
+                -1, ' ', false, nlohmann::json::error_handler_t::replace);
+            throw Error(source + ": unknown key " + key);
+        }
     }
     GpuSpec spec;
     for (const Field &field : fields()) {

@@ -150,7 +150,7 @@ TEST(GpuSpec, RejectsMalformedFiles) {
     nlohmann::json unknown = good;
     unknown["sm_cnt"] = 80;
     const std::string unknownMessage = loadError(dir.write("unknown.json", unknown.dump()));
-    EXPECT_NE(unknownMessage.find("unknown key 'sm_cnt'"), std::string::npos) << unknownMessage;
+    EXPECT_NE(unknownMessage.find("unknown key \"sm_cnt\""), std::string::npos) << unknownMessage;
 
     nlohmann::json negative = good;
     negative["warp_size"] = -32;

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the parser fuzz harnesses with clang against a main build's core library and runs each:
 # first every file of its seed corpus and of regressions/ (inputs that once failed), then
-# libFuzzer for SECONDS (default 10) from the seed corpus. Fails on any crash, abort, sanitizer
+# libFuzzer for SECONDS (default 10) from the seed corpus, or for runs=N inputs from seed 1. Fails on any crash, abort, sanitizer
 # report or an exception other than beamscope::Error. New findings are written to $OUT/findings.
-#   tests/fuzz/run.sh BUILD_DIR [SECONDS] [HARNESS...]
-# The ctest `fuzz.parsers` runs it for a few seconds per harness; docs/reliability.md shows a
+#   tests/fuzz/run.sh BUILD_DIR [SECONDS|runs=N] [HARNESS...]
+# The ctest `fuzz.parsers` runs a fixed 20,000 inputs per harness (reproducible); docs/reliability.md shows a
 # longer session.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -39,7 +39,10 @@ for h in "${harnesses[@]}"; do
     fi
     work="$(mktemp -d)"
     cp "$here/corpus/$h"/* "$work/"
-    if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$findings/$h-" \
+    # runs=N: a fixed number of inputs from a fixed seed, the same run every time (ctest); else
+    # SECONDS of fuzzing from a random seed (longer sessions).
+    if [[ $seconds == runs=* ]]; then budget=(-runs="${seconds#runs=}" -seed=1); else budget=(-max_total_time="$seconds"); fi
+    if "$bin" "${budget[@]}" -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$findings/$h-" \
         "$work" >"$findings/$h.fuzz.log" 2>&1; then
         echo "PASS: $h ($(tail -1 "$findings/$h.fuzz.log" | sed 's/^Done //'), no finding)"
     else
