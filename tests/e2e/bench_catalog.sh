@@ -7,11 +7,9 @@
 # BENCH_CATALOG_ARGS adds bench options; a CUDA GPU preset makes the search pick the serial tiles
 # (and so the register staging of paper 4.7) it would pick for that GPU, still run on PoCL.
 set -u
+source "$(dirname "$0")/common.sh"
 cli=$1; shift
-if ! clinfo -l 2>/dev/null | grep -q "Device"; then
-    echo "FAIL: no OpenCL device (clinfo lists none); PoCL is part of the test machine's set-up"
-    exit 1
-fi
+require_opencl
 # --no-db: every schedule is run here, never taken from an earlier run's measurements.
 declare -A params=(
     [bilateral_grid]="-p width=128 -p height=96"

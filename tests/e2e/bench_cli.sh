@@ -14,17 +14,9 @@ tmp=$(mktemp -d)
 # The user's measurement database is neither read nor written: every row is measured here.
 export XDG_DATA_HOME="$tmp/xdg"
 trap 'rm -rf "$tmp"' EXIT
-failed=0
+source "$(dirname "$0")/common.sh"
 
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
-
-if ! clinfo -l 2>/dev/null | grep -q "Device"; then
-    echo "FAIL: no OpenCL device (clinfo lists none); PoCL is part of the test machine's set-up"
-    exit 1
-fi
+require_opencl
 
 start=$(date +%s)
 "$cli" bench stencil_chain -p length=4 -p width=256 -p height=256 --device opencl --mode topk \
@@ -65,9 +57,4 @@ assert r['chosen'] in [x['label'] for x in r['candidates']], r['chosen']
 "$cli" bench stencil_chain --device gpu >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--device gpu should be a usage error"
 
-if [ "$failed" -eq 0 ]; then
-    echo "PASS: bench e2e"
-    exit 0
-fi
-echo "$failed failure(s)"
-exit 1
+finish "bench e2e"

@@ -15,19 +15,12 @@ fi
 cli=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
+source "$(dirname "$0")/common.sh"
 records() { "$cli" db stats --db "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])'; }
 # Lines of a file (0 when empty).
 lines() { grep -c '' "$1"; }
 
-if ! clinfo -l 2>/dev/null | grep -q "Device"; then
-    echo "FAIL: no OpenCL device (clinfo lists none): PoCL is part of the test machine's set-up"
-    exit 1
-fi
+require_opencl
 bench=(bench stencil_chain -p length=2 -p width=64 -p height=64 --device opencl --mode topk --top 1)
 db=$tmp/m.sqlite
 
@@ -119,8 +112,4 @@ expect_one_line_error "db stats of a corrupt file" db stats --db "$tmp/corrupt.s
 grep -q "not a database" "$tmp/bad.err" || fail "corrupt stats: $(cat "$tmp/bad.err")"
 expect_one_line_error "db prune without a criterion" db prune --db "$db"
 
-if [ "$failed" -ne 0 ]; then
-    echo "$failed check(s) failed"
-    exit 1
-fi
-echo "db CLI: all checks passed"
+finish "db CLI"

@@ -14,21 +14,14 @@ fi
 cli=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failed=0
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
+source "$(dirname "$0")/common.sh"
 records() { "$cli" db stats --db "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])'; }
 unique_schedules() {
     "$cli" db export --db "$1" --csv "$tmp/x.csv" >/dev/null &&
         python3 -c 'import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); print(len({(r["pipeline_key"], r["schedule_hash"], r["device_key"]) for r in rows}))' "$tmp/x.csv"
 }
 
-if ! clinfo -l 2>/dev/null | grep -q "Device"; then
-    echo "FAIL: no OpenCL device (clinfo lists none): PoCL is part of the test machine's set-up"
-    exit 1
-fi
+require_opencl
 pipe=(unsharp_mask -p width=96 -p height=96)
 
 # 1. Two rounds of four: 8 measurements recorded, JSON with both rounds and the one-shot choice.
@@ -108,8 +101,4 @@ pgrep -f "$tmp/ctmp" >/dev/null && fail "a worker outlived the interrupted run"
 "$cli" models --db "$tmp/empty.sqlite" >/dev/null 2>"$tmp/e2"
 [ $? -ne 0 ] && [ "$(wc -l <"$tmp/e2")" = "1" ] || fail "models on an empty database: $(cat "$tmp/e2")"
 
-if [ "$failed" -gt 0 ]; then
-    echo "$failed check(s) failed"
-    exit 1
-fi
-echo "tune e2e: all checks passed"
+finish "tune e2e"

@@ -18,12 +18,7 @@ tmp=$(mktemp -d)
 # The user's measurement database is neither read nor written: every row is measured here.
 export XDG_DATA_HOME="$tmp/xdg"
 trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
+source "$(dirname "$0")/common.sh"
 
 # Exit status and one-line stderr of a command expected to fail.
 expect_error() {
@@ -36,10 +31,7 @@ expect_error() {
     grep -q -- "$needle" "$tmp/err" || fail "'$*': stderr lacks '$needle': $(cat "$tmp/err")"
 }
 
-if ! clinfo -l 2>/dev/null | grep -q "Device"; then
-    echo "FAIL: no OpenCL device (clinfo lists none); PoCL is part of the test machine's set-up"
-    exit 1
-fi
+require_opencl
 
 # Generator, its --input values, and the outputs the DAG must show.
 declare -A inputs=(
@@ -112,9 +104,4 @@ expect_error 2 "outside its range" dag user_tone_map --generator-lib "$lib" --in
 expect_error 2 "not of the form NAME=VALUE" dag user_tone_map --generator-lib "$lib" --input gain
 expect_error 2 "has no scalar input" dag stencil_chain --input amount=1
 
-if [ "$failed" -eq 0 ]; then
-    echo "PASS: user generators e2e"
-    exit 0
-fi
-echo "$failed failure(s)"
-exit 1
+finish "user generators e2e"

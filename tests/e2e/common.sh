@@ -1,0 +1,28 @@
+# Shared by the end-to-end scripts (sourced, never run): a failure counter and the device check.
+# A script sources it after `set -u`, calls `fail "message"` for each failed check and ends with
+# `finish`, which prints the count and sets the exit status.
+
+failed=0
+
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+}
+
+# PoCL is part of the test machine's set-up: no OpenCL device is an error, never a skip.
+require_opencl() {
+    if ! clinfo -l 2>/dev/null | grep -q "Device"; then
+        echo "FAIL: no OpenCL device (clinfo lists none); PoCL is part of the test machine's set-up"
+        exit 1
+    fi
+}
+
+# The last line of a script: "NAME: all checks passed" and exit 0, or the count and exit 1.
+finish() {
+    if [ "$failed" -gt 0 ]; then
+        echo "$1: $failed check(s) failed"
+        exit 1
+    fi
+    echo "$1: all checks passed"
+    exit 0
+}
