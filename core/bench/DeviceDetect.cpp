@@ -1,8 +1,9 @@
 // Device detection through drivers opened with dlopen: the CUDA driver API (cuInit, cuDeviceGet,
-// attributes) and the OpenCL ICD loader (platforms, devices, device info). Only plain C entry
+// attributes) and the OpenCL ICD loader (the platform walk in OpenClDevices). Only plain C entry
 // points with their documented constants are used, so no CUDA or OpenCL headers are needed.
 #include "bench/DeviceDetect.h"
 
+#include "bench/OpenClDevices.h"
 #include "util/Error.h"
 
 #include <dlfcn.h>
@@ -40,35 +41,6 @@ using CuDeviceTotalMem = int (*)(size_t *, int);
 constexpr int kCuAttrMultiprocessorCount = 16;
 constexpr int kCuAttrComputeCapabilityMajor = 75;
 constexpr int kCuAttrComputeCapabilityMinor = 76;
-
-// --- OpenCL ----------------------------------------------------------------------------------
-using ClGetPlatformIDs = int (*)(unsigned, void **, unsigned *);
-using ClGetPlatformInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
-using ClGetDeviceIDs = int (*)(void *, uint64_t, unsigned, void **, unsigned *);
-using ClGetDeviceInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
-constexpr uint64_t kClDeviceTypeCpu = 1 << 1;
-constexpr uint64_t kClDeviceTypeGpu = 1 << 2;
-constexpr uint64_t kClDeviceTypeAccelerator = 1 << 3;
-constexpr uint64_t kClDeviceTypeAll = 0xFFFFFFFF;
-constexpr unsigned kClPlatformName = 0x0902;
-constexpr unsigned kClDeviceType = 0x1000;
-constexpr unsigned kClDeviceMaxComputeUnits = 0x1002;
-constexpr unsigned kClDeviceGlobalMemSize = 0x101F;
-constexpr unsigned kClDeviceName = 0x102B;
-constexpr unsigned kClDeviceVendor = 0x102C;
-
-std::string clString(ClGetDeviceInfo info, void *device, unsigned param) {
-    std::array<char, 512> text{};
-    if (info(device, param, text.size() - 1, text.data(), nullptr) != 0) return "";
-    return std::string(text.data());
-}
-
-const char *clTypeName(uint64_t type) {
-    if (type & kClDeviceTypeGpu) return "GPU";
-    if (type & kClDeviceTypeCpu) return "CPU";
-    if (type & kClDeviceTypeAccelerator) return "ACCELERATOR";
-    return "OTHER";
-}
 
 } // namespace
 
@@ -154,52 +126,22 @@ DeviceInfo detectCudaDevice(const DetectOptions &options) {
 
 DeviceInfo detectOpenClDevice(const DetectOptions &options) {
     DeviceInfo info;
+    // First a GPU on any platform, then any device on any platform.
     std::string why;
-    void *lib = openFirst(options.openclLibraries, why);
-    if (!lib) {
+    std::vector<OpenClDevice> devices = listOpenClDevices(options.openclLibraries, "GPU", why);
+    if (devices.empty()) devices = listOpenClDevices(options.openclLibraries, "", why);
+    if (devices.empty()) {
         info.notes.push_back("OpenCL: " + why);
         return info;
     }
-    auto platforms = symbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
-    auto platformInfo = symbol<ClGetPlatformInfo>(lib, "clGetPlatformInfo");
-    auto devices = symbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
-    auto deviceInfo = symbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
-    if (!platforms || !platformInfo || !devices || !deviceInfo) {
-        info.notes.push_back("OpenCL: library lacks the OpenCL API");
-        return info;
-    }
-    std::array<void *, 16> ids{};
-    unsigned found = 0;
-    if (platforms(unsigned(ids.size()), ids.data(), &found) != 0 || found == 0) {
-        info.notes.push_back("OpenCL: no platform");
-        return info;
-    }
-    found = std::min<unsigned>(found, unsigned(ids.size()));
-    // First a GPU on any platform, then any device on any platform.
-    for (uint64_t wanted : {kClDeviceTypeGpu, kClDeviceTypeAll}) {
-        for (unsigned p = 0; p < found; ++p) {
-            void *device = nullptr;
-            unsigned n = 0;
-            if (devices(ids[p], wanted, 1, &device, &n) != 0 || n == 0 || !device) continue;
-            info.kind = DeviceKind::OpenCL;
-            info.name = clString(deviceInfo, device, kClDeviceName);
-            info.vendor = clString(deviceInfo, device, kClDeviceVendor);
-            std::array<char, 256> text{};
-            if (platformInfo(ids[p], kClPlatformName, text.size() - 1, text.data(), nullptr) == 0)
-                info.platform = text.data();
-            uint64_t type = 0;
-            deviceInfo(device, kClDeviceType, sizeof type, &type, nullptr);
-            info.openclType = clTypeName(type);
-            unsigned units = 0;
-            deviceInfo(device, kClDeviceMaxComputeUnits, sizeof units, &units, nullptr);
-            info.computeUnits = int(units);
-            uint64_t bytes = 0;
-            deviceInfo(device, kClDeviceGlobalMemSize, sizeof bytes, &bytes, nullptr);
-            info.memoryBytes = std::int64_t(bytes);
-            return info;
-        }
-    }
-    info.notes.push_back("OpenCL: no device");
+    const OpenClDevice &d = devices.front();
+    info.kind = DeviceKind::OpenCL;
+    info.name = d.name;
+    info.vendor = d.vendor;
+    info.platform = d.platform;
+    info.openclType = d.type;
+    info.computeUnits = d.computeUnits;
+    info.memoryBytes = d.memoryBytes;
     return info;
 }
 

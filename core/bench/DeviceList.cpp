@@ -1,7 +1,9 @@
-// Contents: device enumeration through the CUDA driver API and the OpenCL ICD loader (dlopen, as
-// in DeviceDetect), the worker environment that selects each device, and per-device lock files.
+// Contents: device enumeration through the CUDA driver API (dlopen, as in DeviceDetect) and the
+// OpenCL platform walk of OpenClDevices, the worker environment that selects each device, and
+// per-device lock files.
 #include "bench/DeviceList.h"
 
+#include "bench/OpenClDevices.h"
 #include "bench/ParallelWorkers.h"
 
 #include <dlfcn.h>
@@ -29,16 +31,6 @@ using CuDeviceGetCount = int (*)(int *);
 using CuDeviceGet = int (*)(int *, int);
 using CuDeviceGetName = int (*)(char *, int, int);
 
-using ClGetPlatformIDs = int (*)(unsigned, void **, unsigned *);
-using ClGetPlatformInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
-using ClGetDeviceIDs = int (*)(void *, uint64_t, unsigned, void **, unsigned *);
-using ClGetDeviceInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
-constexpr uint64_t kClDeviceTypeCpu = 1 << 1;
-constexpr uint64_t kClDeviceTypeGpu = 1 << 2;
-constexpr uint64_t kClDeviceTypeAccelerator = 1 << 3;
-constexpr unsigned kClPlatformName = 0x0902;
-constexpr unsigned kClDeviceName = 0x102B;
-
 /// The names of CUDA devices 0..n-1 ("" where a name cannot be read).
 std::vector<std::string> cudaDeviceNames(const DetectOptions &options) {
     std::vector<std::string> names;
@@ -62,13 +54,6 @@ std::vector<std::string> cudaDeviceNames(const DetectOptions &options) {
     return names;
 }
 
-uint64_t clTypeBits(const std::string &type) {
-    if (type == "GPU") return kClDeviceTypeGpu;
-    if (type == "CPU") return kClDeviceTypeCpu;
-    if (type == "ACCELERATOR") return kClDeviceTypeAccelerator;
-    return 0;
-}
-
 /// Halide's HL_OCL_DEVICE_TYPE value for an OpenCL type name.
 std::string halideClType(const std::string &type) {
     if (type == "GPU") return "gpu";
@@ -79,32 +64,17 @@ std::string halideClType(const std::string &type) {
 /// Indices, among the devices of `detected`'s type on its platform, of those named like it.
 std::vector<int> openclDeviceIndices(const DeviceInfo &detected, const DetectOptions &options) {
     std::vector<int> indices;
-    const uint64_t type = clTypeBits(detected.openclType);
-    void *lib = openFirst(options.openclLibraries);
-    if (!lib || type == 0) return indices;
-    auto platforms = symbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
-    auto platformInfo = symbol<ClGetPlatformInfo>(lib, "clGetPlatformInfo");
-    auto devices = symbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
-    auto deviceInfo = symbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
-    if (!platforms || !platformInfo || !devices || !deviceInfo) return indices;
-    std::array<void *, 16> ids{};
-    unsigned found = 0;
-    if (platforms(unsigned(ids.size()), ids.data(), &found) != 0) return indices;
-    for (unsigned p = 0; p < std::min<unsigned>(found, unsigned(ids.size())); ++p) {
-        std::array<char, 256> text{};
-        if (platformInfo(ids[p], kClPlatformName, text.size() - 1, text.data(), nullptr) != 0 ||
-            detected.platform != text.data())
-            continue;
-        std::array<void *, 64> list{};
-        unsigned n = 0;
-        if (devices(ids[p], type, unsigned(list.size()), list.data(), &n) != 0) continue;
-        for (unsigned d = 0; d < std::min<unsigned>(n, unsigned(list.size())); ++d) {
-            std::array<char, 512> name{};
-            if (deviceInfo(list[d], kClDeviceName, name.size() - 1, name.data(), nullptr) == 0 &&
-                detected.name == name.data())
-                indices.push_back(int(d));
-        }
-        break; // Halide's runtime takes the first platform whose name matches
+    if (detected.openclType != "GPU" && detected.openclType != "CPU" &&
+        detected.openclType != "ACCELERATOR")
+        return indices;
+    std::string why;
+    const std::vector<OpenClDevice> devices =
+        listOpenClDevices(options.openclLibraries, detected.openclType, why);
+    int platform = -1; // Halide's runtime takes the first platform whose name matches
+    for (const OpenClDevice &d : devices) {
+        if (d.platform != detected.platform) continue;
+        if (platform < 0) platform = d.platformIndex;
+        if (d.platformIndex == platform && d.name == detected.name) indices.push_back(d.index);
     }
     return indices;
 }
