@@ -52,21 +52,16 @@ void MeasureCliOptions::addTo(CLI::App &command, const std::string &baselineHelp
 }
 
 SlurmOptions MeasureCliOptions::slurm() const {
-    SlurmOptions options;
-    if (!slurmConfig.empty()) options.loadFile(slurmConfig);
-    const std::pair<const char *, const std::string *> flags[] = {
-        {"dir", &slurmDir},      {"partition", &slurmPartition}, {"account", &slurmAccount},
-        {"gres", &slurmGres},    {"time", &slurmTime},           {"compile", &slurmCompile},
-        {"worker", &slurmWorker}};
-    for (const auto &[key, value] : flags)
-        if (!value->empty()) options.set(key, *value);
+    std::vector<std::pair<std::string, std::string>> settings = {
+        {"dir", slurmDir},      {"partition", slurmPartition}, {"account", slurmAccount},
+        {"gres", slurmGres},    {"time", slurmTime},           {"compile", slurmCompile},
+        {"worker", slurmWorker}};
     for (const std::string &o : slurmOptions)
-        options.set("option", o);
-    if (slurmPoll > 0) options.set("poll", std::to_string(slurmPoll));
-    if (slurmMaxParallel >= 0) options.set("max_parallel", std::to_string(slurmMaxParallel));
-    if (options.dir.empty())
-        throw UsageError("--runner slurm needs --slurm-dir (or dir = in --slurm-config)");
-    return options;
+        settings.emplace_back("option", o);
+    if (slurmPoll > 0) settings.emplace_back("poll", std::to_string(slurmPoll));
+    if (slurmMaxParallel >= 0)
+        settings.emplace_back("max_parallel", std::to_string(slurmMaxParallel));
+    return slurmOptionsFrom(slurmConfig, settings);
 }
 
 std::function<void(const RunnerProgress &)>

@@ -88,7 +88,14 @@ Measurement runWorker(const BenchJob &job, const WorkerOptions &options) {
     process.environment = options.environment;
     const ProcessResult run = runProcess({worker, jobFile}, process);
     if (!options.keepJobFiles) unlink(jobFile.c_str());
+    return workerMeasurement(job, run);
+}
 
+Measurement workerMeasurement(const BenchJob &job, const ProcessResult &run) {
+    Measurement failed;
+    failed.label = job.label;
+    failed.predicted = job.predicted;
+    failed.target = job.target;
     const nlohmann::json result = lastJsonLine(run.out);
     const std::string errTail = lastLine(run.err);
     if (run.succeeded() && result.is_object() && result.contains("label")) {

@@ -7,6 +7,7 @@
 
 #include "bench/BenchJob.h"
 #include "bench/Measurement.h"
+#include "bench/Subprocess.h"
 
 #include <atomic>
 #include <string>
@@ -34,5 +35,11 @@ std::string defaultWorkerPath();
 
 /// Runs `job` in a worker and returns its Measurement (failure set when it did not succeed).
 Measurement runWorker(const BenchJob &job, const WorkerOptions &options = {});
+
+/// The Measurement of a worker that ran `job` and ended as `run` says (its stdout, stderr and
+/// how it ended): the worker's result, or a failure — cancelled, hang, crash with the signal and
+/// the last line of stderr, the worker's own error, or its exit status. runWorker uses it on
+/// its child; the Slurm runner on a task's output files and exit status.
+Measurement workerMeasurement(const BenchJob &job, const ProcessResult &run);
 
 } // namespace beamscope

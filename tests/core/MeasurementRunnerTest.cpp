@@ -1,10 +1,11 @@
 // Measurement runners: the local runner on two real OpenCL devices (PoCL exposes two when
 // POCL_DEVICES="pthread pthread"): every job runs, both devices are used, a worker really is
 // pinned to the device its environment names (an index past the last device fails); progress
-// lines; the Slurm tools' output parsers on output captured from Slurm 22.05; the Slurm config
-// file. The real cluster is exercised end to end by tests/slurm/slurm_tune.sh.
+// lines; the Slurm tools' output parsers (squeue, sacct) on output captured from Slurm 22.05;
+// the Slurm config file. The real cluster is exercised end to end by tests/slurm/slurm_tune.sh.
 #include "bench/DeviceList.h"
 #include "bench/LocalRunner.h"
+#include "bench/slurm/SlurmAccounting.h"
 #include "bench/slurm/SlurmOptions.h"
 #include "bench/slurm/SlurmQueue.h"
 #include "util/Error.h"
@@ -155,6 +156,67 @@ TEST(SlurmQueue, ParsesSqueueTextFormat) {
     EXPECT_EQ(tasks[1].node, "beamscope-node");
     EXPECT_EQ(tasks[2].describe(), "TIMEOUT (TimeLimit)");
     EXPECT_TRUE(tasks[2].finished());
+}
+
+TEST(SlurmQueue, SqueueTextCarriesTheTasksOwnJobId) {
+    // `... -o '%F|%K|%T|%r|%N|%A'` as Slurm 22.05 prints it (a pending range has no own id).
+    const std::string text = "1|2|COMPLETED|None|beamscope-node|1\n1|0|COMPLETED|None|"
+                             "beamscope-node|2\n1|1|FAILED|NonZeroExitCode|beamscope-node|3\n"
+                             "7|3-5|PENDING|Priority||7\n";
+    const std::vector<SlurmTask> tasks = parseSqueueText(text, {1, 7});
+    ASSERT_EQ(tasks.size(), 6u);
+    EXPECT_EQ(tasks[0].jobId, 1);
+    EXPECT_EQ(tasks[2].jobId, 3);
+    EXPECT_EQ(tasks[3].jobId, 0);
+}
+
+TEST(SlurmAccounting, ParsesCompletionLogRecords) {
+    // `sacct --completion --parsable2 --noheader -j 2,3,1 -o JobID,State,ExitCode,NodeList` on
+    // the test cluster (jobcomp/filetxt): tasks by their own job ids, mapped back to the array.
+    const std::string text = "2|COMPLETED|0:0|beamscope-node\n3|FAILED|3:0|beamscope-node\n"
+                             "1|COMPLETED|0:0|beamscope-node\n9|FAILED|1:0|other\n";
+    const SlurmJobIds ids = {{2, {1, 0}}, {3, {1, 1}}, {1, {1, 2}}};
+    const std::vector<SlurmTask> tasks = parseSacctParsable(text, {1}, ids);
+    ASSERT_EQ(tasks.size(), 3u); // job 9 is not one of ours
+    EXPECT_EQ(tasks[1].task, 1);
+    EXPECT_EQ(tasks[1].describe(), "FAILED (exit status 3)");
+    EXPECT_EQ(tasks[2].task, 2);
+    EXPECT_EQ(tasks[2].node, "beamscope-node");
+}
+
+TEST(SlurmAccounting, ParsesStorageRecords) {
+    // With accounting storage, sacct names array tasks ARRAY_TASK; steps and other arrays are
+    // skipped; "CANCELLED by 0" keeps its state word; a signal is the second ExitCode field.
+    const std::string text = "40_0|COMPLETED|0:0|n1\n40_0.batch|COMPLETED|0:0|n1\n"
+                             "40_1|TIMEOUT|0:15|n2\n40_2|CANCELLED by 0|0:0|None assigned\n"
+                             "41_0|FAILED|1:0|n1\n40_[3-5]|PENDING|0:0|None assigned\n";
+    const std::vector<SlurmTask> tasks = parseSacctParsable(text, {40}, {});
+    ASSERT_EQ(tasks.size(), 3u);
+    EXPECT_EQ(tasks[1].describe(), "TIMEOUT (signal 15)");
+    EXPECT_EQ(tasks[2].state, "CANCELLED");
+    EXPECT_EQ(tasks[2].node, "");
+    // sacct --json: a sample written in the shape Slurm 22.05 documents (no slurmdbd here to
+    // capture it from), and 23.02's {"number": N} and state lists.
+    const std::string json = R"({"jobs": [
+        {"job_id": 51, "array": {"job_id": 50, "task_id": 0}, "nodes": "n1",
+         "state": {"current": "COMPLETED", "reason": "None"},
+         "exit_code": {"status": "SUCCESS", "return_code": 0}},
+        {"job_id": 52, "array": {"job_id": 50, "task_id": 1}, "nodes": "n2",
+         "state": {"current": "OUT_OF_MEMORY", "reason": "None"},
+         "exit_code": {"status": "SIGNALED", "return_code": 0, "signal": {"signal_id": 9}}},
+        {"job_id": 53, "array": {"job_id": {"number": 50, "set": true},
+                                 "task_id": {"number": 2, "set": true}}, "nodes": "n1",
+         "state": {"current": ["FAILED"], "reason": "NonZeroExitCode"},
+         "exit_code": {"status": ["ERROR"], "return_code": {"number": 2, "set": true}}},
+        {"job_id": 60, "array": {"job_id": 0, "task_id": null}, "state": {"current": "COMPLETED"}}
+    ]})";
+    const std::vector<SlurmTask> fromJson = parseSacctJson(json, {50});
+    ASSERT_EQ(fromJson.size(), 3u);
+    EXPECT_EQ(fromJson[0].jobId, 51);
+    EXPECT_EQ(fromJson[1].describe(), "OUT_OF_MEMORY (signal 9)");
+    EXPECT_EQ(fromJson[2].task, 2);
+    EXPECT_EQ(fromJson[2].describe(), "FAILED (NonZeroExitCode, exit status 2)");
+    EXPECT_THROW(parseSacctJson("sacct: fatal: slurm not configured with slurmdbd", {50}), Error);
 }
 
 TEST(SlurmOptions, ConfigFileThenFlags) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cluster.sh: a real single-node Slurm cluster for tests, without systemd. Debian's munged,
 # slurmctld and slurmd run in the background as the calling user (root on CI), configured for
-# this host with proctrack/linuxproc, task/none, no accounting database, and one "gpu" GRES on
+# this host with proctrack/linuxproc, task/none, no accounting database (but a job completion log,
+# jobcomp/filetxt, that sacct --completion reads), and one "gpu" GRES on
 # the node (the PoCL device stands for it: --gres=gpu:1 makes array tasks take turns on it).
 # Everything lives in DIR: munge key and socket, slurm.conf, state, spool, logs, pids.
 #
@@ -91,7 +92,8 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$dir/log/jobcomp.txt
 MpiDefault=none
 SchedulerType=sched/backfill
 SchedulerParameters=sched_interval=1
@@ -99,7 +101,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 GresTypes=gpu
 ReturnToService=2
-MinJobAge=600
+MinJobAge=${BEAMSCOPE_SLURM_MIN_JOB_AGE:-600}
 SlurmctldTimeout=30
 SlurmdTimeout=30
 InactiveLimit=0

@@ -1,4 +1,4 @@
-// SlurmOptions: the config file reader and key setter.
+// SlurmOptions: the config file reader, the key setter, and a config file with overrides.
 #include "bench/slurm/SlurmOptions.h"
 
 #include "util/Error.h"
@@ -74,6 +74,18 @@ void SlurmOptions::loadFile(const std::string &path) {
             throw UsageError(path + ":" + std::to_string(number) + ": " + e.what());
         }
     }
+}
+
+SlurmOptions slurmOptionsFrom(const std::string &configFile,
+                              const std::vector<std::pair<std::string, std::string>> &settings) {
+    SlurmOptions options;
+    if (!configFile.empty()) options.loadFile(configFile);
+    for (const auto &[key, value] : settings)
+        if (!value.empty()) options.set(key, value);
+    if (options.dir.empty())
+        throw UsageError("the Slurm runner needs a directory shared with the cluster (--slurm-dir, "
+                         "or dir = in the config file)");
+    return options;
 }
 
 } // namespace beamscope

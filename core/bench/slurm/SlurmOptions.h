@@ -16,6 +16,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace beamscope {
@@ -41,5 +42,11 @@ struct SlurmOptions {
     /// Sets one key ("partition", "gres", ...) from text; throws UsageError for a bad key/value.
     void set(const std::string &key, const std::string &value);
 };
+
+/// The options of `configFile` ("" : none) with `settings` (key, value) applied over them in
+/// order, empty values skipped: how the CLI's --slurm-* flags and the GUI's Slurm settings
+/// override a config file. Throws UsageError (bad file, key or value; no directory).
+SlurmOptions slurmOptionsFrom(const std::string &configFile,
+                              const std::vector<std::pair<std::string, std::string>> &settings);
 
 } // namespace beamscope

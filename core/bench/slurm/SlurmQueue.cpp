@@ -106,6 +106,7 @@ std::vector<SlurmTask> parseSqueueJson(const std::string &text, const std::vecto
         const nlohmann::json &id = job["array_task_id"];
         if (id.is_number_integer()) {
             t.task = id.get<int>();
+            t.jobId = job.value("job_id", 0L);
             tasks.push_back(t);
         } else { // the array's tasks that have not started: one entry, a task string
             for (int task : expandTaskString(job.value("array_task_string", std::string()))) {
@@ -128,7 +129,9 @@ std::vector<SlurmTask> parseSqueueText(const std::string &text, const std::vecto
         t.state = f[2];
         t.reason = f[3];
         t.node = f[4];
-        for (int task : expandTaskString(f[1])) {
+        const std::vector<int> ids = expandTaskString(f[1]);
+        if (ids.size() == 1 && f.size() > 5) t.jobId = toLong(f[5], 0);
+        for (int task : ids) {
             t.task = task;
             tasks.push_back(t);
         }
@@ -180,7 +183,7 @@ std::vector<SlurmTask> SlurmQueue::tasks(const std::vector<long> &arrays) const 
     if (json) {
         argv.push_back("--json");
     } else {
-        argv.insert(argv.end(), {"-h", "-r", "-o", "%F|%K|%T|%r|%N"});
+        argv.insert(argv.end(), {"-h", "-r", "-o", "%F|%K|%T|%r|%N|%A"});
     }
     const ProcessResult r = runProcess(argv, options);
     if (!r.succeeded()) {

@@ -20,6 +20,7 @@ struct SlurmTask {
     std::string node;   ///< node it runs / ran on ("" while pending)
     int exitStatus = 0; ///< the batch script's exit status (0 unknown or success)
     int signal = 0;     ///< the signal that ended it, 0 if none
+    long jobId = 0;     ///< its own job id (SLURM_JOB_ID) once squeue lists it alone; 0 before
 
     /// True for states after which the task never runs again.
     bool finished() const;
@@ -37,8 +38,8 @@ std::vector<int> expandTaskString(const std::string &text);
 /// once with their task string, are expanded). Throws Error when the text is not squeue JSON.
 std::vector<SlurmTask> parseSqueueJson(const std::string &text, const std::vector<long> &arrays);
 
-/// The same from `squeue -h -r --states=all -o '%A|%K|%T|%r|%N'` lines (array job id, task
-/// id, state, reason, node).
+/// The same from `squeue -h -r --states=all -o '%F|%K|%T|%r|%N|%A'` lines (array job id, task
+/// id, state, reason, node, the task's own job id).
 std::vector<SlurmTask> parseSqueueText(const std::string &text, const std::vector<long> &arrays);
 
 /// The Slurm commands, found in PATH (or next to each other in `binDir` when given).
@@ -55,8 +56,10 @@ public:
     /// Whether squeue has --json here (probed once).
     bool hasJson() const;
 
-private:
+    /// The path of Slurm command `name`; throws Error when it is not found.
     std::string tool(const std::string &name) const;
+
+private:
     std::string m_binDir;
     mutable int m_json = -1; ///< -1 unknown, 0 no, 1 yes
 };

@@ -1,7 +1,7 @@
 // Contents: job hashes; the local compile pass; batch directories (job files, array script,
 // manifest) and submission; attaching to an earlier run's queued jobs; the follow loop
 // (collect results, turn finished tasks without one into failures, per-node progress, cancel,
-// lost controller or directory); reading a task's result like WorkerRunner reads a worker's.
+// lost controller or directory); a task's result read by WorkerRunner's workerMeasurement.
 #include "bench/slurm/SlurmRunner.h"
 
 #include "bench/ParallelWorkers.h"
@@ -36,6 +36,8 @@ struct SlurmRunner::Pending {
     int task = 0;
     int polls = 0; ///< polls since squeue reported it finished (or stopped reporting it)
     bool seen = false;
+    std::string node; ///< the node squeue last placed it on
+    long jobId = 0;   ///< its own job id, once squeue listed it alone (for sacct --completion)
 };
 
 namespace {
@@ -67,44 +69,26 @@ std::string quote(const std::string &s) {
     return q + "'";
 }
 
-/// The last JSON object line of `text`, or null.
-nlohmann::json lastJsonLine(const std::string &text) {
-    std::istringstream lines(text);
-    std::string line;
-    nlohmann::json found;
-    while (std::getline(lines, line)) {
-        if (line.empty() || line[0] != '{') continue;
-        nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
-        if (parsed.is_object()) found = std::move(parsed);
-    }
-    return found;
-}
-
-/// A task's Measurement from its files, or nullopt while its status file is not there yet.
+/// A task's Measurement from its files, or nullopt while its status file is not there yet. The
+/// array script's exit status stands for how the worker ended (137: killed by `timeout -s KILL`
+/// at the job's limit; above 128: a signal), read as WorkerRunner reads a local worker.
 std::optional<Measurement> readResult(const std::string &dir, int task, const BenchJob &job) {
     const std::string base = dir + "/" + std::to_string(task);
     std::ifstream statusFile(base + ".status");
     int status = 0;
     if (!(statusFile >> status)) return std::nullopt;
-    const nlohmann::json result = lastJsonLine(readFile(base + ".out"));
-    const std::string errTail = lastLine(readFile(base + ".err"));
-    Measurement m;
-    if (status == 0 && result.is_object() && result.contains("label")) {
-        m = Measurement::fromJson(result);
-    } else if (status == 137) {
-        m.failure = "hang: killed after " + std::to_string(int(std::ceil(job.timeoutS))) + " s";
+    ProcessResult run;
+    run.out = readFile(base + ".out");
+    run.err = readFile(base + ".err");
+    if (status == 128 + 9) {
+        run.timedOut = true;
+        run.signal = 9;
     } else if (status > 128) {
-        m.failure = "crash: signal " + std::to_string(status - 128) +
-                    (errTail.empty() ? "" : " — " + errTail);
-    } else if (result.is_object() && result.contains("failure") && result["failure"].is_string()) {
-        m = Measurement::fromJson(result);
-        m.failure = "error: " + result["failure"].get<std::string>();
+        run.signal = status - 128;
     } else {
-        m.failure = "error: worker exit status " + std::to_string(status) +
-                    (errTail.empty() ? "" : ": " + errTail);
+        run.exitCode = status;
     }
-    m.label = job.label;
-    m.predicted = job.predicted;
+    Measurement m = workerMeasurement(job, run);
     if (m.target.empty()) m.target = job.target;
     return m;
 }
@@ -211,7 +195,7 @@ std::vector<SlurmRunner::Pending> SlurmRunner::attachQueued(const std::vector<Be
         auto state = states.find({k.array, k.task});
         const bool queued = state != states.end() && !state->second.finished();
         if (!hasResult && !queued) continue;
-        attached.push_back(Pending{i, k.dir, k.array, k.task, 0, false});
+        attached.push_back(Pending{i, k.dir, k.array, k.task, 0, false, {}, 0});
         bool listed = false;
         for (const Batch &b : batches)
             listed = listed || b.array == k.array;
@@ -322,7 +306,7 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
         say("slurm: submitted array job " + std::to_string(batch.array) + " (" +
             std::to_string(fresh.size()) + " tasks) from " + batch.dir);
         for (size_t t = 0; t < fresh.size(); ++t)
-            pending.push_back(Pending{fresh[t], batch.dir, batch.array, int(t), 0, false});
+            pending.push_back(Pending{fresh[t], batch.dir, batch.array, int(t), 0, false, {}, 0});
         batches.push_back(batch);
     }
     for (const Pending &p : pending)
@@ -375,11 +359,12 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
         const bool queueKnown = failures == 0;
         RunnerProgress now;
         std::vector<Pending> still;
+        std::vector<Pending *> lost; // gone from squeue without a result: ask sacct
         for (Pending &p : pending) {
             auto state = states.find({p.array, p.task});
-            const std::string node = state != states.end() && !state->second.node.empty()
-                                         ? state->second.node
-                                         : "(queue)";
+            if (state != states.end() && !state->second.node.empty()) p.node = state->second.node;
+            if (state != states.end() && state->second.jobId != 0) p.jobId = state->second.jobId;
+            const std::string node = p.node.empty() ? "(queue)" : p.node;
             if (std::optional<Measurement> m = readResult(p.dir, p.task, jobs[p.index])) {
                 const Measurement &local = compiled[p.index];
                 if (m->registers < 0) m->registers = local.registers;
@@ -394,14 +379,16 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
                 if (state != states.end()) p.seen = true;
                 const bool gone = state == states.end() || state->second.finished();
                 p.polls = gone ? p.polls + 1 : 0;
+                if (gone && p.polls > kGracePolls && state == states.end()) {
+                    lost.push_back(&p);
+                    continue;
+                }
                 if (gone && p.polls > kGracePolls) {
                     Measurement m;
                     m.label = jobs[p.index].label;
                     m.predicted = jobs[p.index].predicted;
                     m.target = jobs[p.index].target;
-                    m.failure = state != states.end()
-                                    ? "slurm: " + state->second.describe()
-                                    : "slurm: the job left the queue without a result";
+                    m.failure = "slurm: " + state->second.describe();
                     deliver(p.index, m);
                     ++now.at(node).done;
                     continue;
@@ -411,6 +398,30 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
                                  !state->second.finished();
             ++(running ? now.at(node).running : now.at(node).pending);
             still.push_back(p);
+        }
+        if (!lost.empty()) {
+            // Past MinJobAge the controller forgets finished tasks: their final state comes
+            // from Slurm's accounting (storage or completion log) where the cluster keeps one.
+            SlurmJobIds ids;
+            for (const Pending &p : pending)
+                if (p.jobId != 0) ids[p.jobId] = {p.array, p.task};
+            std::map<std::pair<long, int>, SlurmTask> finals;
+            for (const SlurmTask &t : m_accounting.finalStates(arrays, ids))
+                finals[{t.arrayJob, t.task}] = t;
+            for (Pending *p : lost) {
+                Measurement m;
+                m.label = jobs[p->index].label;
+                m.predicted = jobs[p->index].predicted;
+                m.target = jobs[p->index].target;
+                auto final = finals.find({p->array, p->task});
+                m.failure = final != finals.end()
+                                ? "slurm: " + final->second.describe() + " (from " +
+                                      m_accounting.describe() + ")"
+                                : "slurm: the job left the queue without a result (accounting: " +
+                                      m_accounting.describe() + ")";
+                deliver(p->index, m);
+                ++now.at(p->node.empty() ? "(queue)" : p->node).done;
+            }
         }
         for (const NodeProgress &n : now.nodes) { // keep counts of earlier polls' done tasks
             NodeProgress &total = progress.at(n.node);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "bench/MeasurementRunner.h"
+#include "bench/slurm/SlurmAccounting.h"
 #include "bench/slurm/SlurmQueue.h"
 
 namespace beamscope {
@@ -34,6 +35,7 @@ private:
     WorkerOptions m_worker;
     int m_compileJobs;
     SlurmQueue m_queue;
+    SlurmAccounting m_accounting; ///< final states of tasks squeue forgot
 };
 
 /// A job's identity across runs (hash of its JSON without the label): how resume recognises it.
