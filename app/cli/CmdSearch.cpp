@@ -4,6 +4,7 @@
 
 #include "cost/PolyMageCostModel.h"
 #include "search/SearchReport.h"
+#include "search/TraceReader.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -77,7 +78,9 @@ void addSearchCommand(CLI::App &app, CommandAction &action) {
     auto args = std::make_shared<SearchArgs>();
     addPipelineOptions(*command, args->source);
     args->search.addTo(*command);
-    command->add_option("--trace", args->trace, "write one JSON line per step to this file");
+    command->add_option("--trace", args->trace,
+                        "write one JSON line per step to this file (the first line also carries "
+                        "the search; the GUI opens it)");
     command->add_flag("--json", args->json, "print the result as JSON");
     command->add_flag("--features", args->features, "also print every stage's features (text format)");
     command->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
@@ -93,7 +96,11 @@ void addSearchCommand(CLI::App &app, CommandAction &action) {
             }
             while (!engine.finished()) {
                 SearchStepPtr step = engine.step();
-                if (trace.is_open()) trace << stepToJson(*step, *dag).dump() << "\n";
+                if (!trace.is_open()) continue;
+                nlohmann::json line = stepToJson(*step, *dag);
+                // The first line carries the search, so that the GUI can replay the trace.
+                if (step->index == 0) line["search"] = traceSearchToJson(args->source, options);
+                trace << line.dump() << "\n";
             }
             if (args->json || args->format == "json") {
                 std::cout << searchResultToJson(engine).dump(2) << "\n";

@@ -20,6 +20,8 @@ void addDagCommand(CLI::App &app, CommandAction &action);
 void addHalideFlagsCommand(CLI::App &app, CommandAction &action);
 void addGeneratorsCommand(CLI::App &app, CommandAction &action);
 void addSearchCommand(CLI::App &app, CommandAction &action);
+/// `why`: what happened to a described decision in the search.
+void addWhyCommand(CLI::App &app, CommandAction &action);
 void addAblateCommand(CLI::App &app, CommandAction &action);
 void addExportCommand(CLI::App &app, CommandAction &action);
 void addBenchCommand(CLI::App &app, CommandAction &action);

@@ -42,6 +42,7 @@ int main(int argc, char **argv) {
     cli::addDagCommand(app, action);
     cli::addGeneratorsCommand(app, action);
     cli::addSearchCommand(app, action);
+    cli::addWhyCommand(app, action);
     cli::addAblateCommand(app, action);
     cli::addExportCommand(app, action);
     cli::addBenchCommand(app, action);

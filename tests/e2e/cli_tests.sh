@@ -190,3 +190,35 @@ expectError "search --cost-model with an unknown name" 2 search stencil_chain -p
 
 echo "$passed passed, $failed failed (with the cost-model checks)"
 [ "$failed" -eq 0 ]
+
+# --- why not? (issue 15): the done-when command prints a verdict with its step and pass; a
+# search trace's first line carries the search (what the GUI replays); bad input is one line.
+run why stencil_chain -p length=4 --func stage_1 --location inline --json
+if [ "$rc" -eq 0 ] && python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["verdict"] in ("not_reached", "pruned", "not_sampled", "cut", "chosen"), j["verdict"]
+assert isinstance(j["step"], int) and j["step"] >= 0 and isinstance(j["pass"], int)
+assert j["detail"] and "terms_delta" in j and "cutoff_ms" in j and "cost_ms" in j
+assert [p["pass"] for p in j["passes"]] == list(range(len(j["passes"])))
+' "$tmp/out" 2>"$tmp/err"; then
+    pass "why stencil_chain --func stage_1 --location inline: $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["verdict"], "at step", j["step"], "pass", j["pass"])' "$tmp/out")"
+else
+    fail "why stencil_chain --func stage_1 --location inline --json" "exit $rc" "$(head -c 2000 "$tmp/err")"
+fi
+expectError "why with an unknown Func" 1 why stencil_chain -p length=4 --func nope --location root
+expectError "why with a bad location" 2 why stencil_chain -p length=4 --func stage_1 --location nowhere
+expectError "why inline on an output" 1 why stencil_chain -p length=4 --func output --location inline
+run search stencil_chain -p length=2 --beam 2 --passes 2 --trace "$tmp/trace.jsonl"
+if [ "$rc" -eq 0 ] && head -n 1 "$tmp/trace.jsonl" | python3 -c '
+import json, sys
+s = json.loads(sys.stdin.readline())["search"]
+assert s["app"] == "stencil_chain" and s["params"] == ["length=2"] and s["beam"] == 2, s
+' && [ "$(tail -n +2 "$tmp/trace.jsonl" | grep -c '"search"')" -eq 0 ]; then
+    pass "search --trace: the first line carries the search"
+else
+    fail "search --trace: the first line carries the search" "exit $rc" "$(head -c 2000 "$tmp/err")"
+fi
+
+echo "$passed passed, $failed failed (with the why checks)"
+[ "$failed" -eq 0 ]
