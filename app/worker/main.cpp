@@ -3,6 +3,13 @@
 // produced (the candidate may still have failed: see its "failure"); exit 1 with
 // {"failure": "..."} when the job could not be run at all; 2 for bad usage. --version prints
 // the version.
+//   beamscope-worker --triage JOB.json KERNEL.cl: crash triage of a job (CrashTriage.h): the
+//     schedule on the host with bounds checks, then its OpenCL kernels written to KERNEL.cl;
+//     each finding is a JSON line on stdout.
+//   beamscope-worker --build-opencl KERNEL.cl: builds that source alone on the OpenCL device;
+//     exit 0 with {"built": true, ...}, 1 with {"failure": ...}; a compiler crash kills it.
+#include "bench/CrashTriage.h"
+#include "bench/OpenClBuild.h"
 #include "bench/WorkerTask.h"
 #include "util/Error.h"
 #include "util/Version.h"
@@ -18,6 +25,41 @@ int fail(const std::string &message) {
     return 1;
 }
 
+bool readFile(const std::string &path, std::string &text) {
+    std::ifstream in(path);
+    if (!in) return false;
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return true;
+}
+
+int buildOpenCl(const std::string &path) {
+    std::string source;
+    if (!readFile(path, source)) return fail("cannot read kernel file '" + path + "'");
+    const beamscope::OpenClBuildResult result = beamscope::buildOpenClProgram(source);
+    if (!result.built) return fail(result.error);
+    std::cout << nlohmann::json{{"built", true}, {"device", result.device}}.dump() << std::endl;
+    return 0;
+}
+
+int triage(const std::string &jobPath, const std::string &kernelPath) {
+    using namespace beamscope;
+    std::string text;
+    if (!readFile(jobPath, text)) return fail("cannot read job file '" + jobPath + "'");
+    try {
+        triageOnHost(BenchJob::fromJson(nlohmann::json::parse(text)), kernelPath,
+                     [](const nlohmann::json &finding) {
+                         std::cout << finding.dump() << std::endl; // flushed: a crash keeps it
+                     });
+        return 0;
+    } catch (const nlohmann::json::exception &e) {
+        return fail(std::string("bad job JSON: ") + e.what());
+    } catch (const std::exception &e) {
+        return fail(e.what());
+    } catch (const Halide::Error &e) {
+        return fail(std::string("Halide: ") + detail::firstLine(e.what()));
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -26,8 +68,11 @@ int main(int argc, char **argv) {
         std::cout << "beamscope-worker " << versionLine() << "\n";
         return 0;
     }
+    if (argc == 3 && std::string(argv[1]) == "--build-opencl") return buildOpenCl(argv[2]);
+    if (argc == 4 && std::string(argv[1]) == "--triage") return triage(argv[2], argv[3]);
     if (argc != 2 || std::string(argv[1]) == "--help") {
-        std::cerr << "usage: beamscope-worker JOB.json | - | --version\n";
+        std::cerr << "usage: beamscope-worker JOB.json | - | --version | --triage JOB.json "
+                     "KERNEL.cl | --build-opencl KERNEL.cl\n";
         return 2;
     }
     std::string text;

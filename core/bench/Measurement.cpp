@@ -49,6 +49,7 @@ nlohmann::json Measurement::toJson() const {
     j["kernels"] = ks;
     j["reused"] = reused;
     j["check_note"] = checkNote.empty() ? nlohmann::json() : nlohmann::json(checkNote);
+    j["crash_verdict"] = crashVerdict.empty() ? nlohmann::json() : nlohmann::json(crashVerdict);
     return j;
 }
 
@@ -88,6 +89,8 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
     m.reused = j.value("reused", false);
     if (auto it = j.find("check_note"); it != j.end() && it->is_string())
         m.checkNote = it->get<std::string>();
+    if (auto it = j.find("crash_verdict"); it != j.end() && it->is_string())
+        m.crashVerdict = it->get<std::string>();
     return m;
 }
 
@@ -104,6 +107,7 @@ void Measurement::dump(std::ostream &os) const {
     os << "correct: " << (correct ? (*correct ? "true" : "false") : "-") << "\n";
     os << "max_error: " << maxError << "\nfailure: " << failure << "\n";
     if (!checkNote.empty()) os << "check_note: " << checkNote << "\n";
+    if (!crashVerdict.empty()) os << "crash_verdict: " << crashVerdict << "\n";
     for (const KernelResources &k : kernels) {
         os << "kernel " << k.name << ": " << k.registers << " registers, " << k.spillStoreBytes
            << " B spill stores, " << k.spillLoadBytes << " B spill loads\n";

@@ -53,6 +53,9 @@ struct Measurement {
     /// Set when the outputs were checked against the device's naive output because that differs
     /// from the CPU reference too (a float-sensitive pipeline), with the CPU difference.
     std::string checkNote;
+    /// Set when the worker died by a signal: CrashTriage's verdict ("schedule reads out of
+    /// bounds", "device compiler crashed", ...); the evidence is in `failure`.
+    std::string crashVerdict;
 
     bool failed() const { return !failure.empty(); }
     /// True when ptxas reported spilling (spillBytes > 0).

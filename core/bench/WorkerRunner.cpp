@@ -3,6 +3,7 @@
 // error exit prints {"failure": "..."} there instead.
 #include "bench/WorkerRunner.h"
 
+#include "bench/CrashTriage.h"
 #include "bench/Subprocess.h"
 #include "util/Error.h"
 
@@ -88,7 +89,15 @@ Measurement runWorker(const BenchJob &job, const WorkerOptions &options) {
     process.environment = options.environment;
     const ProcessResult run = runProcess({worker, jobFile}, process);
     if (!options.keepJobFiles) unlink(jobFile.c_str());
-    return workerMeasurement(job, run);
+    Measurement m = workerMeasurement(job, run);
+    const bool crashed =
+        !run.cancelled && !run.spawnFailed && !run.timedOut && run.signal != 0 && !run.succeeded();
+    if (crashed && options.triageCrashes) {
+        const CrashVerdict verdict = triageCrash(job, worker, options.environment, options.cancel);
+        m.crashVerdict = verdict.verdict;
+        m.failure += "; triage: " + verdict.verdict + " (" + verdict.detail + ")";
+    }
+    return m;
 }
 
 Measurement workerMeasurement(const BenchJob &job, const ProcessResult &run) {

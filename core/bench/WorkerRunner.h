@@ -2,6 +2,8 @@
 // file, runs beamscope-worker on it in its own process group (posix_spawn) with the job's
 // time limit, and turns every way it can end — result, crash (signal), hang (timeout: the
 // group is killed), error exit, wrong output, cancellation by the caller — into a Measurement.
+// A crash is triaged (CrashTriage.h): the Measurement's crashVerdict says whether the schedule
+// or the device toolchain is at fault.
 // Never throws for a failed candidate, so a benchmark run goes on.
 #pragma once
 
@@ -24,6 +26,9 @@ struct WorkerOptions {
     /// "NAME=value" entries for the worker's environment (the device it runs on: e.g.
     /// CUDA_VISIBLE_DEVICES=1, or HL_OCL_PLATFORM_NAME and HL_GPU_DEVICE for OpenCL).
     std::vector<std::string> environment = {};
+    /// When the worker dies by a signal, run CrashTriage on the candidate (a host run and the
+    /// kernel build alone, each in a worker of its own) and record its verdict.
+    bool triageCrashes = true;
 };
 
 /// The failure of a Measurement whose worker was killed because WorkerOptions::cancel was set.

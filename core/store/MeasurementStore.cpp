@@ -101,6 +101,7 @@ void MeasurementStore::migrate() {
     }
     if (m_version == 0) store_detail::createSchema(*m_db);
     if (m_version == 1) store_detail::migrateV1ToV2(*m_db);
+    if (m_version == 1 || m_version == 2) store_detail::migrateV2ToV3(*m_db);
     transaction.commit();
     m_version = kSchemaVersion;
 }

@@ -58,7 +58,7 @@ public:
     MeasurementStore(const MeasurementStore &) = delete;
     MeasurementStore &operator=(const MeasurementStore &) = delete;
 
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     /// The schema version of the open file (kSchemaVersion once opened).
     int schemaVersion() const;
     const std::string &path() const;

@@ -1,6 +1,6 @@
-// Schema DDL (version 2), the v1 -> v2 migration, and the record <-> row codec: identity parts,
-// JSON as TEXT (NULL for JSON null), NaN as NULL, features as a BLOB of native float32, and the
-// measurement both as its JSON (read back) and as flat columns (queries, CSV).
+// Schema DDL (version 3), the v1 -> v2 and v2 -> v3 migrations, and the record <-> row codec:
+// identity parts, JSON as TEXT (NULL for JSON null), NaN as NULL, features as a BLOB of native
+// float32, and the measurement both as its JSON (read back) and as flat columns (queries, CSV).
 #include "store/StoreSchema.h"
 
 #include <cmath>
@@ -13,11 +13,11 @@ const char *const kRecordColumns =
     "device_name, device_platform, device_driver, halide_version, schedule, schedule_hash, "
     "baseline, gpu, cost_model, predicted, predicted_terms, label, measurement, median_ms, "
     "min_ms, max_ms, correct, max_error, failure, repeats, origin, run_id, round, created_at, "
-    "features, feature_schema";
+    "features, feature_schema, crash_verdict";
 
 const char *const kRecordPlaceholders =
     "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-    "?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34";
+    "?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35";
 
 void createSchema(sqlite::Db &db) {
     db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
@@ -34,14 +34,15 @@ void createSchema(sqlite::Db &db) {
         failure TEXT NOT NULL, repeats INTEGER NOT NULL, origin TEXT NOT NULL,
         run_id TEXT NOT NULL DEFAULT '', round INTEGER NOT NULL DEFAULT -1,
         created_at INTEGER NOT NULL,
-        features BLOB, feature_schema INTEGER NOT NULL DEFAULT 0))sql");
+        features BLOB, feature_schema INTEGER NOT NULL DEFAULT 0,
+        crash_verdict TEXT NOT NULL DEFAULT ''))sql");
     db.exec("CREATE INDEX measurements_key ON measurements(pipeline_key, schedule_hash, "
             "device_key)");
     db.exec("CREATE INDEX measurements_device ON measurements(device_key)");
     db.exec("CREATE INDEX measurements_run ON measurements(run_id)");
     db.exec("CREATE TABLE runs(run_id TEXT PRIMARY KEY, state TEXT NOT NULL, "
             "updated_at INTEGER NOT NULL)");
-    db.exec("INSERT INTO meta(key, value) VALUES('schema_version', '2')");
+    db.exec("INSERT INTO meta(key, value) VALUES('schema_version', '3')");
 }
 
 void migrateV1ToV2(sqlite::Db &db) {
@@ -54,6 +55,12 @@ void migrateV1ToV2(sqlite::Db &db) {
     db.exec("CREATE TABLE runs(run_id TEXT PRIMARY KEY, state TEXT NOT NULL, "
             "updated_at INTEGER NOT NULL)");
     db.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+}
+
+void migrateV2ToV3(sqlite::Db &db) {
+    // Rows measured before crash triage existed have no verdict (their JSON has none either).
+    db.exec("ALTER TABLE measurements ADD COLUMN crash_verdict TEXT NOT NULL DEFAULT ''");
+    db.exec("UPDATE meta SET value = '3' WHERE key = 'schema_version'");
 }
 
 namespace {
@@ -117,7 +124,8 @@ void bindRecord(sqlite::Stmt &s, const MeasurementRecord &r) {
         .bind(31, r.round)
         .bind(32, r.createdAt)
         .bindBlob(33, r.features.data(), r.features.size() * sizeof(float))
-        .bind(34, r.featureSchema);
+        .bind(34, r.featureSchema)
+        .bind(35, m.crashVerdict);
 }
 
 MeasurementRecord readRecord(const sqlite::Db &db, const sqlite::Stmt &s) {

@@ -1,5 +1,6 @@
 // The measurement database as a file other programs touch: a v1 file written
-// with raw SQL is migrated to v2 and its rows stay readable; a newer-schema
+// with raw SQL is migrated to v3 (through v2) and its rows stay readable; a v2
+// file gains the crash_verdict column; a newer-schema
 // file and a file of random bytes are refused with one line; a writer process
 // (beamscope-store-writer) adding rows while this process reads never shows an
 // error or a shrinking count; a writer killed with SIGKILL loses nothing it
@@ -116,7 +117,7 @@ TEST(MeasurementStoreFile, MigratesAVersion1File) {
 
     {
         MeasurementStore store(path);
-        EXPECT_EQ(store.schemaVersion(), 2);
+        EXPECT_EQ(store.schemaVersion(), 3);
         const auto rows = store.records();
         ASSERT_EQ(rows.size(), 1u);
         const MeasurementRecord &got = rows[0];
@@ -142,9 +143,10 @@ TEST(MeasurementStoreFile, MigratesAVersion1File) {
         store.add(sampleRecord("unsharp_mask"));
         store.upsertRun("run-7", {{"round", 1}});
     }
-    EXPECT_EQ(rawQuery(path, "SELECT value FROM meta WHERE key = 'schema_version'"), "2");
-    MeasurementStore again(path); // a second open finds v2 and migrates nothing
-    EXPECT_EQ(again.schemaVersion(), 2);
+    EXPECT_EQ(rawQuery(path, "SELECT value FROM meta WHERE key = 'schema_version'"), "3");
+    EXPECT_EQ(rawQuery(path, "SELECT crash_verdict FROM measurements WHERE id = 1"), "");
+    MeasurementStore again(path); // a second open finds v3 and migrates nothing
+    EXPECT_EQ(again.schemaVersion(), 3);
     EXPECT_EQ(again.records().size(), 2u);
     RecordFilter run7;
     run7.runId = "run-7";
@@ -157,17 +159,41 @@ TEST(MeasurementStoreFile, RefusesANewerSchemaInOneLine) {
     TempDir dir;
     const std::string path = dir.file("new.sqlite");
     { MeasurementStore store(path); }
-    rawExec(path, "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+    rawExec(path, "UPDATE meta SET value = '4' WHERE key = 'schema_version'");
     try {
         MeasurementStore store(path);
-        FAIL() << "a schema-3 file was opened";
+        FAIL() << "a schema-4 file was opened";
     } catch (const StoreError &e) {
         const std::string what = e.what();
         EXPECT_EQ(what.find('\n'), std::string::npos) << what;
         EXPECT_NE(what.find(path), std::string::npos) << what;
-        EXPECT_NE(what.find("schema version 3"), std::string::npos) << what;
+        EXPECT_NE(what.find("schema version 4"), std::string::npos) << what;
     }
-    EXPECT_EQ(rawQuery(path, "SELECT value FROM meta WHERE key = 'schema_version'"), "3");
+    EXPECT_EQ(rawQuery(path, "SELECT value FROM meta WHERE key = 'schema_version'"), "4");
+}
+
+TEST(MeasurementStoreFile, V2FileGainsTheCrashVerdictColumn) {
+    TempDir dir;
+    const std::string path = dir.file("v2.sqlite");
+    {
+        MeasurementStore store(path);
+        store.add(sampleRecord("stencil_chain"));
+    }
+    // Back to version 2 as it was: no crash_verdict column.
+    rawExec(path, "ALTER TABLE measurements DROP COLUMN crash_verdict");
+    rawExec(path, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+    MeasurementStore store(path);
+    EXPECT_EQ(store.schemaVersion(), 3);
+    EXPECT_EQ(store.records().size(), 1u);
+    MeasurementRecord crashed = sampleRecord("unsharp_mask");
+    crashed.measurement.failure = "crash: signal 11 (Segmentation fault); triage: device "
+                                  "compiler crashed (...)";
+    crashed.measurement.crashVerdict = "device compiler crashed";
+    const std::int64_t id = store.add(crashed);
+    EXPECT_EQ(
+        rawQuery(path, "SELECT crash_verdict FROM measurements WHERE id = " + std::to_string(id)),
+        "device compiler crashed");
+    EXPECT_EQ(store.records().back().measurement.crashVerdict, "device compiler crashed");
 }
 
 TEST(MeasurementStoreFile, CorruptFileIsOneLineNotADatabase) {
