@@ -1,9 +1,13 @@
 // Helpers of the exported-schedule round trip (ScheduleSourceTest, UserGeneratorsTest): a
 // temporary directory, work run in a forked child (so both sides start from the same Halide
 // unique-name state), the exported headers compiled by the system compiler into a driver
-// library, and the lowered CUDA statements compared line by line.
+// library, and the lowered CUDA statements compared line by line; the round trip itself is
+// expectExportsLowerLikeTheApplier (ExportRoundTrip.cpp).
 #pragma once
 
+#include "cost/CostModel.h"
+#include "pipeline/PipelineInstance.h"
+#include "schedule/ScheduleState.h"
 #include "util/HalideInstall.h"
 
 #include <Halide.h>
@@ -16,8 +20,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace beamscope::testing {
 
@@ -124,5 +130,19 @@ inline std::string compileDriver(const fs::path &driver, const fs::path &library
     if (std::system(command.c_str()) == 0) return "";
     return command + "\n" + readFile(log);
 }
+
+/// One pipeline whose exported schedule is compiled and compared with the applier's.
+struct RoundTripCase {
+    std::string function;                    ///< the exported C++ function's name
+    std::function<PipelineInstance()> build; ///< a fresh pipeline per call
+    StatePtr state;                          ///< the schedule, complete
+    std::optional<StateCost> cost;           ///< exported as cost shares when present
+};
+
+/// Exports every case's schedule as a header, compiles all of them into one driver library with
+/// the system compiler, and checks (gtest expectations) that each exported function, called on a
+/// fresh pipeline, lowers for CUDA to exactly the statement applySchedule gives. Prints the
+/// compile and total times.
+void expectExportsLowerLikeTheApplier(const std::vector<RoundTripCase> &cases);
 
 } // namespace beamscope::testing

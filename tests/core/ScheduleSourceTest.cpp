@@ -1,32 +1,23 @@
 // ScheduleSource tests: the exported header names every Func with its decision and cost share,
 // and, compiled by the system compiler into a driver library, schedules a fresh pipeline to
-// exactly the lowered statement that ScheduleApplier produces in process.
+// exactly the lowered statement that ScheduleApplier produces in process, for every catalog app.
 #include "codegen/ScheduleSource.h"
 
 #include "ExportRoundTrip.h"
 #include "ScheduleTestUtil.h"
-#include "codegen/ScheduleApplier.h"
+#include "pipeline/AppCatalog.h"
 #include "search/SearchEngine.h"
 #include "util/Error.h"
-#include "util/HalideInstall.h"
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <functional>
-#include <sstream>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace beamscope {
 namespace {
 
-namespace fs = std::filesystem;
 using namespace beamscope::testing;
 
 StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag, StateCost *cost = nullptr) {
@@ -112,98 +103,27 @@ TEST(ScheduleSource, RejectsNamesThatAreNotIdentifiers) {
     EXPECT_THROW(scheduleSource(*ScheduleState::initial(dag), nullptr, "f"), Error);
 }
 
-/// One pipeline whose exported schedule is compiled and compared with the applier.
-struct Case {
-    std::string app;
-    AppParams params;
-    std::string function;
-    /// A hand-made schedule of the short chain; the greedy schedule when empty.
-    std::function<StatePtr(const std::shared_ptr<const FunctionDAG> &)> handMade;
-    StatePtr state;
-};
-
 TEST(ScheduleSource, CompiledExportLowersLikeTheApplier) {
-    using Clock = std::chrono::steady_clock;
-    const auto stagedInline = [](const std::shared_ptr<const FunctionDAG> &dag) {
-        return stagedStencilChain(dag, true);
-    };
-    std::vector<Case> cases = {
-        {"stencil_chain", {}, "schedule_stencil_chain", nullptr, nullptr},
-        {"unsharp_mask", {}, "schedule_unsharp_mask", nullptr, nullptr},
-        {"matmul", {}, "schedule_matmul", nullptr, nullptr},
-        // Greedy fuses block loops here (4-D) ...
-        {"conv_layer", {}, "schedule_conv_layer", nullptr, nullptr},
-        // ... and runs a scan (an RVar-only update) on one thread here.
-        {"histogram_equalize", {}, "schedule_histogram", nullptr, nullptr},
-        {"stencil_chain", kShortChain, "schedule_hand_made", handMadeStencilChain, nullptr},
-        {"stencil_chain", kShortChain, "schedule_thread_fused", threadFusedStencilChain, nullptr},
-        // Producers staged in registers (paper 4.7): one at root, one inlined.
-        {"stencil_chain", kShortChain, "schedule_staged",
-         [](const auto &dag) { return stagedStencilChain(dag); }, nullptr},
-        {"stencil_chain", kShortChain, "schedule_staged_inline", stagedInline, nullptr}};
-    ExportDir dir;
-    std::string driver = "// Driver: the exported schedules, callable from the test.\n";
-    for (Case &c : cases) {
-        auto dag = std::make_shared<const FunctionDAG>(buildApp(c.app, c.params));
+    // The greedy schedule of every catalog app at its default size (greedy fuses block loops
+    // of conv_layer's 4-D output, runs histogram_equalize's scan on one thread, ...), with its
+    // cost shares, and hand-made schedules of the short chain.
+    std::vector<RoundTripCase> cases;
+    for (const AppDefinition &app : appCatalog()) {
+        const std::string name = app.name;
+        auto dag = std::make_shared<const FunctionDAG>(buildApp(name));
         StateCost cost;
-        c.state = c.handMade ? c.handMade(dag) : greedySchedule(dag, &cost);
-        const std::string header = c.function + ".h";
-        std::ofstream(dir.path / header)
-            << scheduleSource(*c.state, c.handMade ? nullptr : &cost, c.function);
-        driver += "#include \"" + header + "\"\n";
+        const StatePtr state = greedySchedule(dag, &cost);
+        cases.push_back({"schedule_" + name, [name] { return buildApp(name); }, state, cost});
     }
-    for (const Case &c : cases) {
-        driver += "extern \"C\" void call_" + c.function + "(Halide::Pipeline *p) { " + c.function +
-                  "(*p); }\n";
-    }
-    std::ofstream(dir.path / "driver.cpp") << driver;
-
-    const fs::path library = dir.path / "libdriver.so";
-    const auto start = Clock::now();
-    const std::string failure = compileDriver(dir.path / "driver.cpp", library);
-    const auto compiled = Clock::now();
-    ASSERT_EQ(failure, "");
-    std::printf(
-        "  compiling the exported schedules took %lld ms\n",
-        (long long)std::chrono::duration_cast<std::chrono::milliseconds>(compiled - start).count());
-
-    void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle, nullptr) << dlerror();
-    for (const Case &c : cases) {
-        SCOPED_TRACE(c.function);
-        using Apply = void (*)(Halide::Pipeline *);
-        auto apply = reinterpret_cast<Apply>(dlsym(handle, ("call_" + c.function).c_str()));
-        ASSERT_NE(apply, nullptr) << dlerror();
-
-        const fs::path viaApplier = dir.path / (c.function + ".applier.stmt");
-        const fs::path viaSource = dir.path / (c.function + ".source.stmt");
-        const fs::path error = dir.path / (c.function + ".error");
-        ASSERT_EQ(runInChild(
-                      [&] {
-                          PipelineInstance fresh = buildApp(c.app, c.params);
-                          applySchedule(*c.state, fresh, cudaTarget());
-                          writeLoweredStmt(fresh.pipeline, viaApplier);
-                      },
-                      error),
-                  0)
-            << readFile(error);
-        ASSERT_EQ(runInChild(
-                      [&] {
-                          PipelineInstance fresh = buildApp(c.app, c.params);
-                          // The applier analyzes the fresh pipeline, which uses up unique
-                          // names; do the same so that both sides name things alike.
-                          const FunctionDAG same(fresh);
-                          apply(&fresh.pipeline);
-                          writeLoweredStmt(fresh.pipeline, viaSource);
-                      },
-                      error),
-                  0)
-            << readFile(error);
-        const std::string expected = readFile(viaApplier);
-        EXPECT_GT(expected.size(), 1000u);
-        EXPECT_EQ(firstDifference(expected, readFile(viaSource)), "");
-    }
-    dlclose(handle);
+    const auto shortChain = [] { return buildApp("stencil_chain", kShortChain); };
+    auto chain = std::make_shared<const FunctionDAG>(shortChain());
+    cases.push_back({"schedule_hand_made", shortChain, handMadeStencilChain(chain), {}});
+    cases.push_back({"schedule_thread_fused", shortChain, threadFusedStencilChain(chain), {}});
+    // Producers staged in registers (paper 4.7): one at root, one inlined.
+    cases.push_back({"schedule_staged", shortChain, stagedStencilChain(chain), {}});
+    cases.push_back({"schedule_staged_inline", shortChain, stagedStencilChain(chain, true), {}});
+    ASSERT_EQ(cases.size(), appCatalog().size() + 4);
+    expectExportsLowerLikeTheApplier(cases);
 }
 
 } // namespace

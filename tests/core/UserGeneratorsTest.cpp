@@ -16,8 +16,6 @@
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
-
 #include <cstring>
 #include <memory>
 
@@ -179,70 +177,22 @@ StatePtr searched(const std::shared_ptr<const FunctionDAG> &dag, bool greedy) {
 }
 
 TEST(UserGenerators, CompiledExportLowersLikeTheApplier) {
-    struct Case {
-        PipelineSource source;
-        bool greedy;
-        std::string function;
-        StatePtr state;
-    };
-    std::vector<Case> cases;
+    std::vector<RoundTripCase> cases;
     for (const bool greedy : {true, false}) {
         const std::string kind = greedy ? "_greedy" : "_beam";
-        cases.push_back({userSource("user_tone_map", {"gain=1.5"}), greedy, "tone" + kind, {}});
-        cases.push_back({userSource("user_box_stats", {"scale=0.5"}), greedy, "stats" + kind, {}});
-        cases.push_back({userSource("user_pyramid_4d"), greedy, "pyramid" + kind, {}});
+        const std::vector<std::pair<PipelineSource, std::string>> sources = {
+            {userSource("user_tone_map", {"gain=1.5"}), "tone"},
+            {userSource("user_box_stats", {"scale=0.5"}), "stats"},
+            {userSource("user_pyramid_4d"), "pyramid"}};
+        for (const auto &[source, stem] : sources) {
+            auto dag = std::make_shared<const FunctionDAG>(loadPipeline(source));
+            cases.push_back({stem + kind,
+                             [source = source] { return loadPipeline(source); },
+                             searched(dag, greedy),
+                             {}});
+        }
     }
-    ExportDir dir;
-    std::string driver = "// Driver: the exported schedules, callable from the test.\n";
-    for (Case &c : cases) {
-        auto dag = std::make_shared<const FunctionDAG>(loadPipeline(c.source));
-        c.state = searched(dag, c.greedy);
-        std::ofstream(dir.path / (c.function + ".h"))
-            << scheduleSource(*c.state, nullptr, c.function);
-        driver += "#include \"" + c.function + ".h\"\n";
-    }
-    for (const Case &c : cases) {
-        driver += "extern \"C\" void call_" + c.function + "(Halide::Pipeline *p) { " + c.function +
-                  "(*p); }\n";
-    }
-    std::ofstream(dir.path / "driver.cpp") << driver;
-    const fs::path library = dir.path / "libdriver.so";
-    ASSERT_EQ(compileDriver(dir.path / "driver.cpp", library), "");
-
-    void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle, nullptr) << dlerror();
-    for (const Case &c : cases) {
-        SCOPED_TRACE(c.function);
-        using Apply = void (*)(Halide::Pipeline *);
-        auto apply = reinterpret_cast<Apply>(dlsym(handle, ("call_" + c.function).c_str()));
-        ASSERT_NE(apply, nullptr) << dlerror();
-        const fs::path viaApplier = dir.path / (c.function + ".applier.stmt");
-        const fs::path viaSource = dir.path / (c.function + ".source.stmt");
-        const fs::path error = dir.path / (c.function + ".error");
-        ASSERT_EQ(runInChild(
-                      [&] {
-                          PipelineInstance fresh = loadPipeline(c.source);
-                          applySchedule(*c.state, fresh, cudaTarget());
-                          writeLoweredStmt(fresh.pipeline, viaApplier);
-                      },
-                      error),
-                  0)
-            << readFile(error);
-        ASSERT_EQ(runInChild(
-                      [&] {
-                          PipelineInstance fresh = loadPipeline(c.source);
-                          const FunctionDAG same(fresh); // uses up unique names as the applier
-                          apply(&fresh.pipeline);
-                          writeLoweredStmt(fresh.pipeline, viaSource);
-                      },
-                      error),
-                  0)
-            << readFile(error);
-        const std::string expected = readFile(viaApplier);
-        EXPECT_GT(expected.size(), 1000u);
-        EXPECT_EQ(firstDifference(expected, readFile(viaSource)), "");
-    }
-    dlclose(handle);
+    expectExportsLowerLikeTheApplier(cases);
 }
 
 } // namespace

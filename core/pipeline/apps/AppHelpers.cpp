@@ -12,6 +12,18 @@ Halide::ImageParam estimatedInput(Halide::Type type, const std::string &name,
     return input;
 }
 
+Halide::Func repeatEdge(const Halide::ImageParam &input, const std::string &name) {
+    std::vector<Halide::Var> args;
+    std::vector<Halide::Expr> clamped;
+    for (int d = 0; d < input.dimensions(); ++d) {
+        args.push_back(Halide::Var("d" + std::to_string(d)));
+        clamped.push_back(Halide::clamp(args.back(), input.dim(d).min(), input.dim(d).max()));
+    }
+    Halide::Func bounded(name);
+    bounded(args) = input(clamped);
+    return bounded;
+}
+
 void setOutputEstimates(Halide::Func output, const std::vector<int64_t> &extents) {
     std::vector<Halide::Var> args = output.args();
     for (size_t d = 0; d < extents.size() && d < args.size(); ++d) {

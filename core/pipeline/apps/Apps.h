@@ -26,6 +26,12 @@ AppDefinition depthwiseSeparableConv();
 Halide::ImageParam estimatedInput(Halide::Type type, const std::string &name,
                                   const std::vector<int64_t> &extents);
 
+/// `input` with its edge repeated beyond its bounds in every dimension (as
+/// BoundaryConditions::repeat_edge), as one Func called `name`: a pipeline with two
+/// BoundaryConditions::repeat_edge Funcs has two Funcs of one name, which an exported schedule
+/// cannot tell apart.
+Halide::Func repeatEdge(const Halide::ImageParam &input, const std::string &name);
+
 /// Sets estimates (min 0, the given extents) on every dimension of `output`.
 void setOutputEstimates(Halide::Func output, const std::vector<int64_t> &extents);
 

@@ -47,8 +47,10 @@ PipelineInstance build(const AppParams &params) {
     ImageParam guide = estimatedInput(Float(32), "guide", {width, height, 3});
     Var x("x"), y("y"), z("z"), c("c"), i("i"), j("j");
 
-    Func clampedValues = BoundaryConditions::repeat_edge(values);
-    Func clampedSplatLoc = BoundaryConditions::repeat_edge(splatLoc);
+    // Named edge-repeating views (two BoundaryConditions::repeat_edge Funcs would share the name
+    // "repeat_edge", and an exported schedule finds Funcs by name).
+    Func clampedValues = repeatEdge(values, "clamped_values");
+    Func clampedSplatLoc = repeatEdge(splatLoc, "clamped_splat_loc");
     Func graySplatLoc("gray_splat_loc");
     graySplatLoc(x, y) = 0.25f * clampedSplatLoc(x, y, 0) + 0.5f * clampedSplatLoc(x, y, 1) +
                          0.25f * clampedSplatLoc(x, y, 2);

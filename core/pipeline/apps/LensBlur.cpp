@@ -57,8 +57,10 @@ PipelineInstance build(const AppParams &params) {
     ImageParam rightIm = estimatedInput(UInt(8), "right_im", {width, height, 3});
     Var x("x"), y("y"), z("z"), c("c");
 
-    Func left = BoundaryConditions::repeat_edge(leftIm);
-    Func right = BoundaryConditions::repeat_edge(rightIm);
+    // Edge-repeating views of the two images, named: BoundaryConditions::repeat_edge names both
+    // of its Funcs "repeat_edge", and an exported schedule finds Funcs by name.
+    Func left = repeatEdge(leftIm, "left");
+    Func right = repeatEdge(rightIm, "right");
 
     // Stereo cost volume: per disparity slice z, the colour mismatch of left and right.
     Func diff("diff");
