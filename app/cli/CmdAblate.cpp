@@ -4,13 +4,13 @@
 #include "Commands.h"
 
 #include "pipeline/AppCatalog.h"
-#include "search/UpstreamAutoscheduler.h"
 #include "search/SearchEngine.h"
+#include "search/UpstreamAutoscheduler.h"
 
 #include <cmath>
 #include <iomanip>
-#include <sstream>
 #include <iostream>
+#include <sstream>
 
 namespace beamscope::cli {
 
@@ -26,6 +26,8 @@ struct AblateArgs {
     bool anderson = false;
     bool andersonOnly = false;
     bool json = false;
+    bool wideTilings = false;
+    bool noParallelFilter = false;
 };
 
 struct Combination {
@@ -52,11 +54,18 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                       "also time Halide's Anderson2021 plugin on the same apps and GPU");
     command->add_flag("--anderson2021-only", args->andersonOnly, "only time Anderson2021");
     command->add_flag("--json", args->json, "one JSON object per app and combination");
+    command->add_flag(
+        "--wide-tilings", args->wideTilings,
+        "the authors' tiling space: serial sizes on every dimension, thread dimensions chosen");
+    command->add_flag(
+        "--no-parallel-filter", args->noParallelFilter,
+        "keep root tilings with fewer than 2x the SMs' blocks (no parallelism filter)");
     command->callback([&action, args] {
         action = [args] {
             std::vector<std::string> apps = args->apps;
             if (apps.empty()) {
-                for (const AppDefinition &a : appCatalog()) apps.push_back(a.name);
+                for (const AppDefinition &a : appCatalog())
+                    apps.push_back(a.name);
             }
             std::vector<Combination> combos;
             for (int mask = 7; mask >= 0; --mask) {
@@ -69,10 +78,14 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
             args->anderson |= args->andersonOnly;
             if (!args->json) {
                 std::cout << std::left << std::setw(26) << "app";
-                for (const Combination &c : combos) std::cout << std::right << std::setw(22) << c.name();
-                if (args->anderson) std::cout << std::setw(16) << "Anderson2021" << std::setw(10) << "ours/A21";
-                std::cout << "\n" << std::left << std::setw(26) << "(S sampling, F freezing, M memo)";
-                for (size_t i = 0; i < combos.size(); ++i) std::cout << std::right << std::setw(22) << "evaluated  ms";
+                for (const Combination &c : combos)
+                    std::cout << std::right << std::setw(22) << c.name();
+                if (args->anderson)
+                    std::cout << std::setw(16) << "Anderson2021" << std::setw(10) << "ours/A21";
+                std::cout << "\n"
+                          << std::left << std::setw(26) << "(S sampling, F freezing, M memo)";
+                for (size_t i = 0; i < combos.size(); ++i)
+                    std::cout << std::right << std::setw(22) << "evaluated  ms";
                 std::cout << "\n";
             }
             for (const std::string &name : apps) {
@@ -88,35 +101,41 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                     options.sampling = c.sampling;
                     options.freezing = c.freezing;
                     options.memoization = c.memo;
+                    options.space.wideTilings = args->wideTilings;
+                    options.space.parallelismFilter = !args->noParallelFilter;
                     SearchEngine engine(dag, options);
                     engine.run();
                     if (c.sampling && c.freezing && c.memo) allOnMs = engine.elapsedMs();
                     if (args->json) {
-                        std::cout << nlohmann::json{{"app", name}, {"combination", c.name()},
+                        std::cout << nlohmann::json{{"app", name},
+                                                    {"combination", c.name()},
                                                     {"evaluated", engine.counters().evaluated},
                                                     {"enumerated", engine.counters().enumerated},
-                                                    {"featurizations", engine.counters().featurizations},
+                                                    {"featurizations",
+                                                     engine.counters().featurizations},
                                                     {"search_ms", engine.elapsedMs()},
                                                     {"cost", engine.best()->cost.total}}
                                          .dump()
                                   << "\n";
                     } else {
                         std::ostringstream cell;
-                        cell << engine.counters().evaluated << " " << std::fixed << std::setprecision(0)
-                             << engine.elapsedMs();
+                        cell << engine.counters().evaluated << " " << std::fixed
+                             << std::setprecision(0) << engine.elapsedMs();
                         std::cout << std::right << std::setw(22) << cell.str() << std::flush;
                     }
                 }
                 if (args->anderson) {
                     const AutoschedulerRun t = runAnderson2021(buildApp(name), gpu, args->beam);
                     if (args->json) {
-                        std::cout << nlohmann::json{{"app", name}, {"combination", "anderson2021"},
-                                                    {"search_ms", t.milliseconds}, {"error", t.error}}
+                        std::cout << nlohmann::json{{"app", name},
+                                                    {"combination", "anderson2021"},
+                                                    {"search_ms", t.milliseconds},
+                                                    {"error", t.error}}
                                          .dump()
                                   << "\n";
                     } else if (t.error.empty()) {
-                        std::cout << std::right << std::setw(16) << std::fixed << std::setprecision(0)
-                                  << t.milliseconds << std::setw(10);
+                        std::cout << std::right << std::setw(16) << std::fixed
+                                  << std::setprecision(0) << t.milliseconds << std::setw(10);
                         // Without our all-on run (--anderson2021-only) there is no ratio.
                         if (allOnMs > 0)
                             std::cout << std::setprecision(3) << allOnMs / t.milliseconds;

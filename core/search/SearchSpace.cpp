@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <functional>
 #include <map>
 #include <optional>
@@ -14,26 +15,35 @@ namespace beamscope {
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceilDiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
 
 std::string joinSizes(const std::vector<int64_t> &v) {
     std::string s;
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? "x" : "") + std::to_string(v[i]);
+    char digits[24];
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (i) s += 'x';
+        s.append(digits, std::to_chars(digits, digits + sizeof digits, v[i]).ptr);
+    }
     return s;
 }
 
 /// Calls `visit` with every combination of one entry per list (first list varies fastest).
-template <typename F> void forEachCombination(const std::vector<std::vector<int64_t>> &lists, F &&visit) {
+template <typename F>
+void forEachCombination(const std::vector<std::vector<int64_t>> &lists, F &&visit) {
     std::vector<size_t> index(lists.size(), 0);
     std::vector<int64_t> pick(lists.size());
     for (const auto &l : lists) {
         if (l.empty()) return;
     }
     while (true) {
-        for (size_t i = 0; i < lists.size(); ++i) pick[i] = lists[i][index[i]];
+        for (size_t i = 0; i < lists.size(); ++i)
+            pick[i] = lists[i][index[i]];
         visit(pick);
         size_t i = 0;
-        while (i < lists.size() && ++index[i] == lists[i].size()) index[i++] = 0;
+        while (i < lists.size() && ++index[i] == lists[i].size())
+            index[i++] = 0;
         if (i == lists.size()) return;
     }
 }
@@ -41,9 +51,13 @@ template <typename F> void forEachCombination(const std::vector<std::vector<int6
 } // namespace
 
 const char *pruneReasonName(PruneReason r) {
-    static const char *const names[] = {"excessive_recompute", "idle_sms", "poor_warp_lane_utilization",
-                                        "serial_too_large_to_unroll", "thread_allocation_dynamic_or_too_large",
-                                        "too_many_threads", "too_much_shared_memory"};
+    static const char *const names[] = {"excessive_recompute",
+                                        "idle_sms",
+                                        "poor_warp_lane_utilization",
+                                        "serial_too_large_to_unroll",
+                                        "thread_allocation_dynamic_or_too_large",
+                                        "too_many_threads",
+                                        "too_much_shared_memory"};
     return names[size_t(r)];
 }
 
@@ -52,7 +66,9 @@ bool isSoftPruneReason(PruneReason r) {
            r == PruneReason::ExcessiveRecompute;
 }
 
-const char *phaseName(Phase p) { return p == Phase::ComputeLocation ? "compute_location" : "tiling"; }
+const char *phaseName(Phase p) {
+    return p == Phase::ComputeLocation ? "compute_location" : "tiling";
+}
 
 SearchSpace::SearchSpace(GpuSpec gpu, SearchSpaceOptions options)
     : m_gpu(std::move(gpu)), m_options(options) {}
@@ -63,7 +79,8 @@ std::vector<int64_t> SearchSpace::serialSizes(int64_t extent) const {
         if (s <= extent) sizes.push_back(s);
     }
     for (int64_t s : {3, 5, 7}) {
-        if (s <= extent && extent % s == 0 && (extent / s) % m_gpu.warpSize == 0) sizes.push_back(s);
+        if (s <= extent && extent % s == 0 && (extent / s) % m_gpu.warpSize == 0)
+            sizes.push_back(s);
     }
     return sizes;
 }
@@ -76,7 +93,8 @@ std::vector<int64_t> SearchSpace::threadSizes(int64_t extent, bool innermost) co
         }
         return sizes;
     }
-    for (int64_t t = 1; t <= 16 && t <= extent; t *= 2) sizes.push_back(t);
+    for (int64_t t = 1; t <= 16 && t <= extent; t *= 2)
+        sizes.push_back(t);
     return sizes;
 }
 
@@ -86,14 +104,16 @@ std::vector<int> SearchSpace::fusionHosts(const ScheduleState &state, int node) 
     std::set<int> hosts, seen;
     std::vector<int> work;
     const FunctionDAG &dag = state.dag();
-    for (int e : dag.node(node).outgoing) work.push_back(dag.edge(e).consumer);
+    for (int e : dag.node(node).outgoing)
+        work.push_back(dag.edge(e).consumer);
     while (!work.empty()) {
         const int c = work.back();
         work.pop_back();
         if (!seen.insert(c).second) continue;
         const ComputeKind kind = state.placement(c).kind;
         if (kind == ComputeKind::Inline) {
-            for (int e : dag.node(c).outgoing) work.push_back(dag.edge(e).consumer);
+            for (int e : dag.node(c).outgoing)
+                work.push_back(dag.edge(e).consumer);
         } else if (kind == ComputeKind::Root || kind == ComputeKind::Block) {
             hosts.insert(c);
         }
@@ -122,27 +142,31 @@ void SearchSpace::locations(const ScheduleState &state, int node, std::vector<Ca
     }
     kept.push_back({state.derive(node, state.rootPlacement(node)), "root"});
     if (n.isOutput) return;
-    if (state.canInline(node)) consider(state, node, state.inlinePlacement(node), "inline", kept, pruned);
+    if (state.canInline(node))
+        consider(state, node, state.inlinePlacement(node), "inline", kept, pruned);
     if (m_options.rootOrInlineOnly) return;
     for (int host : fusionHosts(state, node)) {
-        if (state.canFuse(node, host, LoopLevel::Block)) blockCandidates(state, node, host, kept, pruned);
+        if (state.canFuse(node, host, LoopLevel::Block))
+            blockCandidates(state, node, host, kept, pruned);
         if (state.canFuse(node, host, LoopLevel::Thread)) {
-            consider(state, node, state.threadPlacement(node, host), "thread of " + state.dag().node(host).name,
-                     kept, pruned);
+            consider(state, node, state.threadPlacement(node, host),
+                     "thread of " + state.dag().node(host).name, kept, pruned);
         }
     }
 }
 
 void SearchSpace::blockCandidates(const ScheduleState &state, int node, int host,
-                                  std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const {
+                                  std::vector<Candidate> &kept,
+                                  std::vector<PrunedCandidate> &pruned) const {
     const Box region = state.regionWithin(node, host, LoopLevel::Block);
     const Stage &stage = state.dag().node(node).stages[0];
     std::vector<std::vector<int64_t>> menus;
-    for (const LoopVar &l : stage.loops) menus.push_back(serialSizes(region[size_t(l.funcDim)].extent()));
+    for (const LoopVar &l : stage.loops)
+        menus.push_back(serialSizes(region[size_t(l.funcDim)].extent()));
     const std::string where = "block of " + state.dag().node(host).name;
     forEachCombination(menus, [&](const std::vector<int64_t> &serial) {
-        consider(state, node, state.blockPlacement(node, host, serial), where + " serial " + joinSizes(serial),
-                 kept, pruned);
+        consider(state, node, state.blockPlacement(node, host, serial),
+                 where + " serial " + joinSizes(serial), kept, pruned);
     });
 }
 
@@ -158,17 +182,19 @@ void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Cand
     }
     if (innermost < 0) innermost = 0;
     // Thread dimensions: the innermost one first, then the others in order, up to the limit.
+    // With wideTilings every dimension may take threads (at most maxThreadDims of them more
+    // than one) and serial sizes, as the authors' implementation enumerates.
+    const bool wide = m_options.wideTilings;
     std::vector<bool> threaded(size_t(n.dimensions), false);
     int used = 0;
-    for (int k = 0; k < n.dimensions && used < m_options.maxThreadDims; ++k) {
+    for (int k = 0; k < n.dimensions && (wide || used < m_options.maxThreadDims); ++k) {
         const int d = (innermost + k) % std::max(1, n.dimensions);
         if (n.region[size_t(d)].extent() > 1 || d == innermost) {
             threaded[size_t(d)] = true;
             ++used;
         }
     }
-    // Serial tiles go along the thread dimensions only: a serial loop over a dimension with no
-    // threads just makes the thread's loop over it longer.
+    // Compact space: serial tiles go along the thread dimensions only.
     std::vector<std::vector<int64_t>> serialMenus, threadMenus;
     for (int d = 0; d < n.dimensions; ++d) {
         const int64_t extent = n.region[size_t(d)].extent();
@@ -176,16 +202,42 @@ void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Cand
         threadMenus.push_back(threaded[size_t(d)] ? threadSizes(extent, d == innermost)
                                                   : std::vector<int64_t>{1});
     }
-    std::set<std::vector<StageTiling>> seen;
+    // Wide space: at most maxThreadDims dimensions with threads, and no thread split of an
+    // outer dimension that computes more than 8/7 of its points (the reference's rule).
+    auto wideThreadsOk = [&](const std::vector<int64_t> &serial,
+                             const std::vector<int64_t> &threads) {
+        int dims = 0;
+        for (int d = 0; d < n.dimensions; ++d) {
+            const int64_t t = threads[size_t(d)];
+            if (t <= 1) continue;
+            ++dims;
+            const int64_t e = ceilDiv(n.region[size_t(d)].extent(), serial[size_t(d)]);
+            if (d != innermost && t * ceilDiv(e, t) * 7 > e * 8) return false;
+        }
+        return dims <= m_options.maxThreadDims;
+    };
+    // Tilings that pass the checks; only those the parallelism filter keeps are derived (a
+    // derivation rebuilds the kernels), and the soft-pruned ones only when none passes (the
+    // engine's fallback).
+    struct Option {
+        std::vector<StageTiling> tilings;
+        std::string label;
+    };
+    std::vector<Option> options;
+    std::vector<std::pair<size_t, std::vector<StageTiling>>> soft; // index into pruned
+    std::set<std::vector<int64_t>> seen;
+    std::vector<int64_t> key;
     forEachCombination(serialMenus, [&](const std::vector<int64_t> &serial) {
         int64_t serialProduct = 1;
-        for (int64_t v : serial) serialProduct *= v;
+        for (int64_t v : serial)
+            serialProduct *= v;
         if (serialProduct > m_options.maxUnrolledSerial) {
             pruned.push_back({"serial " + joinSizes(serial), PruneReason::SerialTooLargeToUnroll,
                               std::to_string(serialProduct) + " serial iterations", std::nullopt});
             return;
         }
         forEachCombination(threadMenus, [&](const std::vector<int64_t> &threads) {
+            if (wide && !wideThreadsOk(serial, threads)) return;
             std::vector<StageTiling> tilings;
             for (const Stage &stage : n.stages) {
                 std::vector<int64_t> t(stage.loops.size(), 1), s(stage.loops.size(), 1);
@@ -198,12 +250,46 @@ void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Cand
                 tilings.push_back(ScheduleState::makeTiling(stage, t, s));
             }
             if (n.dimensions == 0) tilings = ScheduleState::provisionalTiling(dag, node);
-            if (!seen.insert(tilings).second) return;
+            // Menus clamped to small extents repeat tilings: threads and serial sizes of every
+            // stage identify one (the blocks follow from them).
+            key.clear();
+            for (const StageTiling &t : tilings) {
+                key.insert(key.end(), t.threads.begin(), t.threads.end());
+                key.insert(key.end(), t.serial.begin(), t.serial.end());
+            }
+            if (!seen.insert(key).second) return;
             std::string label = "threads " + joinSizes(tilings.back().threads) + " serial " +
                                 joinSizes(tilings.back().serial);
-            consider(state, node, state.rootTilingPlacement(node, tilings), std::move(label), kept, pruned);
+            if (auto p = checkRootTiling(n, tilings)) {
+                p->label = std::move(label);
+                if (isSoftPruneReason(p->reason))
+                    soft.emplace_back(pruned.size(), std::move(tilings));
+                pruned.push_back(std::move(*p));
+            } else {
+                options.push_back({std::move(tilings), std::move(label)});
+            }
         });
     });
+    std::vector<std::string> why(options.size());
+    if (m_options.parallelismFilter && options.size() > 1) {
+        std::vector<TileParallelism> parallelism;
+        for (const Option &o : options)
+            parallelism.push_back(tileParallelism(n, o.tilings, m_gpu.smCount));
+        why = filterParallelTilings(parallelism, m_gpu.smCount, m_options.parallelFilter);
+    }
+    for (size_t i = 0; i < options.size(); ++i) {
+        if (why[i].empty()) {
+            kept.push_back({state.derive(node, state.rootTilingPlacement(node, options[i].tilings)),
+                            std::move(options[i].label)});
+        } else {
+            pruned.push_back({std::move(options[i].label), PruneReason::IdleSms, std::move(why[i]),
+                              std::nullopt});
+        }
+    }
+    if (options.empty()) {
+        for (auto &[index, tilings] : soft)
+            pruned[index].child = state.derive(node, state.rootTilingPlacement(node, tilings));
+    }
 }
 
 // ---- pruning -----------------------------------------------------------------------------
@@ -222,7 +308,8 @@ double SearchSpace::inlineRecompute(const ScheduleState &state, int node) const 
             } else if (c.kind == ComputeKind::Block || c.kind == ComputeKind::Thread) {
                 computed = double(boxVolume(c.region)) * double(c.realizations);
             } else {
-                computed = double(dag.node(edge.consumer).stages[size_t(edge.consumerStage)].points());
+                computed =
+                    double(dag.node(edge.consumer).stages[size_t(edge.consumerStage)].points());
             }
             total += double(edge.calls.size()) * computed;
         }
@@ -302,7 +389,8 @@ std::string variableThreadRegion(const ScheduleState &state, int node, int host)
     // Slopes of each dimension of each Func on the way, as a function of the host's loops.
     std::map<int, std::vector<Slopes>> slopes;
     std::string why;
-    std::function<const std::vector<Slopes> *(int)> slopesOf = [&](int f) -> const std::vector<Slopes> * {
+    std::function<const std::vector<Slopes> *(int)> slopesOf =
+        [&](int f) -> const std::vector<Slopes> * {
         if (auto it = slopes.find(f); it != slopes.end()) return &it->second;
         const Node &n = dag.node(f);
         std::vector<std::optional<Slopes>> dims(size_t(n.dimensions));
@@ -322,7 +410,8 @@ std::string variableThreadRegion(const ScheduleState &state, int node, int host)
                 if (!consumer) return nullptr;
                 for (const LoopVar &loop : stage.loops) {
                     if (loop.funcDim < 0 || size_t(loop.funcDim) >= consumer->size()) {
-                        why = "its size varies with the tile (" + dag.node(edge.consumer).name + " has a loop over no dimension)";
+                        why = "its size varies with the tile (" + dag.node(edge.consumer).name +
+                              " has a loop over no dimension)";
                         return nullptr;
                     }
                     loopSlopes.push_back((*consumer)[size_t(loop.funcDim)]);
@@ -333,22 +422,26 @@ std::string variableThreadRegion(const ScheduleState &state, int node, int host)
                 for (size_t d = 0; d < site.args.size() && d < dims.size(); ++d) {
                     const CallArg &arg = site.args[d];
                     if (!arg.affine) {
-                        why = "its size depends on data (" + call + " through a data-dependent index)";
+                        why = "its size depends on data (" + call +
+                              " through a data-dependent index)";
                         return nullptr;
                     }
                     if (arg.affine->isClamped()) {
-                        why = "its size varies with the tile (" + call + " through a clamped index)";
+                        why =
+                            "its size varies with the tile (" + call + " through a clamped index)";
                         return nullptr;
                     }
                     Slopes sum(hostStage.loops.size(), 0);
-                    for (size_t l = 0; l < arg.affine->coeffs.size() && l < loopSlopes.size(); ++l) {
-                        for (size_t h = 0; h < sum.size(); ++h) sum[h] += arg.affine->coeffs[l] * loopSlopes[l][h];
+                    for (size_t l = 0; l < arg.affine->coeffs.size() && l < loopSlopes.size();
+                         ++l) {
+                        for (size_t h = 0; h < sum.size(); ++h)
+                            sum[h] += arg.affine->coeffs[l] * loopSlopes[l][h];
                     }
                     const int64_t den = arg.affine->denominator;
                     for (int64_t &v : sum) {
                         if (v % den != 0) {
-                            why = "its size varies with the tile (" + call + " through a division by " +
-                                  std::to_string(den) + ")";
+                            why = "its size varies with the tile (" + call +
+                                  " through a division by " + std::to_string(den) + ")";
                             return nullptr;
                         }
                         v /= den;
@@ -357,14 +450,16 @@ std::string variableThreadRegion(const ScheduleState &state, int node, int host)
                         dims[d] = std::move(sum);
                     } else if (*dims[d] != sum) {
                         const std::string dim = d < n.args.size() ? n.args[d] : std::to_string(d);
-                        why = "its size varies with the tile (calls of " + n.name + " with different slopes meet along " + dim + ")";
+                        why = "its size varies with the tile (calls of " + n.name +
+                              " with different slopes meet along " + dim + ")";
                         return nullptr;
                     }
                 }
             }
         }
         std::vector<Slopes> out;
-        for (auto &d : dims) out.push_back(d ? std::move(*d) : Slopes(hostStage.loops.size(), 0));
+        for (auto &d : dims)
+            out.push_back(d ? std::move(*d) : Slopes(hostStage.loops.size(), 0));
         return &(slopes[f] = std::move(out));
     };
     return slopesOf(node) ? "" : why;
@@ -372,8 +467,8 @@ std::string variableThreadRegion(const ScheduleState &state, int node, int host)
 
 } // namespace
 
-std::optional<PrunedCandidate> SearchSpace::checkRootTiling(const Node &n,
-                                                            const std::vector<StageTiling> &tilings) const {
+std::optional<PrunedCandidate>
+SearchSpace::checkRootTiling(const Node &n, const std::vector<StageTiling> &tilings) const {
     for (size_t s = 0; s < n.stages.size(); ++s) {
         const Stage &stage = n.stages[s];
         const StageTiling &t = tilings[s];
@@ -385,20 +480,27 @@ std::optional<PrunedCandidate> SearchSpace::checkRootTiling(const Node &n,
             if (!stage.loops[l].isReduction) serial *= t.serial[l];
         }
         if (threads > m_gpu.maxThreadsPerBlock) {
-            return PrunedCandidate{"", PruneReason::TooManyThreads, std::to_string(threads) + " threads per block", std::nullopt};
+            return PrunedCandidate{"", PruneReason::TooManyThreads,
+                                   std::to_string(threads) + " threads per block", std::nullopt};
         }
         if (serial > m_options.maxUnrolledSerial) {
-            return PrunedCandidate{"", PruneReason::SerialTooLargeToUnroll, std::to_string(serial) + " serial iterations", std::nullopt};
+            return PrunedCandidate{"", PruneReason::SerialTooLargeToUnroll,
+                                   std::to_string(serial) + " serial iterations", std::nullopt};
         }
-        const double lanes = double(threads) / double(ceilDiv(threads, m_gpu.warpSize) * m_gpu.warpSize);
+        const double lanes =
+            double(threads) / double(ceilDiv(threads, m_gpu.warpSize) * m_gpu.warpSize);
         if (parallel >= int64_t(m_gpu.warpSize) * 4 && lanes < m_options.minLaneUtilization) {
             return PrunedCandidate{"", PruneReason::PoorWarpLaneUtilization,
-                                   std::to_string(threads) + " threads use " + std::to_string(int(lanes * 100)) + "% of lanes", std::nullopt};
+                                   std::to_string(threads) + " threads use " +
+                                       std::to_string(int(lanes * 100)) + "% of lanes",
+                                   std::nullopt};
         }
         if (parallel >= int64_t(m_gpu.smCount) * m_gpu.warpSize * 4 &&
             double(blocks) < m_options.minSmFraction * m_gpu.smCount) {
             return PrunedCandidate{"", PruneReason::IdleSms,
-                                   std::to_string(blocks) + " blocks for " + std::to_string(m_gpu.smCount) + " SMs", std::nullopt};
+                                   std::to_string(blocks) + " blocks for " +
+                                       std::to_string(m_gpu.smCount) + " SMs",
+                                   std::nullopt};
         }
     }
     return std::nullopt;
@@ -414,24 +516,30 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
     const Node &n = dag.node(node);
     const PlacementView view{parent, node, &p};
     auto prune = [](PruneReason r, std::string detail) {
-        return std::optional<PrunedCandidate>(PrunedCandidate{"", r, std::move(detail), std::nullopt});
+        return std::optional<PrunedCandidate>(
+            PrunedCandidate{"", r, std::move(detail), std::nullopt});
     };
-    auto threadChecks = [&](const StageTiling &t, const Stage &stage, bool allowFew) -> std::optional<PrunedCandidate> {
+    auto threadChecks = [&](const StageTiling &t, const Stage &stage,
+                            bool allowFew) -> std::optional<PrunedCandidate> {
         int64_t threads = 1, serial = 1;
         for (size_t l = 0; l < stage.loops.size(); ++l) {
             threads *= t.threads[l];
             if (!stage.loops[l].isReduction) serial *= t.serial[l];
         }
         if (threads > m_gpu.maxThreadsPerBlock) {
-            return prune(PruneReason::TooManyThreads, std::to_string(threads) + " threads per block");
+            return prune(PruneReason::TooManyThreads,
+                         std::to_string(threads) + " threads per block");
         }
         if (serial > m_options.maxUnrolledSerial) {
-            return prune(PruneReason::SerialTooLargeToUnroll, std::to_string(serial) + " serial iterations");
+            return prune(PruneReason::SerialTooLargeToUnroll,
+                         std::to_string(serial) + " serial iterations");
         }
-        const double lanes = double(threads) / double(ceilDiv(threads, m_gpu.warpSize) * m_gpu.warpSize);
+        const double lanes =
+            double(threads) / double(ceilDiv(threads, m_gpu.warpSize) * m_gpu.warpSize);
         if (!allowFew && lanes < m_options.minLaneUtilization) {
             return prune(PruneReason::PoorWarpLaneUtilization,
-                         std::to_string(threads) + " threads use " + std::to_string(int(lanes * 100)) + "% of lanes");
+                         std::to_string(threads) + " threads use " +
+                             std::to_string(int(lanes * 100)) + "% of lanes");
         }
         return std::nullopt;
     };
@@ -439,7 +547,8 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
     case ComputeKind::Inline: {
         const double ratio = inlineRecompute(parent, node);
         if (ratio > m_options.maxInlineRecompute) {
-            return prune(PruneReason::ExcessiveRecompute, "inlining evaluates it " + std::to_string(int(ratio)) + "x per point");
+            return prune(PruneReason::ExcessiveRecompute,
+                         "inlining evaluates it " + std::to_string(int(ratio)) + "x per point");
         }
         return std::nullopt;
     }
@@ -449,28 +558,35 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
         if (std::string why = unboundedBlockRegion(parent, node, p.host); !why.empty()) {
             return prune(PruneReason::ThreadAllocationDynamicOrTooLarge, why);
         }
-        const double ratio = double(boxVolume(p.region)) * double(p.realizations) / double(std::max<int64_t>(1, n.stages[0].points()));
+        const double ratio = double(boxVolume(p.region)) * double(p.realizations) /
+                             double(std::max<int64_t>(1, n.stages[0].points()));
         if (ratio > m_options.maxFusedRecompute) {
-            return prune(PruneReason::ExcessiveRecompute, "computes " + std::to_string(int(ratio * 100) / 100.0).substr(0, 4) + "x its points");
+            return prune(PruneReason::ExcessiveRecompute,
+                         "computes " + std::to_string(int(ratio * 100) / 100.0).substr(0, 4) +
+                             "x its points");
         }
         // All Funcs of a block share its threads: per GPU dimension the block has the most any
         // of them uses (the host and every Func fused at its block level).
         int64_t shared = 0;
-        std::array<int64_t, 3> dims = gpuThreadDims(dag.node(p.host).stages.back(), view(p.host).tilings.back());
+        std::array<int64_t, 3> dims =
+            gpuThreadDims(dag.node(p.host).stages.back(), view(p.host).tilings.back());
         for (const Node &m : dag.nodes()) {
             if (m.isInput) continue;
             const FuncPlacement &q = view(m.index);
             if (q.kind != ComputeKind::Block || q.host != p.host) continue;
             shared += boxVolume(q.region) * m.bytesPerPoint;
             const std::array<int64_t, 3> own = gpuThreadDims(m.stages[0], q.tilings[0]);
-            for (size_t d = 0; d < 3; ++d) dims[d] = std::max(dims[d], own[d]);
+            for (size_t d = 0; d < 3; ++d)
+                dims[d] = std::max(dims[d], own[d]);
         }
         if (shared > m_gpu.sharedMemoryPerBlockBytes) {
-            return prune(PruneReason::TooMuchSharedMemory, std::to_string(shared) + " bytes of shared memory per block");
+            return prune(PruneReason::TooMuchSharedMemory,
+                         std::to_string(shared) + " bytes of shared memory per block");
         }
         if (dims[0] * dims[1] * dims[2] > m_gpu.maxThreadsPerBlock) {
-            return prune(PruneReason::TooManyThreads, std::to_string(dims[0] * dims[1] * dims[2]) +
-                                                          " threads per block with the Funcs fused into it");
+            return prune(PruneReason::TooManyThreads,
+                         std::to_string(dims[0] * dims[1] * dims[2]) +
+                             " threads per block with the Funcs fused into it");
         }
         return threadChecks(p.tilings[0], n.stages[0], boxVolume(p.region) < m_gpu.warpSize);
     }
@@ -482,15 +598,19 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
         const int64_t budget = int64_t(m_gpu.registersPerThreadMax) * 4 / 4;
         if (bytes > budget) {
             return prune(PruneReason::ThreadAllocationDynamicOrTooLarge,
-                         std::to_string(bytes) + " bytes per thread (budget " + std::to_string(budget) + ")");
+                         std::to_string(bytes) + " bytes per thread (budget " +
+                             std::to_string(budget) + ")");
         }
-        const double ratio = double(boxVolume(p.region)) * double(p.realizations) / double(std::max<int64_t>(1, n.stages[0].points()));
+        const double ratio = double(boxVolume(p.region)) * double(p.realizations) /
+                             double(std::max<int64_t>(1, n.stages[0].points()));
         if (ratio > m_options.maxInlineRecompute) {
-            return prune(PruneReason::ExcessiveRecompute, "computes " + std::to_string(int(ratio)) + "x its points");
+            return prune(PruneReason::ExcessiveRecompute,
+                         "computes " + std::to_string(int(ratio)) + "x its points");
         }
         return std::nullopt;
     }
-    case ComputeKind::Unscheduled: break;
+    case ComputeKind::Unscheduled:
+        break;
     }
     return std::nullopt;
 }

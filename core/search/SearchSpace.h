@@ -4,6 +4,7 @@
 
 #include "schedule/GpuSpec.h"
 #include "schedule/ScheduleState.h"
+#include "search/ParallelTileFilter.h"
 
 #include <string>
 #include <vector>
@@ -59,6 +60,14 @@ struct SearchSpaceOptions {
                                       ///< what can be unrolled (4.7 unrolls those below 16)
     int maxThreadDims = 3;            ///< GPU thread dimensions (x, y, z)
     bool rootOrInlineOnly = false;    ///< the freezing pre-pass: no fusion options
+    /// Tilings of root Funcs are filtered by their block counts before they become states
+    /// (4.3: at least 2x the SMs; ParallelTileFilter); off: every tiling within the limits.
+    bool parallelismFilter = true;
+    /// The authors' tiling space (4.1-4.2): serial sizes on every dimension and the thread
+    /// dimensions chosen (any maxThreadDims of them); off (default): serial sizes on the thread
+    /// dimensions only, threads on the innermost dimension of extent >= 16 and the next ones.
+    bool wideTilings = false;
+    ParallelFilterOptions parallelFilter;
 };
 
 class SearchSpace {

@@ -288,3 +288,48 @@ TEST(SearchSpace, NoBlockLevelPlacementThroughAClampedIndex) {
     const int lambda = dag->find("lambda_0");
     EXPECT_NE(engine.best()->state->placement(lambda).kind, ComputeKind::Block);
 }
+
+TEST(SearchSpace, WideTilingsPutSerialSizesAndThreadsOnAnyDimension) {
+    // A 4-D Func, 64 x 8 x 8 x 8: the compact space threads dimensions 0-2 only and gives
+    // dimension 3 neither threads nor serial sizes; the authors' space may put either on any
+    // dimension, with at most 3 dimensions of more than one thread.
+    using namespace Halide;
+    ImageParam input = apps::estimatedInput(Float(32), "input", {64, 8, 8, 8});
+    Var a("a"), b("b"), c("c"), d("d");
+    Func output("output");
+    output(a, b, c, d) = input(a, b, c, d) + 1.0f;
+    apps::setOutputEstimates(output, {64, 8, 8, 8});
+    auto dag =
+        std::make_shared<const FunctionDAG>(apps::makeInstance("four_d", {output}, {input}, {}));
+    const int node = dag->find("output");
+    const StatePtr root = ScheduleState::initial(dag)->withRoot(node);
+    auto enumerate = [&](bool wide) {
+        SearchSpaceOptions options;
+        options.wideTilings = wide;
+        options.parallelismFilter = false;
+        std::vector<Candidate> kept;
+        std::vector<PrunedCandidate> pruned;
+        SearchSpace(GpuSpec::load("v100"), options).tilings(*root, node, kept, pruned);
+        return kept;
+    };
+    const std::vector<Candidate> compact = enumerate(false), wide = enumerate(true);
+    for (const Candidate &k : compact) {
+        const StageTiling &t = k.child.placement->tilings[0];
+        EXPECT_EQ(t.threads[3], 1) << k.label;
+        EXPECT_EQ(t.serial[3], 1) << k.label;
+    }
+    bool serialOnD = false, threadsOnD = false;
+    for (const Candidate &k : wide) {
+        const StageTiling &t = k.child.placement->tilings[0];
+        serialOnD |= t.serial[3] > 1;
+        threadsOnD |= t.threads[3] > 1;
+        int threaded = 0;
+        for (int64_t v : t.threads)
+            threaded += v > 1;
+        EXPECT_LE(threaded, 3) << k.label;
+        EXPECT_GE(t.threads[0], 16) << k.label; // the innermost dimension always has a warp's width
+    }
+    EXPECT_TRUE(serialOnD);
+    EXPECT_TRUE(threadsOnD);
+    EXPECT_GT(wide.size(), compact.size());
+}
