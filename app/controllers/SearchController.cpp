@@ -2,13 +2,18 @@
 //   releaseOnWorker()                 big snapshots are freed off the GUI thread
 //   load() / reconfigure() / reset()  a new generation: a fresh engine
 //   advance()                         the stepping requests (one, pass, end, to a count)
+//   showStep() / replayStep()         history: a record at once, the whole step replayed
+//   setReadOnlyHistory()              a trace's steps in place of a search
 #include "controllers/SearchController.h"
 
+#include "controllers/SearchReplayer.h"
 #include "controllers/SearchWorker.h"
 #include "util/Error.h"
 
 #include <QElapsedTimer>
 
+#include <algorithm>
+#include <string>
 #include <utility>
 
 namespace beamscope {
@@ -28,10 +33,15 @@ QString currentErrorMessage() {
     }
 }
 
+/// Whole steps kept for going back and forth between a few (besides the newest).
+constexpr size_t kWholeCacheSize = 4;
+
 } // namespace
 
 SearchController::SearchController(QObject *parent)
     : QObject(parent), m_worker(std::make_unique<SearchWorker>()),
+      m_replayer(std::make_unique<SearchReplayer>()),
+      m_replayJobs(this, QStringLiteral("beamscope-replay")),
       m_jobs(this, QStringLiteral("beamscope-search")) {
     registerControllerMetaTypes();
     m_jobs.setBusyCallback([this](bool busy) { Q_EMIT busyChanged(busy); });
@@ -50,7 +60,15 @@ void SearchController::releaseOnWorker(SearchStepPtr snapshot) {
 
 void SearchController::newGeneration() {
     m_jobs.restart();
+    m_replayJobs.restart();
     releaseOnWorker(std::move(m_lastStep));
+    for (SearchStepPtr &step : m_wholeCache)
+        releaseOnWorker(std::move(step));
+    m_wholeCache.clear();
+    m_history.clear();
+    m_shown = -1;
+    m_readOnly = false;
+    m_replayerReady = false;
     m_stepsDone = 0;
 }
 
@@ -118,6 +136,10 @@ void SearchController::pause() {
 }
 
 void SearchController::advance(StopRule rule, int target) {
+    if (m_readOnly) {
+        Q_EMIT error(tr("a trace is shown read-only: load the pipeline to search it"));
+        return;
+    }
     const int interval = m_snapshotIntervalMs;
     SearchWorker *worker = m_worker.get();
     m_jobs.post([this, worker, rule, target, interval](const JobTracker::Job &job) {
@@ -133,6 +155,8 @@ void SearchController::advance(StopRule rule, int target) {
             job.deliver(
                 [this, held] {
                     SearchStepPtr previous = std::exchange(m_lastStep, *held);
+                    m_shown = -1; // a new step brings the views back to the newest
+                    ++m_showRequest;
                     Q_EMIT stepped(*held);
                     if ((*held)->finished) Q_EMIT finished();
                     releaseOnWorker(std::move(previous));
@@ -146,9 +170,15 @@ void SearchController::advance(StopRule rule, int target) {
             const int index = step->index, pass = step->pass;
             const double best = step->beam.empty() ? 0.0 : step->beam.front().cost.total;
             const SearchCounters counters = step->counters;
-            job.deliver([this, index, pass, done, estimated, best, counters] {
+            HistoryRecord record = StepHistory::record(step, false);
+            job.deliver([this, index, pass, done, estimated, best, counters,
+                         record = std::move(record)]() mutable {
                 m_stepsDone = done;
                 m_estimatedSteps = estimated;
+                if (index == m_history.size()) {
+                    m_history.append(std::move(record));
+                    Q_EMIT historyAppended(index);
+                }
                 Q_EMIT bestCostRecorded(index, pass, best);
                 Q_EMIT progress(done, estimated);
                 Q_EMIT countersChanged(counters);
@@ -164,6 +194,104 @@ void SearchController::advance(StopRule rule, int target) {
         }
         if (latest && latest != lastSent) sendSnapshot(latest);
     });
+}
+
+SearchStepPtr SearchController::cachedWhole(int k) const {
+    if (m_lastStep && m_lastStep->index == k) return m_lastStep;
+    for (const SearchStepPtr &step : m_wholeCache)
+        if (step->index == k) return step;
+    return nullptr;
+}
+
+void SearchController::cacheWhole(SearchStepPtr step) {
+    if (m_wholeCache.size() >= kWholeCacheSize) {
+        releaseOnWorker(std::move(m_wholeCache.front()));
+        m_wholeCache.erase(m_wholeCache.begin());
+    }
+    m_wholeCache.push_back(std::move(step));
+}
+
+void SearchController::showStep(int k) {
+    if (m_history.empty()) return;
+    const int newest = m_history.size() - 1;
+    if (k < 0 || k > newest) k = newest;
+    const quint64 request = ++m_showRequest;
+    m_replayJobs.cancel(); // an older replay in flight is not wanted any more
+    const HistoryRecord &record = m_history.at(k);
+    // The newest step as the search delivered it (during a run the record may be newer than
+    // the last throttled snapshot: then the record, and the whole step with the next snapshot).
+    if (k == newest && !m_readOnly) {
+        m_shown = -1;
+        const bool whole = m_lastStep && m_lastStep->index == k;
+        Q_EMIT stepShown(whole ? m_lastStep : record.step, k, true, whole);
+        return;
+    }
+    m_shown = k == newest ? -1 : k;
+    if (record.complete) {
+        Q_EMIT stepShown(record.step, k, k == newest, true);
+        return;
+    }
+    if (SearchStepPtr whole = cachedWhole(k)) {
+        Q_EMIT stepShown(whole, k, false, true);
+        return;
+    }
+    Q_EMIT stepShown(record.step, k, false, false);
+    if (request == m_showRequest) replayStep(k);
+}
+
+void SearchController::replayStep(int k) {
+    SearchReplayer *replayer = m_replayer.get();
+    if (!m_replayerReady) {
+        m_replayerReady = true;
+        m_replayJobs.runOnWorker(
+            [replayer, dag = m_dag, options = m_options] { replayer->reset(dag, options); });
+    }
+    const quint64 request = m_showRequest;
+    m_replayJobs.post([this, replayer, k, request](const JobTracker::Job &job) {
+        try {
+            SearchStepPtr step = replayer->stepAt(k, &job.cancelFlag());
+            auto held = std::make_shared<SearchStepPtr>(std::move(step));
+            job.deliver(
+                [this, held, k, request] {
+                    ++m_replays;
+                    cacheWhole(*held);
+                    if (request == m_showRequest && m_shown == k)
+                        Q_EMIT stepShown(*held, k, false, true);
+                    releaseOnWorker(std::move(*held));
+                },
+                [this, held] { releaseOnWorker(std::move(*held)); });
+        } catch (const SearchCancelled &) {
+            // A newer showStep() came: the replayer stays where it got and goes on from there.
+        } catch (...) {
+            deliverError(job, currentErrorMessage());
+        }
+    });
+}
+
+void SearchController::setReadOnlyHistory(DagPtr dag, std::vector<SearchStepPtr> steps) {
+    for (size_t i = 0; i < steps.size(); ++i) {
+        if (!steps[i] || steps[i]->index != int(i))
+            throw Error("trace: step " + std::to_string(i) + " is missing or out of order");
+    }
+    newGeneration();
+    m_readOnly = true;
+    m_dag = std::move(dag);
+    m_estimatedSteps = int(steps.size());
+    Q_EMIT loaded(m_dag);
+    Q_EMIT searchReset(m_estimatedSteps);
+    for (const SearchStepPtr &step : steps) {
+        m_history.append(StepHistory::record(step, true));
+        Q_EMIT historyAppended(step->index);
+        Q_EMIT bestCostRecorded(step->index, step->pass,
+                                step->beam.empty() ? 0.0 : step->beam.front().cost.total);
+    }
+    m_stepsDone = int(steps.size());
+    Q_EMIT progress(m_stepsDone, m_estimatedSteps);
+    if (steps.empty()) return;
+    m_lastStep = steps.back();
+    Q_EMIT countersChanged(m_lastStep->counters);
+    Q_EMIT stepped(m_lastStep);
+    if (m_lastStep->finished) Q_EMIT finished();
 }
 
 } // namespace beamscope

@@ -4,9 +4,14 @@
 // generation that arrive late are dropped. pause() sets the cancel token of every
 // request posted so far. While a run goes on, snapshots are throttled (stepped() at most every
 // snapshotIntervalMs); progress() and bestCostRecorded() come for every step.
+// Every step is also kept in a StepHistory (compact records made on the worker); showStep(k)
+// shows an older step again without touching the search: its record at once, then the whole step
+// (candidates, buckets, pruned) replayed from the seed on a second worker thread. A new step
+// brings the views back to the newest. A trace's steps can fill the history read-only.
 #pragma once
 
 #include "controllers/MetaTypes.h"
+#include "controllers/StepHistory.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 #include "views/jobs/JobTracker.h"
@@ -18,6 +23,7 @@
 
 namespace beamscope {
 
+class SearchReplayer;
 class SearchWorker;
 enum class StopRule;
 
@@ -51,6 +57,15 @@ public:
     /// hold the last reference on the GUI thread hands it over here.
     void releaseOnWorker(SearchStepPtr snapshot);
 
+    /// Every step of the current search so far, as delivered (compact records unless read-only).
+    const StepHistory &history() const { return m_history; }
+    /// The history step the views show; -1 while they follow the newest step.
+    int shownStep() const { return m_shown; }
+    /// True while the history came from a trace (setReadOnlyHistory): there is nothing to step.
+    bool isReadOnly() const { return m_readOnly; }
+    /// Whole steps replayed for showStep() (for tests: a step shown again is not replayed twice).
+    int replaysDone() const { return m_replays; }
+
 public Q_SLOTS:
     /// Builds the pipeline and a fresh engine with `options`; emits loaded() then searchReset().
     void load(const beamscope::PipelineSource &source, const beamscope::SearchOptions &options);
@@ -68,6 +83,16 @@ public Q_SLOTS:
     void pause();
     /// A fresh engine with the current options (same DAG, same seed): back to step 0.
     void reset();
+    /// Shows history step `k` (0-based): stepShown() with its record now and, when the record
+    /// is compact, again with the whole step once replayed. Never changes the search. The
+    /// newest step (or k = -1) goes back to following the search.
+    void showStep(int k);
+    /// Back to the newest step (what Step and Run continue from).
+    void showNewest() { showStep(-1); }
+    /// Replaces the search by the whole steps of a replayed trace over `dag` (read-only: steps
+    /// are shown, not taken): loaded(), searchReset(), historyAppended() and bestCostRecorded()
+    /// per step, then stepped() with the last one. Throws Error when the steps are not 0, 1, ...
+    void setReadOnlyHistory(beamscope::DagPtr dag, std::vector<beamscope::SearchStepPtr> steps);
 
 Q_SIGNALS:
     /// A pipeline was loaded and analyzed.
@@ -84,6 +109,12 @@ Q_SIGNALS:
     void countersChanged(const beamscope::SearchCounters &counters);
     /// The search reached its end.
     void finished();
+    /// Step `k` was added to history() (k = history().size() - 1).
+    void historyAppended(int k);
+    /// The views should show `step`, history step `k`; `newest` when it is the newest step
+    /// (they follow the search again). For an older step this comes once with its compact
+    /// record (`whole` false) and again with the replayed step (`whole` true).
+    void stepShown(beamscope::SearchStepPtr step, int k, bool newest, bool whole);
     /// A request failed; `message` is one line fit for a user.
     void error(const QString &message);
     void busyChanged(bool busy);
@@ -92,8 +123,13 @@ private:
     void advance(StopRule rule, int target);
     void newGeneration();
     void deliverError(const JobTracker::Job &job, const QString &message);
+    /// The whole step `k` from the small cache of whole steps, else nullptr.
+    SearchStepPtr cachedWhole(int k) const;
+    void cacheWhole(SearchStepPtr step);
+    void replayStep(int k);
 
-    std::unique_ptr<SearchWorker> m_worker; ///< touched only from the tracker's worker thread
+    std::unique_ptr<SearchWorker> m_worker;     ///< touched only from the tracker's worker thread
+    std::unique_ptr<SearchReplayer> m_replayer; ///< touched only from m_replayJobs' thread
     int m_snapshotIntervalMs = 100;
 
     PipelineSource m_source;
@@ -102,7 +138,15 @@ private:
     SearchStepPtr m_lastStep;
     int m_stepsDone = 0;
     int m_estimatedSteps = 0;
-    JobTracker m_jobs; ///< last: joined before the members its jobs use go
+    StepHistory m_history;
+    int m_shown = -1;             ///< history step on screen, -1: the newest
+    bool m_readOnly = false;      ///< the history is a trace's
+    bool m_replayerReady = false; ///< the replayer has this generation's DAG and options
+    quint64 m_showRequest = 0;    ///< the latest showStep(); older replays are not shown
+    int m_replays = 0;
+    std::vector<SearchStepPtr> m_wholeCache; ///< a few whole steps replayed lately, newest last
+    JobTracker m_replayJobs;                 ///< replays whole steps beside the search
+    JobTracker m_jobs;                       ///< last: joined before the members its jobs use go
 };
 
 } // namespace beamscope

@@ -163,8 +163,19 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     const QCommandLineOption input(QStringLiteral("input"),
                                    QStringLiteral("scalar input value NAME=VALUE (repeatable)"),
                                    QStringLiteral("NAME=VALUE"));
+    const QCommandLineOption showStep(
+        QStringLiteral("show-step"),
+        QStringLiteral("with --screenshot: once the search settles, go back to step K (1-based) "
+                       "in the Timeline, its candidates replayed"),
+        QStringLiteral("K"));
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("with --screenshot: once the search settles, compare beam states A and B "
+                       "(1-based ranks) in the Compare dock"),
+        QStringLiteral("A,B"));
     parser.addOptions({app, param, lib, estimate, input, beam, passes, seed, gpu, pins, steps, shot,
                        dock, bench, tune, db, costModel});
+    parser.addOptions({showStep, compare});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("a session file to open"),
                                  QStringLiteral("[SESSION.json]"));
@@ -235,6 +246,17 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         out.tuneBatch = positiveInt(parts[1], "tune", 256);
         if (out.screenshot.isEmpty()) throw UsageError("--tune needs --screenshot");
         if (out.benchCount > 0) throw UsageError("give either --bench or --tune, not both");
+    }
+    if (parser.isSet(showStep)) {
+        out.showStep = positiveInt(parser.value(showStep), "show-step", 1000000);
+        if (out.screenshot.isEmpty()) throw UsageError("--show-step needs --screenshot");
+    }
+    if (parser.isSet(compare)) {
+        const QStringList parts = parser.value(compare).split(QLatin1Char(','));
+        if (parts.size() != 2) throw UsageError("--compare needs two beam ranks A,B (e.g. 1,2)");
+        out.compareA = positiveInt(parts[0], "compare", 4096);
+        out.compareB = positiveInt(parts[1], "compare", 4096);
+        if (out.screenshot.isEmpty()) throw UsageError("--compare needs --screenshot");
     }
     out.database = parser.value(db);
     if (parser.isSet(costModel)) {

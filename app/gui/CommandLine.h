@@ -1,7 +1,7 @@
 // CommandLine: the GUI's arguments — beamscope [--app APP] [-p key=value]... [--generator-lib
 // PATH] [--beam N] [--passes N] [--seed N] [--gpu NAME] [--pins FILE.json] [--steps N]
 // [--dock NAME] [--bench K[,BASELINE...]] [--tune ROUNDS,BATCH] [--db PATH] [--cost-model SPEC]
-// [--screenshot FILE.png] [SESSION.json]. Checked before
+// [--show-step K] [--compare A,B] [--screenshot FILE.png] [SESSION.json]. Checked before
 // any window opens; bad input is a UsageError with one line.
 #pragma once
 
@@ -25,8 +25,10 @@ struct GuiArguments {
     QStringList benchBaselines; ///< the baselines named after K in --bench
     int tuneRounds = 0;         ///< --tune ROUNDS,BATCH: tune before the screenshot
     int tuneBatch = 0;
-    QString database;  ///< --db: the measurement database for this run
-    QString costModel; ///< --cost-model: analytic, polymage or a model file
+    int showStep = 0;               ///< --show-step K: go back to step K (1-based) before the shot
+    int compareA = 0, compareB = 0; ///< --compare A,B: beam ranks (1-based) side by side
+    QString database;               ///< --db: the measurement database for this run
+    QString costModel;              ///< --cost-model: analytic, polymage or a model file
     std::optional<int> beam, passes;
     std::optional<uint64_t> seed;
     QString gpu;           ///< preset name or JSON file

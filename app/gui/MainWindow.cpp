@@ -6,7 +6,9 @@
 #include "MainWindow.h"
 
 #include "BenchCoordinator.h"
+#include "CompareCoordinator.h"
 #include "DatabaseSetting.h"
+#include "HistoryCoordinator.h"
 #include "PipelinePanel.h"
 #include "RecentFiles.h"
 #include "SearchToolBar.h"
@@ -21,10 +23,12 @@
 #include "views/buckets/BucketsView.h"
 #include "views/code/ExportView.h"
 #include "views/common/SelectionHub.h"
+#include "views/compare/CompareView.h"
 #include "views/cost/BestCostChart.h"
 #include "views/cost/CostView.h"
 #include "views/dag/DagPanel.h"
 #include "views/dag/DagView.h"
+#include "views/history/TimelinePanel.h"
 #include "views/loopnest/LoopNestView.h"
 #include "views/tune/TunePanel.h"
 
@@ -49,7 +53,9 @@ MainWindow::MainWindow(QWidget *parent)
       m_bench(new BenchCoordinator(m_benchPanel, m_hub, m_search, m_sessions, this)),
       m_tunePanel(new TunePanel(this)),
       m_tune(new TuneCoordinator(m_tunePanel, m_hub, m_search, this)),
-      m_status(new StatusPanel(statusBar())), m_gpuNote(new QLabel(this)) {
+      m_beam(new BeamView(m_hub, this)), m_timeline(new TimelinePanel(this)),
+      m_compare(new CompareView(m_hub, this)), m_status(new StatusPanel(statusBar())),
+      m_gpuNote(new QLabel(this)) {
     m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
     statusBar()->insertPermanentWidget(0, m_gpuNote);
     setWindowTitle(tr("Beamscope"));
@@ -60,6 +66,12 @@ MainWindow::MainWindow(QWidget *parent)
     m_layout = new WindowLayout(this, [this] { applyDefaultDockSizes(); });
     createMenus();
     connectSearch();
+    m_history = new HistoryCoordinator(m_search, m_hub, m_timeline, m_cost->historyChart(), this);
+    m_compareSources = new CompareCoordinator(
+        m_compare, m_hub, m_search, [this] { raiseDock(QStringLiteral("compareDock")); }, this);
+    m_compareSources->watchBeam(m_beam);
+    m_compareSources->watchTimeline(m_timeline);
+    m_compareSources->watchBenchTable(m_benchPanel->table(), m_bench->controller());
     m_options.gpu = GpuSpec::load("v100");
     updateActions();
     statusBar()->showMessage(tr("Pick a pipeline on the left and press Load."));
@@ -82,11 +94,14 @@ void MainWindow::createDocks() {
                               new LoopNestView(m_hub, this), Qt::RightDockWidgetArea);
     QDockWidget *cost =
         dock(tr("Cost"), QStringLiteral("costDock"), m_cost, Qt::RightDockWidgetArea);
-    QDockWidget *beam = dock(tr("Beam"), QStringLiteral("beamDock"), new BeamView(m_hub, this),
-                             Qt::BottomDockWidgetArea);
+    QDockWidget *timeline =
+        dock(tr("Timeline"), QStringLiteral("timelineDock"), m_timeline, Qt::BottomDockWidgetArea);
+    QDockWidget *beam =
+        dock(tr("Beam"), QStringLiteral("beamDock"), m_beam, Qt::BottomDockWidgetArea);
     QDockWidget *buckets = dock(tr("Candidates"), QStringLiteral("bucketsDock"),
                                 new BucketsView(m_hub, this), Qt::BottomDockWidgetArea);
     splitDockWidget(loops, cost, Qt::Vertical);
+    splitDockWidget(timeline, beam, Qt::Horizontal);
     splitDockWidget(beam, buckets, Qt::Horizontal);
     QDockWidget *exported =
         dock(tr("Export"), QStringLiteral("exportDock"), m_export, Qt::RightDockWidgetArea);
@@ -98,6 +113,9 @@ void MainWindow::createDocks() {
     QDockWidget *tune =
         dock(tr("Tune"), QStringLiteral("tuneDock"), m_tunePanel, Qt::BottomDockWidgetArea);
     tabifyDockWidget(bench, tune);
+    QDockWidget *compare =
+        dock(tr("Compare"), QStringLiteral("compareDock"), m_compare, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(tune, compare);
     buckets->raise();
     applyDefaultDockSizes();
 }
@@ -115,7 +133,7 @@ void MainWindow::applyDefaultDockSizes() {
     resizeDocks({loops}, {w * 30 / 100}, Qt::Horizontal);
     resizeDocks({beam}, {h * 29 / 100}, Qt::Vertical);
     resizeDocks({loops, cost}, {38, 62}, Qt::Vertical);
-    resizeDocks({beam, buckets}, {36, 64}, Qt::Horizontal);
+    resizeDocks({find("timelineDock"), beam, buckets}, {27, 27, 46}, Qt::Horizontal);
 }
 
 void MainWindow::showEvent(QShowEvent *event) {
@@ -165,6 +183,17 @@ void MainWindow::createMenus() {
     QAction *tune = search->addAction(tr("&Tune…"), QKeySequence(Qt::CTRL | Qt::Key_T), this,
                                       [this] { raiseDock(QStringLiteral("tuneDock")); });
     tune->setToolTip(tr("Rounds of search, measure and retrain on the local device"));
+    search->addSeparator();
+    QAction *back = search->addAction(tr("Step &back in history"),
+                                      QKeySequence(Qt::ALT | Qt::Key_Left), this, [this] {
+                                          const int shown = m_search->shownStep();
+                                          const int newest = m_search->history().size() - 1;
+                                          const int k = (shown < 0 ? newest : shown) - 1;
+                                          if (k >= 0) m_search->showStep(k);
+                                      });
+    back->setToolTip(tr("Show the step before the one on screen (the search does not move)"));
+    search->addAction(tr("Newest step"), QKeySequence(Qt::ALT | Qt::Key_End), m_search,
+                      &SearchController::showNewest);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Fit graph"), QKeySequence(Qt::CTRL | Qt::Key_0), m_dag->view(),

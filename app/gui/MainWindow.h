@@ -1,7 +1,8 @@
 // MainWindow: Beamscope's window — the DAG in the middle; the pipeline picker on the left; the
 // loop nest and the cost charts on the right; the beam and the step's candidates at the bottom;
 // the search toolbar on top and counters with a progress bar in the status bar. It wires the
-// SearchController's snapshots into the SelectionHub that every view listens to.
+// SearchController's snapshots into the SelectionHub that every view listens to. The Timeline
+// dock (beside the beam) revisits any step; the Compare dock shows two states side by side.
 #pragma once
 
 #include "GpuChoice.h"
@@ -29,6 +30,11 @@ class BenchCoordinator;
 class BenchPanel;
 class TuneCoordinator;
 class TunePanel;
+class BeamView;
+class TimelinePanel;
+class HistoryCoordinator;
+class CompareView;
+class CompareCoordinator;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,6 +52,10 @@ public:
     TuneCoordinator *tuneCoordinator() const { return m_tune; }
     SearchToolBar *searchToolBar() const { return m_toolbar; }
     WindowLayout *windowLayout() const { return m_layout; }
+    TimelinePanel *timelinePanel() const { return m_timeline; }
+    CompareView *compareView() const { return m_compare; }
+    CompareCoordinator *compareCoordinator() const { return m_compareSources; }
+    CostView *costView() const { return m_cost; }
     /// Restores the dock layout of the last run and saves it on close (the application calls
     /// this; tests and --screenshot runs leave the user's settings alone).
     void keepLayoutAcrossRuns();
@@ -101,6 +111,11 @@ private:
     BenchCoordinator *m_bench;
     TunePanel *m_tunePanel;
     TuneCoordinator *m_tune;
+    BeamView *m_beam;
+    TimelinePanel *m_timeline;
+    CompareView *m_compare;
+    HistoryCoordinator *m_history = nullptr;
+    CompareCoordinator *m_compareSources = nullptr;
     StatusPanel *m_status;
     QLabel *m_gpuNote; ///< the status bar's "GPU model ..." line
     WindowLayout *m_layout = nullptr;

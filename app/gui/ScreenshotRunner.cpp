@@ -2,8 +2,14 @@
 #include "ScreenshotRunner.h"
 
 #include "BenchCoordinator.h"
+#include "CompareCoordinator.h"
 #include "MainWindow.h"
 #include "TuneCoordinator.h"
+
+#include "controllers/SearchController.h"
+#include "views/common/SelectionHub.h"
+#include "views/compare/CompareModel.h"
+#include "views/compare/CompareView.h"
 
 #include <QApplication>
 #include <QPixmap>
@@ -28,7 +34,7 @@ void ScreenshotRunner::poll() {
     // Settled for a few polls in a row, so that throttled charts have drawn their last points.
     m_settledPolls = m_window->isSettled() ? m_settledPolls + 1 : 0;
     if (m_settledPolls < 6) return;
-    if (!benchmarkDone() || !tuneDone()) return;
+    if (!benchmarkDone() || !tuneDone() || !historyDone() || !compareDone()) return;
     m_timer.stop();
     const QPixmap shot = m_window->grab();
     if (shot.isNull() || !shot.save(m_path, "PNG")) {
@@ -86,6 +92,55 @@ bool ScreenshotRunner::tuneDone() {
         return false;
     }
     return true;
+}
+
+void ScreenshotRunner::showStepFirst(int k) {
+    m_showStep = k;
+    connect(m_window->searchController(), &SearchController::stepShown, this,
+            [this](const SearchStepPtr &, int shown, bool, bool whole) {
+                m_stepWhole = shown == m_awaitedStep && whole;
+            });
+}
+
+bool ScreenshotRunner::historyDone() {
+    SearchController *search = m_window->searchController();
+    if (m_showStep) {
+        const int k = *std::exchange(m_showStep, std::nullopt);
+        if (k >= search->history().size()) {
+            fail(QStringLiteral("--show-step: the search has only %1 steps")
+                     .arg(search->history().size()));
+            return false;
+        }
+        m_awaitedStep = k;
+        m_window->raiseDock(QStringLiteral("timelineDock"));
+        search->showStep(k);
+        m_settledPolls = 0;
+        return false;
+    }
+    return m_awaitedStep < 0 || m_stepWhole;
+}
+
+void ScreenshotRunner::compareFirst(int a, int b) {
+    m_compare = std::make_pair(a, b);
+}
+
+bool ScreenshotRunner::compareDone() {
+    if (!m_compare) return true;
+    const auto [a, b] = *std::exchange(m_compare, std::nullopt);
+    CompareCoordinator *compare = m_window->compareCoordinator();
+    const auto sideA = compare->fromBeam(a), sideB = compare->fromBeam(b);
+    if (!sideA || !sideB) {
+        fail(QStringLiteral("--compare: the beam on screen has no state %1")
+                 .arg((sideA ? b : a) + 1));
+        return false;
+    }
+    compare->compare(*sideA, 0);
+    compare->compare(*sideB, 1);
+    // Select the first Func they decide differently, so the pin buttons apply to it.
+    const std::vector<int> &differing = m_window->compareView()->model()->differing();
+    if (!differing.empty()) m_window->hub()->selectFunc(differing.front());
+    m_settledPolls = 0;
+    return false;
 }
 
 void ScreenshotRunner::fail(const QString &message) {

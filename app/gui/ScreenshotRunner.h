@@ -2,7 +2,8 @@
 // steps taken, DAG laid out, charts flushed), grabs the main window, saves it as PNG and quits
 // the application: exit code 0, or 1 with one line on stderr when the search or the save fails.
 // With a benchmark asked for, it runs one on the settled beam first and waits for its report;
-// with a tune run asked for, it tunes the loaded pipeline in the Tune dock first.
+// with a tune run asked for, it tunes the loaded pipeline in the Tune dock first; then it can go
+// back to a history step (waiting for its candidates to be replayed) and compare two beam states.
 #pragma once
 
 #include "views/benchmark/BenchPanel.h"
@@ -14,6 +15,7 @@
 #include <QTimer>
 
 #include <optional>
+#include <utility>
 
 namespace beamscope {
 
@@ -28,6 +30,10 @@ public:
     void benchmarkFirst(const BenchSettings &settings);
     /// Before the grab: tune the loaded pipeline with `settings` in the Tune dock.
     void tuneFirst(const TuneSettings &settings);
+    /// Before the grab: show history step `k` (0-based) and wait for its whole snapshot.
+    void showStepFirst(int k);
+    /// Before the grab: compare beam entries `a` and `b` (0-based ranks) in the Compare dock.
+    void compareFirst(int a, int b);
 
 private:
     void poll();
@@ -35,6 +41,9 @@ private:
     bool benchmarkDone();
     /// The same for the tune run.
     bool tuneDone();
+    /// The same for going back to a step, and for the comparison.
+    bool historyDone();
+    bool compareDone();
     void fail(const QString &message);
 
     MainWindow *m_window;
@@ -45,6 +54,10 @@ private:
     bool m_benchRunning = false;
     std::optional<TuneSettings> m_tune; ///< still to run (reset once started)
     bool m_tuneRunning = false;
+    std::optional<int> m_showStep; ///< still to show (reset once asked for)
+    int m_awaitedStep = -1;        ///< shown, waiting for its whole snapshot
+    bool m_stepWhole = false;      ///< the awaited step's whole snapshot is on screen
+    std::optional<std::pair<int, int>> m_compare; ///< still to compare
     QTimer m_timer;
     QElapsedTimer m_elapsed;
 };

@@ -20,7 +20,7 @@ class WindowLayout : public QObject {
     Q_OBJECT
 public:
     /// Bump when the default arrangement changes so that old saved ones should not be used.
-    static constexpr int kVersion = 2;
+    static constexpr int kVersion = 3;
 
     /// Remembers `window`'s arrangement now as the default (call once its docks exist);
     /// `defaultSizes` then sizes its docks for the window's current size.

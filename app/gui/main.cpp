@@ -94,6 +94,8 @@ int main(int argc, char **argv) {
             tune.batch = args.tuneBatch;
             runner->tuneFirst(tune);
         }
+        if (args.showStep > 0) runner->showStepFirst(args.showStep - 1);
+        if (args.compareA > 0) runner->compareFirst(args.compareA - 1, args.compareB - 1);
     }
     window.show();
     if (!args.session.isEmpty())

@@ -6,6 +6,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -38,6 +39,20 @@ BeamView::BeamView(SelectionHub *hub, QWidget *parent)
                                                : tr("beam #%1").arg(id + 1));
                 }
             });
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QTreeView::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const int rank = m_model->rowId(m_table->indexAt(pos));
+        if (!m_model->entryOfRow(rank)) return;
+        QMenu menu(this);
+        QAction *best = menu.addAction(tr("Compare with the best"), this,
+                                       [this, rank] { Q_EMIT compareRequested(rank, -1); });
+        best->setEnabled(rank > 0);
+        menu.addAction(tr("Compare as A"), this,
+                       [this, rank] { Q_EMIT compareRequested(rank, 0); });
+        menu.addAction(tr("Compare as B"), this,
+                       [this, rank] { Q_EMIT compareRequested(rank, 1); });
+        menu.exec(m_table->viewport()->mapToGlobal(pos));
+    });
     showStep();
 }
 

@@ -1,5 +1,6 @@
 // BeamView: the beam after the current step as a table; selecting a row inspects that state,
-// and rows that decide the selected Func differently are emphasized.
+// and rows that decide the selected Func differently are emphasized. A right click on a row
+// offers to compare it side by side (compareRequested).
 #pragma once
 
 #include <QWidget>
@@ -18,6 +19,11 @@ public:
     explicit BeamView(SelectionHub *hub, QWidget *parent = nullptr);
 
     BeamModel *model() const { return m_model; }
+
+Q_SIGNALS:
+    /// The user asks to compare beam entry `rank` (0: the best) of the step on screen, as side
+    /// `side` (0: A, 1: B); `side` -1 compares it (B) with the best (A).
+    void compareRequested(int rank, int side);
 
 private:
     void showStep();

@@ -78,6 +78,14 @@ void BucketsView::showStep() {
         m_caption->setText(tr("<i>Candidates of the latest step appear here.</i>"));
         return;
     }
+    if (step->candidates.empty() && !step->beam.empty()) {
+        // A history record without its candidates (every step has some): the whole step is
+        // being replayed and replaces this one when it arrives.
+        m_caption->setText(tr("Step %1 decided <b>%2</b>: <i>replaying its candidates…</i>")
+                               .arg(step->index + 1)
+                               .arg(QString::fromStdString(step->func).toHtmlEscaped()));
+        return;
+    }
     int sampled = 0, inBeam = 0;
     for (const StepCandidate &c : step->candidates) {
         sampled += c.sampled;

@@ -1,9 +1,14 @@
-// BestCostChart: buffered line series per pass.
+// BestCostChart: buffered line series per pass, the shown-step marker, clicks to steps.
 #include "views/cost/BestCostChart.h"
 
 #include <QGraphicsLayout>
 #include <QLineSeries>
+#include <QMouseEvent>
+#include <QScatterSeries>
 #include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
 
 namespace beamscope {
 
@@ -50,6 +55,57 @@ int BestCostChart::pointCount() const {
     return n;
 }
 
+int BestCostChart::stepAt(const QPoint &pos) const {
+    const QPointF scene = mapToScene(pos);
+    if (m_costs.empty() || !chart()->plotArea().contains(chart()->mapFromScene(scene))) return -1;
+    const QPointF value = chart()->mapToValue(chart()->mapFromScene(scene));
+    const int k = int(std::lround(value.x())) - 1; // x is the 1-based step
+    return std::clamp(k, m_costs.begin()->first, m_costs.rbegin()->first);
+}
+
+QPoint BestCostChart::positionOfStep(int k) const {
+    const auto it = m_costs.find(k);
+    if (it == m_costs.end()) return {-1, -1};
+    const QPointF item = chart()->mapToPosition(QPointF(k + 1, it->second));
+    return mapFromScene(chart()->mapToScene(item));
+}
+
+void BestCostChart::mousePressEvent(QMouseEvent *event) {
+    if (event->button() == Qt::LeftButton) {
+        const int k = stepAt(event->position().toPoint());
+        if (k >= 0) {
+            Q_EMIT stepClicked(k);
+            event->accept();
+            return;
+        }
+    }
+    QChartView::mousePressEvent(event);
+}
+
+void BestCostChart::setShownStep(int k) {
+    m_shown = k;
+    placeMarker();
+}
+
+void BestCostChart::placeMarker() {
+    const auto it = m_costs.find(m_shown);
+    if (it == m_costs.end()) {
+        if (m_marker) m_marker->clear();
+        return;
+    }
+    if (!m_marker) {
+        m_marker = new QScatterSeries;
+        m_marker->setName(tr("shown step"));
+        m_marker->setMarkerSize(11);
+        m_marker->setColor(QColor(0xd5, 0x5e, 0x00, 0x00));
+        m_marker->setBorderColor(QColor(0x20, 0x20, 0x20));
+        chart()->addSeries(m_marker);
+        m_marker->attachAxis(m_x);
+        m_marker->attachAxis(m_y);
+    }
+    m_marker->replace(QList<QPointF>{QPointF(m_shown + 1, it->second)});
+}
+
 QLineSeries *BestCostChart::seriesFor(int pass) {
     auto it = m_series.find(pass);
     if (it != m_series.end()) return it->second;
@@ -68,6 +124,7 @@ QLineSeries *BestCostChart::seriesFor(int pass) {
 
 void BestCostChart::addPoint(int stepIndex, int pass, double bestCost) {
     m_pending[pass].push_back(QPointF(stepIndex + 1, bestCost));
+    m_costs[stepIndex] = bestCost;
     if (!m_flush.isActive()) m_flush.start();
 }
 
@@ -89,6 +146,7 @@ void BestCostChart::flush() {
     const double pad = std::max(1e-6, (m_maxY - m_minY) * 0.08);
     m_y->setRange(std::max(0.0, m_minY - pad), m_maxY + pad);
     m_y->applyNiceNumbers();
+    placeMarker();
 }
 
 void BestCostChart::clear() {
@@ -96,6 +154,9 @@ void BestCostChart::clear() {
     m_pending.clear();
     chart()->removeAllSeries();
     m_series.clear();
+    m_costs.clear();
+    m_marker = nullptr;
+    m_shown = -1;
     m_maxX = 1;
     m_minY = m_maxY = 0;
     m_empty = true;

@@ -1,0 +1,58 @@
+// CompareCoordinator: where the Compare dock's two sides come from — a beam row of the step on
+// screen (the Beam view's menu), the best state of any history step (the Timeline's menu), or a
+// candidate the Benchmark dock measured (its table's menu: the schedule it ran, costed with the
+// search's model, with its measured median). It builds the CompareSide and raises the dock.
+#pragma once
+
+#include "views/compare/CompareSide.h"
+
+#include <QObject>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+class QTableView;
+
+namespace beamscope {
+
+class BenchmarkController;
+class BeamView;
+class CompareView;
+class SearchController;
+class SelectionHub;
+class TimelinePanel;
+
+class CompareCoordinator : public QObject {
+    Q_OBJECT
+public:
+    /// `raise` shows the Compare dock.
+    CompareCoordinator(CompareView *view, SelectionHub *hub, SearchController *search,
+                       std::function<void()> raise, QObject *parent = nullptr);
+
+    /// Beam entry `rank` of the step on screen (nullopt when there is none).
+    std::optional<CompareSide> fromBeam(int rank) const;
+    /// The best state of history step `k`.
+    std::optional<CompareSide> fromHistory(int k) const;
+    /// The candidate labelled `label` ("beam#0") in `bench`'s last report, with its schedule
+    /// and measured median; nullopt for a baseline or a label the report does not have.
+    std::optional<CompareSide> fromBenchmark(const BenchmarkController &bench,
+                                             const std::string &label) const;
+
+    void watchBeam(BeamView *beam);
+    void watchTimeline(TimelinePanel *timeline);
+    /// Adds "Compare as A/B" to the Benchmark dock's results table.
+    void watchBenchTable(QTableView *table, BenchmarkController *bench);
+
+public Q_SLOTS:
+    /// Puts `side` on side `which` (0: A, 1: B) and raises the dock.
+    void compare(const beamscope::CompareSide &side, int which);
+
+private:
+    CompareView *m_view;
+    SelectionHub *m_hub;
+    SearchController *m_search;
+    std::function<void()> m_raise;
+};
+
+} // namespace beamscope

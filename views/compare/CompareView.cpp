@@ -1,0 +1,164 @@
+// CompareView: captions, the aligned tree, the paired bars, the pin buttons.
+#include "views/compare/CompareView.h"
+
+#include "views/common/Format.h"
+#include "views/common/PinEdits.h"
+#include "views/common/SelectionHub.h"
+#include "views/compare/CompareChart.h"
+#include "views/compare/CompareModel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace beamscope {
+
+CompareView::CompareView(SelectionHub *hub, QWidget *parent)
+    : QWidget(parent), m_hub(hub), m_model(new CompareModel(this)), m_chart(new CompareChart(this)),
+      m_captionA(new QLabel(this)), m_captionB(new QLabel(this)), m_tree(new QTreeView(this)),
+      m_term(new QComboBox(this)), m_pinA(new QPushButton(tr("Pin A's decision"), this)),
+      m_pinB(new QPushButton(tr("Pin B's decision"), this)), m_summary(new QLabel(this)) {
+    setObjectName(QStringLiteral("compareView"));
+    for (QLabel *caption : {m_captionA, m_captionB}) {
+        caption->setWordWrap(true);
+        caption->setTextFormat(Qt::RichText);
+    }
+    auto *swap = new QPushButton(tr("Swap"), this);
+    swap->setToolTip(tr("Exchange A and B"));
+    m_tree->setModel(m_model);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->header()->setStretchLastSection(true);
+    m_pinA->setToolTip(tr("Pin the selected Func where A computes it (the search starts again)"));
+    m_pinB->setToolTip(tr("Pin the selected Func where B computes it (the search starts again)"));
+    m_term->addItem(tr("total"), -1);
+    m_term->setToolTip(tr("The cost term the bars show"));
+
+    auto *captions = new QHBoxLayout;
+    captions->addWidget(m_captionA, 1);
+    captions->addWidget(m_captionB, 1);
+    captions->addWidget(swap);
+    auto *pins = new QHBoxLayout;
+    pins->addWidget(m_pinA);
+    pins->addWidget(m_pinB);
+    pins->addWidget(m_summary, 1);
+    pins->addWidget(new QLabel(tr("Bars:"), this));
+    pins->addWidget(m_term);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_tree);
+    split->addWidget(m_chart);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(captions);
+    layout->addLayout(pins);
+    layout->addWidget(split, 1);
+
+    connect(swap, &QPushButton::clicked, this, &CompareView::swapSides);
+    connect(m_pinA, &QPushButton::clicked, this, [this] { pinFromSelected(0); });
+    connect(m_pinB, &QPushButton::clicked, this, [this] { pinFromSelected(1); });
+    connect(m_term, &QComboBox::currentIndexChanged, this, [this] {
+        m_chart->show(m_model->side(0), m_model->side(1), m_term->currentData().toInt());
+    });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                const int node = m_model->funcOfRow(m_model->rowId(current));
+                m_pinA->setEnabled(pinFromSide(0).has_value());
+                m_pinB->setEnabled(pinFromSide(1).has_value());
+                if (!m_syncing && node >= 0) m_hub->selectFunc(node);
+            });
+    connect(hub, &SelectionHub::funcSelected, this, &CompareView::selectFunc);
+    connect(hub, &SelectionHub::dagChanged, this, [this] {
+        setSide(0, {});
+        setSide(1, {});
+    });
+    refresh();
+}
+
+void CompareView::setSide(int which, const CompareSide &side) {
+    m_model->setSide(which, side);
+    refresh();
+}
+
+void CompareView::swapSides() {
+    const CompareSide a = m_model->side(0);
+    m_model->setSide(0, m_model->side(1));
+    m_model->setSide(1, a);
+    refresh();
+}
+
+QString CompareView::summary() const {
+    return m_summary->text();
+}
+
+std::optional<Pin> CompareView::pinFromSide(int which) const {
+    const CompareSide &side = m_model->side(which);
+    const int node = m_model->funcOfRow(m_model->rowId(m_tree->currentIndex()));
+    if (!side.isSet() || node < 0) return std::nullopt;
+    return freezePinFromState(*side.state, node);
+}
+
+void CompareView::pinFromSelected(int which) {
+    if (const std::optional<Pin> pin = pinFromSide(which))
+        m_hub->requestPins(withPin(m_hub->pins(), *pin));
+}
+
+QString CompareView::sideCaption(int which) const {
+    const CompareSide &s = m_model->side(which);
+    const QString name = which == 0 ? QStringLiteral("A") : QStringLiteral("B");
+    if (!s.isSet())
+        return tr("<b>%1</b>: <i>none — pick one from the beam (right click), the timeline or "
+                  "the Benchmark dock</i>")
+            .arg(name);
+    QString text = tr("<b>%1</b>: %2").arg(name, s.label.toHtmlEscaped());
+    if (s.cost) text += tr("<br>predicted %1").arg(format::ms(s.cost->total));
+    if (s.measuredMs) text += tr(", <b>measured %1</b>").arg(format::ms(*s.measuredMs));
+    return text;
+}
+
+void CompareView::refresh() {
+    m_captionA->setText(sideCaption(0));
+    m_captionB->setText(sideCaption(1));
+    // The term choices follow the model that costed the sides.
+    const CompareSide &any = m_model->side(0).isSet() ? m_model->side(0) : m_model->side(1);
+    const std::vector<std::string> names =
+        any.termNames.empty() ? analyticTermNames() : any.termNames;
+    const int term = m_term->currentData().toInt();
+    {
+        const QSignalBlocker block(m_term);
+        m_term->clear();
+        m_term->addItem(tr("total"), -1);
+        for (size_t t = 0; t < names.size(); ++t)
+            m_term->addItem(QString::fromStdString(names[t]), int(t));
+        m_term->setCurrentIndex(std::max(0, m_term->findData(term)));
+    }
+    // The differing Funcs open on their stages; the others stay one line each.
+    for (int node : m_model->differing())
+        m_tree->expand(m_model->indexOfRow(m_model->rowOfFunc(node)));
+    for (int c = 0; c < CompareModel::DeltaColumn; ++c)
+        m_tree->resizeColumnToContents(c);
+    m_summary->setText(m_model->comparable() ? tr("%n Func(s) decided differently", nullptr,
+                                                  int(m_model->differing().size()))
+                                             : QString());
+    selectFunc(m_hub->selectedFunc());
+    m_pinA->setEnabled(pinFromSide(0).has_value());
+    m_pinB->setEnabled(pinFromSide(1).has_value());
+    m_chart->show(m_model->side(0), m_model->side(1), m_term->currentData().toInt());
+}
+
+void CompareView::selectFunc(int node) {
+    const int id = m_model->rowOfFunc(node);
+    if (id < 0) return;
+    m_syncing = true;
+    m_tree->setCurrentIndex(m_model->indexOfRow(id));
+    m_syncing = false;
+}
+
+} // namespace beamscope

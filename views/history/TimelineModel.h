@@ -1,0 +1,64 @@
+// TimelineModel: one row per step of the search's history — step number, pass, the Func decided,
+// the phase, candidates (sampled of them), pruned, and the best cost in the beam after it. Rows
+// are appended as steps arrive (one insert each, no reset); the step on screen is emphasized.
+#pragma once
+
+#include "search/SearchStep.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace beamscope {
+
+/// What the timeline shows of one step (taken from the history's record).
+struct TimelineEntry {
+    int index = 0;
+    int pass = 0;
+    std::string func;
+    Phase phase = Phase::ComputeLocation;
+    int candidates = 0;
+    int sampled = 0;
+    int pruned = 0;
+    double bestCost = 0;
+    bool passFinished = false;
+};
+
+class TimelineModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        StepColumn,
+        PassColumn,
+        FuncColumn,
+        PhaseColumn,
+        CandidatesColumn,
+        PrunedColumn,
+        BestColumn,
+        ColumnCount
+    };
+
+    explicit TimelineModel(QObject *parent = nullptr);
+
+    /// Appends the next step (its index must be entryCount()).
+    void append(const TimelineEntry &entry);
+    /// Forgets every step.
+    void clear();
+    int entryCount() const { return int(m_entries.size()); }
+    const TimelineEntry &entry(int k) const { return m_entries[size_t(k)]; }
+    /// Emphasizes step `k` (-1: none).
+    void setShown(int k);
+    int shown() const { return m_shown; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<TimelineEntry> m_entries;
+    int m_shown = -1;
+};
+
+} // namespace beamscope

@@ -1,0 +1,163 @@
+// TimelinePanel: slider, arrow buttons, caption and the list of steps.
+#include "views/history/TimelinePanel.h"
+
+#include "views/common/Format.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSlider>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <utility>
+
+namespace beamscope {
+
+TimelinePanel::TimelinePanel(QWidget *parent)
+    : QWidget(parent), m_model(new TimelineModel(this)), m_caption(new QLabel(this)),
+      m_slider(new QSlider(Qt::Horizontal, this)), m_back(new QToolButton(this)),
+      m_forward(new QToolButton(this)), m_newest(new QToolButton(this)),
+      m_list(new QTreeView(this)) {
+    setObjectName(QStringLiteral("timelinePanel"));
+    m_caption->setWordWrap(true);
+    m_slider->setRange(0, 0);
+    m_slider->setEnabled(false);
+    m_slider->setToolTip(tr("Drag to go back to any step; the search itself does not move"));
+    m_back->setArrowType(Qt::LeftArrow);
+    m_back->setToolTip(tr("The step before"));
+    m_forward->setArrowType(Qt::RightArrow);
+    m_forward->setToolTip(tr("The step after"));
+    m_newest->setText(tr("Newest"));
+    m_newest->setToolTip(tr("Back to the newest step, where Step and Run continue"));
+    m_list->setModel(m_model);
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->setAlternatingRowColors(true);
+    m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_list->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_list->header()->setStretchLastSection(true);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_back);
+    controls->addWidget(m_slider, 1);
+    controls->addWidget(m_forward);
+    controls->addWidget(m_newest);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_caption);
+    layout->addLayout(controls);
+    layout->addWidget(m_list, 1);
+
+    connect(m_slider, &QSlider::valueChanged, this, [this](int k) {
+        if (!m_syncing) request(k);
+    });
+    connect(m_back, &QToolButton::clicked, this, [this] {
+        if (m_shown > 0) request(m_shown - 1);
+    });
+    connect(m_forward, &QToolButton::clicked, this, [this] {
+        if (m_shown >= 0 && m_shown + 1 < m_model->entryCount()) request(m_shown + 1);
+    });
+    connect(m_newest, &QToolButton::clicked, this, [this] { request(-1); });
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (!m_syncing && current.isValid()) request(current.row());
+            });
+    connect(m_list, &QTreeView::customContextMenuRequested, this, [this](const QPoint &pos) {
+        const QModelIndex index = m_list->indexAt(pos);
+        if (!index.isValid()) return;
+        const int k = index.row();
+        QMenu menu(this);
+        menu.addAction(tr("Show step %1").arg(k + 1), this, [this, k] { request(k); });
+        menu.addSeparator();
+        menu.addAction(tr("Compare its best as A"), this,
+                       [this, k] { Q_EMIT compareRequested(k, 0); });
+        menu.addAction(tr("Compare its best as B"), this,
+                       [this, k] { Q_EMIT compareRequested(k, 1); });
+        menu.exec(m_list->viewport()->mapToGlobal(pos));
+    });
+    updateCaption();
+}
+
+QString TimelinePanel::caption() const {
+    return m_caption->text();
+}
+
+void TimelinePanel::request(int k) {
+    Q_EMIT stepRequested(k);
+}
+
+void TimelinePanel::appendStep(const TimelineEntry &entry) {
+    m_model->append(entry);
+    const int n = m_model->entryCount();
+    m_syncing = true;
+    m_slider->setRange(0, std::max(0, n - 1));
+    m_slider->setEnabled(n > 1);
+    if (m_newestShown) m_slider->setValue(n - 1);
+    m_syncing = false;
+    if (m_newestShown)
+        setShown(n - 1, true, true);
+    else
+        updateCaption();
+}
+
+void TimelinePanel::clear() {
+    m_syncing = true;
+    m_model->clear();
+    m_slider->setRange(0, 0);
+    m_slider->setEnabled(false);
+    m_syncing = false;
+    m_shown = -1;
+    m_newestShown = true;
+    m_whole = true;
+    updateCaption();
+}
+
+void TimelinePanel::setShown(int k, bool newest, bool whole) {
+    m_shown = k;
+    m_newestShown = newest;
+    m_whole = whole;
+    m_model->setShown(k);
+    m_syncing = true;
+    if (k >= 0 && k <= m_slider->maximum()) m_slider->setValue(k);
+    if (k >= 0 && k < m_model->entryCount()) {
+        const QModelIndex index = m_model->index(k, 0);
+        m_list->setCurrentIndex(index);
+        m_list->scrollTo(index);
+    }
+    m_syncing = false;
+    updateCaption();
+}
+
+void TimelinePanel::updateCaption() {
+    const int n = m_model->entryCount();
+    m_back->setEnabled(m_shown > 0);
+    m_forward->setEnabled(m_shown >= 0 && m_shown + 1 < n);
+    m_newest->setEnabled(!m_newestShown);
+    if (n == 0 || m_shown < 0 || m_shown >= n) {
+        m_caption->setText(tr("<i>Every step of the search is kept here once it starts.</i>"));
+        return;
+    }
+    const TimelineEntry &e = m_model->entry(m_shown);
+    const QString where =
+        tr("step %1 of %2: %3 (%4, %5), best %6")
+            .arg(m_shown + 1)
+            .arg(n)
+            .arg(QString::fromStdString(e.func))
+            .arg(e.pass == 0 ? tr("pre-pass") : tr("pass %1").arg(e.pass))
+            .arg(e.phase == Phase::ComputeLocation ? tr("location") : tr("tiling"))
+            .arg(format::ms(e.bestCost));
+    if (m_newestShown) {
+        m_caption->setText(tr("Newest: %1").arg(where));
+    } else {
+        m_caption->setText(
+            tr("<b>Back at %1</b> — the search goes on from step %2%3")
+                .arg(where.toHtmlEscaped())
+                .arg(n)
+                .arg(m_whole ? QString() : tr(" <i>(replaying its candidates…)</i>")));
+    }
+}
+
+} // namespace beamscope

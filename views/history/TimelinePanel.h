@@ -1,0 +1,62 @@
+// TimelinePanel: the step history of the search as a slider and a list of steps (pass, Func,
+// phase, candidates, pruned, best cost). Moving the slider, picking a row or the arrow buttons ask
+// for a step to be shown (stepRequested); the owner shows it and calls setShown(). "Newest" goes
+// back to the step the search continues from. A right click on a row offers to compare that
+// step's best state (compareRequested).
+#pragma once
+
+#include "views/history/TimelineModel.h"
+
+#include <QWidget>
+
+class QLabel;
+class QSlider;
+class QToolButton;
+class QTreeView;
+
+namespace beamscope {
+
+class TimelinePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelinePanel(QWidget *parent = nullptr);
+
+    TimelineModel *model() const { return m_model; }
+    QSlider *slider() const { return m_slider; }
+    QTreeView *list() const { return m_list; }
+    /// The caption line (for tests and screenshots).
+    QString caption() const;
+
+public Q_SLOTS:
+    /// Appends the next step of the history.
+    void appendStep(const beamscope::TimelineEntry &entry);
+    /// A new search: no steps.
+    void clear();
+    /// Step `k` is on screen; `newest` when the views follow the search; `whole` false while its
+    /// candidates are being replayed.
+    void setShown(int k, bool newest, bool whole);
+
+Q_SIGNALS:
+    /// The user asks for step `k` (0-based); -1 for the newest.
+    void stepRequested(int k);
+    /// The user asks to compare step `k`'s best state, as side `side` (0: A, 1: B).
+    void compareRequested(int k, int side);
+
+private:
+    void updateCaption();
+    void request(int k);
+
+    TimelineModel *m_model;
+    QLabel *m_caption;
+    QSlider *m_slider;
+    QToolButton *m_back;
+    QToolButton *m_forward;
+    QToolButton *m_newest;
+    QTreeView *m_list;
+    int m_shown = -1;
+    bool m_newestShown = true;
+    bool m_whole = true;
+    bool m_syncing = false;
+};
+
+} // namespace beamscope
