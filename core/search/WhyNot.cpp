@@ -251,13 +251,14 @@ void WhyNot::Impl::step(const SearchStep &s) {
                 if (rank < s.beam.size()) {
                     const BeamEntry &e = s.beam[rank];
                     a.cost = e.cost.total;
-                    a.label = e.decision;
+                    a.label = "beam #" + std::to_string(rank + 1) + " at the end of the pass";
                     a.cutoff = s.beam.front().cost.total;
                     a.detail = "its best complete state ranks " + std::to_string(rank + 1) +
                                " of " + std::to_string(s.beam.size()) +
                                " at the end of the pass (" + fmt(a.cost) +
                                " against the pass's best " + fmt(a.cutoff) + ")";
                     compare(a, e.cost, s.beam.front());
+                    a.against = "beam #1 (the pass's best)";
                 }
             }
             closePass(s, std::move(a));

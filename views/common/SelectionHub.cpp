@@ -70,4 +70,8 @@ void SelectionHub::requestPins(const std::vector<Pin> &pins) {
     Q_EMIT pinsRequested(pins);
 }
 
+void SelectionHub::requestWhy(const Pin &decision) {
+    Q_EMIT whyRequested(decision);
+}
+
 } // namespace beamscope

@@ -61,6 +61,8 @@ public Q_SLOTS:
     void setPins(const std::vector<beamscope::Pin> &pins);
     /// A view asks for these pins; whoever owns the search checks them and calls setPins().
     void requestPins(const std::vector<beamscope::Pin> &pins);
+    /// A view asks "why not this decision?" (a pin's fields); whoever owns the search answers.
+    void requestWhy(const beamscope::Pin &decision);
 
 Q_SIGNALS:
     void dagChanged();
@@ -69,6 +71,7 @@ Q_SIGNALS:
     void funcSelected(int node);
     void pinsChanged();
     void pinsRequested(const std::vector<beamscope::Pin> &pins);
+    void whyRequested(const beamscope::Pin &decision);
 
 private:
     std::shared_ptr<const FunctionDAG> m_dag;

@@ -81,7 +81,43 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
     QAction *unpin = m_menu.addAction(QObject::tr("Unpin"));
     unpin->setEnabled(hub.pinFor(name) != nullptr);
     m_choices[unpin] = withoutPin(pins, name);
+
+    // "Why not…?": the same decisions, asked about instead of pinned.
+    m_menu.addSeparator();
+    QMenu *why = m_menu.addMenu(QObject::tr("Why not…?"));
+    m_why[why->addAction(QObject::tr("Compute at root"))] = locationPin(name, ComputeKind::Root);
+    QAction *whyInline = why->addAction(QObject::tr("Inline"));
+    whyInline->setEnabled(canMove);
+    m_why[whyInline] = locationPin(name, ComputeKind::Inline);
+    QMenu *whyBlock = why->addMenu(QObject::tr("At block level of"));
+    QMenu *whyThread = why->addMenu(QObject::tr("At thread level of"));
+    for (int c : consumersOf(dag, node)) {
+        const std::string host = dag.node(c).name;
+        m_why[whyBlock->addAction(QString::fromStdString(host))] =
+            locationPin(name, ComputeKind::Block, host);
+        m_why[whyThread->addAction(QString::fromStdString(host))] =
+            locationPin(name, ComputeKind::Thread, host);
+    }
+    whyBlock->setEnabled(canMove && !whyBlock->isEmpty());
+    whyThread->setEnabled(canMove && !whyThread->isEmpty());
+    m_whyTiles = why->addAction(QObject::tr("Root with tile sizes…"));
+    // The search runs when asked: there must be a pipeline with a search to follow.
+    why->setEnabled(hub.step() != nullptr);
     m_menu.setToolTipsVisible(true);
+}
+
+std::optional<Pin> DagPinMenu::whyFor(QAction *chosen) const {
+    if (!chosen) return std::nullopt;
+    if (auto it = m_why.find(chosen); it != m_why.end()) return it->second;
+    if (chosen != m_whyTiles) return std::nullopt;
+    const Node &n = m_hub.dag()->node(m_node);
+    TileSizeDialog dialog(n, {}, {}, m_menu.parentWidget());
+    dialog.setWindowTitle(QObject::tr("Why not these tile sizes?"));
+    if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+    Pin pin = locationPin(n.name, ComputeKind::Root);
+    pin.threads = dialog.threads();
+    pin.serial = dialog.serial();
+    return pin;
 }
 
 QAction *DagPinMenu::action(const QString &text) const {
@@ -108,6 +144,16 @@ std::optional<std::vector<Pin>> execPinMenu(const SelectionHub &hub, int node,
                                             const QPoint &globalPos, QWidget *parent) {
     DagPinMenu menu(hub, node, parent);
     return menu.pinsFor(menu.menu().exec(globalPos));
+}
+
+void execDagMenu(SelectionHub &hub, int node, const QPoint &globalPos, QWidget *parent) {
+    DagPinMenu menu(hub, node, parent);
+    QAction *chosen = menu.menu().exec(globalPos);
+    if (auto decision = menu.whyFor(chosen)) {
+        hub.requestWhy(*decision);
+    } else if (auto pins = menu.pinsFor(chosen)) {
+        hub.requestPins(*pins);
+    }
 }
 
 } // namespace beamscope

@@ -1,6 +1,7 @@
 // DagPinMenu: the context menu of a Func in the DAG view — pin its compute location (root,
 // inline, block or thread level of a consumer), pin root tile sizes (a dialog), freeze it at the
-// inspected state's decision, or unpin it — and the pin list each choice asks for.
+// inspected state's decision, or unpin it — and the pin list each choice asks for. Its "Why
+// not…?" submenu offers the same decisions and asks the search what happened to the one chosen.
 #pragma once
 
 #include "search/Pins.h"
@@ -26,6 +27,8 @@ public:
     QAction *action(const QString &text) const;
     /// The pin list `chosen` asks for; nullopt if it asks for none (or the dialog was cancelled).
     std::optional<std::vector<Pin>> pinsFor(QAction *chosen) const;
+    /// The decision a "Why not…?" choice describes (a pin's fields); nullopt for other choices.
+    std::optional<Pin> whyFor(QAction *chosen) const;
 
 private:
     const SelectionHub &m_hub;
@@ -33,10 +36,15 @@ private:
     QMenu m_menu;
     QAction *m_tiles = nullptr;
     std::map<QAction *, std::vector<Pin>> m_choices; ///< every choice but the tile dialog
+    QAction *m_whyTiles = nullptr;
+    std::map<QAction *, Pin> m_why; ///< "Why not…?" choices but the tile dialog
 };
 
 /// Shows the menu for Func `node` at `globalPos`; the new pin list, or nullopt if cancelled.
 std::optional<std::vector<Pin>> execPinMenu(const SelectionHub &hub, int node,
                                             const QPoint &globalPos, QWidget *parent);
+/// Shows the menu and hands the choice to `hub`: requestPins() for a pin, requestWhy() for a
+/// "Why not…?" decision.
+void execDagMenu(SelectionHub &hub, int node, const QPoint &globalPos, QWidget *parent);
 
 } // namespace beamscope

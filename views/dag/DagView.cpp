@@ -223,8 +223,7 @@ void DagView::contextMenuEvent(QContextMenuEvent *event) {
     DagNodeItem *node = itemAt(event->pos());
     if (!node || !m_hub->dag() || m_hub->dag()->node(node->node()).isInput) return;
     m_hub->selectFunc(node->node());
-    if (auto pins = execPinMenu(*m_hub, node->node(), event->globalPos(), this))
-        m_hub->requestPins(*pins);
+    execDagMenu(*m_hub, node->node(), event->globalPos(), this);
 }
 
 void DagView::resizeEvent(QResizeEvent *event) {

@@ -1,0 +1,146 @@
+// WhyDialog: the answer laid out as a headline, a detail paragraph and a tree of figures.
+#include "views/explain/WhyDialog.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace beamscope {
+
+namespace {
+
+QString number(double v) {
+    return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'g', 5);
+}
+
+QString signedNumber(double v) {
+    return (v > 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'g', 4);
+}
+
+QString passName(int pass) {
+    return pass == 0 ? QObject::tr("pre-pass") : QObject::tr("pass %1").arg(pass);
+}
+
+} // namespace
+
+QString whyVerdictTitle(WhyVerdict v) {
+    switch (v) {
+    case WhyVerdict::NotReached:
+        return QObject::tr("Not reached");
+    case WhyVerdict::Pruned:
+        return QObject::tr("Pruned");
+    case WhyVerdict::NotSampled:
+        return QObject::tr("Not sampled");
+    case WhyVerdict::Cut:
+        return QObject::tr("Cut from the beam");
+    case WhyVerdict::Chosen:
+        return QObject::tr("Chosen");
+    }
+    return {};
+}
+
+WhyDialog::WhyDialog(QWidget *parent)
+    : QDialog(parent), m_headline(new QLabel(this)), m_detail(new QLabel(this)),
+      m_table(new QTreeWidget(this)) {
+    setObjectName(QStringLiteral("whyDialog"));
+    setWindowTitle(tr("Why not?"));
+    QFont big = m_headline->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    m_headline->setFont(big);
+    m_headline->setWordWrap(true);
+    m_detail->setWordWrap(true);
+    m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_table->setColumnCount(2);
+    m_table->setHeaderLabels({tr("What"), tr("Value")});
+    m_table->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_detail);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(buttons);
+    resize(620, 520);
+}
+
+QString WhyDialog::headline() const {
+    return m_headline->text();
+}
+
+void WhyDialog::showPending(const QString &func, const QString &decision) {
+    m_result.reset();
+    m_headline->setText(tr("Why not %1 %2?").arg(func, decision));
+    m_detail->setText(tr("Following the search step by step…"));
+    m_table->clear();
+}
+
+void WhyDialog::showError(const QString &message) {
+    m_result.reset();
+    m_detail->setText(message);
+    m_table->clear();
+}
+
+void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
+    m_result = result;
+    m_table->clear();
+    if (!result) return;
+    const WhyAnswer &a = result->answer;
+    m_headline->setText(tr("%1 %2: %3 at step %4 (%5)")
+                            .arg(QString::fromStdString(result->func),
+                                 QString::fromStdString(result->decision),
+                                 whyVerdictTitle(a.verdict))
+                            .arg(a.step)
+                            .arg(passName(a.pass)));
+    m_detail->setText(QString::fromStdString(a.detail));
+    auto item = [this](QTreeWidgetItem *parent, const QString &what, const QString &value) {
+        auto *i = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_table);
+        i->setText(0, what);
+        i->setText(1, value);
+        return i;
+    };
+    item(nullptr, tr("Phase"), QString::fromStdString(a.phase));
+    if (!a.label.empty()) item(nullptr, tr("Candidate"), QString::fromStdString(a.label));
+    if (!a.reason.empty()) item(nullptr, tr("Prune reason"), QString::fromStdString(a.reason));
+    if (!std::isnan(a.cost)) item(nullptr, tr("Its cost"), number(a.cost));
+    if (!std::isnan(a.cutoff)) item(nullptr, tr("Beam cut-off"), number(a.cutoff));
+    item(nullptr, tr("Best schedule's cost"), number(result->bestCost));
+    if (a.termsDelta) {
+        QTreeWidgetItem *terms =
+            item(nullptr, tr("Against '%1'").arg(QString::fromStdString(a.against)),
+                 number(a.againstCost));
+        for (size_t t = 0; t < result->termNames.size(); ++t)
+            item(terms, QString::fromStdString(result->termNames[t]),
+                 signedNumber((*a.termsDelta)[t]));
+        terms->setExpanded(true);
+        if (!a.stagesDelta.empty()) {
+            QTreeWidgetItem *stages = item(nullptr, tr("Per stage"), QString());
+            for (const WhyStageDelta &d : a.stagesDelta)
+                item(stages, QString::fromStdString(d.stage), signedNumber(d.total));
+            stages->setExpanded(true);
+        }
+    }
+    if (a.bucketHash) {
+        QTreeWidgetItem *bucket =
+            item(nullptr, tr("Bucket"),
+                 tr("%1 members, parent %2").arg(a.bucketSize).arg(a.bucketParent));
+        for (const WhyCandidate &c : a.representatives)
+            item(bucket, QString::fromStdString(c.label),
+                 number(c.cost) + (c.inBeam ? tr(" (in the beam)") : QString()));
+        bucket->setExpanded(true);
+    }
+    QTreeWidgetItem *passes = item(nullptr, tr("Every pass"), QString());
+    for (const WhyAnswer &p : result->passes) {
+        QTreeWidgetItem *i = item(
+            passes, passName(p.pass),
+            tr("%1 at step %2").arg(QString::fromLatin1(whyVerdictName(p.verdict))).arg(p.step));
+        i->setToolTip(1, QString::fromStdString(p.detail));
+    }
+    passes->setExpanded(true);
+}
+
+} // namespace beamscope
