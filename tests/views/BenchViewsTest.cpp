@@ -36,6 +36,19 @@ QString cell(const BenchResultsModel &model, int r, int column) {
 class BenchViewsTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void crashedRowLeadsWithTheTriageVerdict() {
+        BenchResultsModel model;
+        Measurement crashed = row("greedy#2", 0.8, std::nullopt, std::nullopt);
+        crashed.failure = "crash: signal 11 (Segmentation fault); triage: device compiler "
+                          "crashed (correct on the host with bounds checks; ...)";
+        crashed.crashVerdict = "device compiler crashed";
+        model.addMeasurement(crashed, false);
+        QCOMPARE(cell(model, 0, BenchResultsModel::FailureColumn),
+                 QStringLiteral("crash: device compiler crashed"));
+        QCOMPARE(model.data(model.index(0, BenchResultsModel::FailureColumn), Qt::ToolTipRole)
+                     .toString(),
+                 QString::fromStdString(crashed.failure));
+    }
     void rowsArriveInTwoSections() {
         BenchResultsModel model;
         QAbstractItemModelTester tester(&model,
@@ -130,9 +143,9 @@ private Q_SLOTS:
         panel.showReport(report);
         QVERIFY2(panel.verdictText().contains(QStringLiteral("2.50× faster than naive")),
                  qPrintable(panel.verdictText()));
-        QVERIFY2(panel.verdictText().contains(
-                     QString::fromStdString(GpuSpec::load("pocl-cpu").name)),
-                 qPrintable(panel.verdictText()));
+        QVERIFY2(
+            panel.verdictText().contains(QString::fromStdString(GpuSpec::load("pocl-cpu").name)),
+            qPrintable(panel.verdictText()));
         panel.setBusy(false);
         QCOMPARE(panel.model()->rowCount(), 2);
         QCOMPARE(panel.model()->chosenRow(), 0);

@@ -157,6 +157,9 @@ QVariant BenchResultsModel::display(const Measurement &m, int row, int column) c
     case SearchColumn:
         return baseline ? msNumber(m.searchMs) : QString();
     case FailureColumn:
+        // A crashed worker's row leads with the triage verdict; the tooltip has the evidence.
+        if (!m.crashVerdict.empty())
+            return tr("crash: %1").arg(QString::fromStdString(m.crashVerdict));
         return QString::fromStdString(m.failure);
     default:
         return {};
