@@ -23,6 +23,10 @@ PipelineInstance build(const AppParams &params) {
     while ((1 << (slices - 1)) < radius)
         ++slices;
     ++slices;
+    // The widest window, 2 (radius + 1) + 1 rows, needs slice floor(log2(2 radius + 3)): one
+    // more than the above for radius 1.
+    while ((1 << (slices - 1)) * 2 <= 2 * radius + 3)
+        ++slices;
 
     // vert_log(x, y, c, t) = max of clamped over [y, y + 2^t), built slice by slice.
     Func vertLog("vert_log");
@@ -39,7 +43,10 @@ PipelineInstance build(const AppParams &params) {
     Func vert("vert");
     Expr slice = clamp(sliceForRadius(t), 0, slices - 1);
     Expr firstSample = vertLog(x, y - t, c, slice);
-    Expr secondSample = vertLog(x, y + t + 1 - clamp(Expr(1) << slice, 0, 2 * radius), c, slice);
+    // The two samples of 2^slice rows start at y - t and end at y + t. (Halide's app clamps
+    // 2^slice to 2 radius, which for a radius of 2^k - 1 stretches the window of the centre
+    // columns, t = radius + 1, past y + t; tests/core/references/MaxFilterReference.cpp.)
+    Expr secondSample = vertLog(x, y + t + 1 - (Expr(1) << slice), c, slice);
     vert(x, y, c, t) = max(firstSample, secondSample);
 
     // The height of the circle at each horizontal offset.
