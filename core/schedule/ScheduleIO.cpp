@@ -11,10 +11,12 @@ nlohmann::json scheduleToJson(const ScheduleState &state) {
     for (int node : dag.outputsFirst()) {
         const FuncPlacement &p = state.placement(node);
         nlohmann::json stages = nlohmann::json::array();
-        for (const StageTiling &t : p.tilings) stages.push_back({{"thread", t.threads}, {"serial", t.serial}});
+        for (const StageTiling &t : p.tilings)
+            stages.push_back({{"thread", t.threads}, {"serial", t.serial}});
         funcs.push_back({{"name", dag.node(node).name},
                          {"decision", computeKindName(p.kind)},
-                         {"consumer", p.host >= 0 ? nlohmann::json(dag.node(p.host).name) : nlohmann::json(nullptr)},
+                         {"consumer", p.host >= 0 ? nlohmann::json(dag.node(p.host).name)
+                                                  : nlohmann::json(nullptr)},
                          {"stages", stages}});
     }
     return funcs;
@@ -46,7 +48,15 @@ StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann
             } else if (decision == "root") {
                 std::vector<StageTiling> tilings;
                 for (size_t s = 0; s < n.stages.size(); ++s) {
-                    tilings.push_back(ScheduleState::makeTiling(n.stages[s], sizes(s, "thread"), sizes(s, "serial")));
+                    std::vector<int64_t> threads = sizes(s, "thread"), serial = sizes(s, "serial");
+                    // One size per loop of the stage (makeTiling indexes them by loop).
+                    if (threads.size() != n.stages[s].loops.size() ||
+                        serial.size() != threads.size()) {
+                        throw Error("stage " + std::to_string(s) + " has " +
+                                    std::to_string(n.stages[s].loops.size()) +
+                                    " loops: as many thread and serial sizes are needed");
+                    }
+                    tilings.push_back(ScheduleState::makeTiling(n.stages[s], threads, serial));
                 }
                 state = state->withRootTiling(node, tilings);
             } else if (decision == "block" || decision == "thread") {

@@ -10,6 +10,12 @@ namespace beamscope {
 
 namespace {
 
+/// `text` as JSON writes it, quotes included: a name with a newline or invalid UTF-8 in a pin
+/// file still makes a one-line error.
+std::string jsonQuoted(const std::string &text) {
+    return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::optional<ComputeKind> kindFromName(const std::string &s) {
     if (s == "root") return ComputeKind::Root;
     if (s == "inline") return ComputeKind::Inline;
@@ -63,21 +69,21 @@ std::vector<Pin> pinsFromJson(const nlohmann::json &j) {
             if (key == "func") continue;
             if (key == "location") {
                 if (!value.is_string() || !kindFromName(value.get<std::string>())) {
-                    throw Error("pin on '" + pin.func + "': location must be root, inline, block or thread");
+                    throw Error("pin on " + jsonQuoted(pin.func) + ": location must be root, inline, block or thread");
                 }
                 pin.location = kindFromName(value.get<std::string>());
             } else if (key == "host") {
-                if (!value.is_string()) throw Error("pin on '" + pin.func + "': host must be a Func name");
+                if (!value.is_string()) throw Error("pin on " + jsonQuoted(pin.func) + ": host must be a Func name");
                 pin.host = value.get<std::string>();
             } else if (key == "threads") {
                 pin.threads = sizesFrom(value, "threads");
             } else if (key == "serial") {
                 pin.serial = sizesFrom(value, "serial");
             } else if (key == "frozen") {
-                if (!value.is_boolean()) throw Error("pin on '" + pin.func + "': frozen must be true or false");
+                if (!value.is_boolean()) throw Error("pin on " + jsonQuoted(pin.func) + ": frozen must be true or false");
                 pin.frozen = value.get<bool>();
             } else {
-                throw Error("pin on '" + pin.func + "': unknown field '" + key + "'");
+                throw Error("pin on " + jsonQuoted(pin.func) + ": unknown field " + jsonQuoted(key));
             }
         }
         pins.push_back(std::move(pin));
@@ -120,7 +126,7 @@ std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const Functio
     std::vector<ResolvedPin> out;
     std::set<int> pinned;
     for (const Pin &pin : pins) {
-        const std::string what = "pin on '" + pin.func + "': ";
+        const std::string what = "pin on " + jsonQuoted(pin.func) + ": ";
         ResolvedPin r;
         r.node = dag.find(pin.func);
         if (r.node < 0) throw Error(what + "no Func of that name in '" + dag.pipelineName() + "'");
