@@ -240,7 +240,10 @@ void WhyNot::Impl::step(const SearchStep &s) {
                 a.cost = s.beam.front().cost.total;
                 a.label = s.beam.front().decision;
                 a.detail = "the pass's cheapest complete state takes it";
-                if (s.beam.size() > 1) compare(a, s.beam.front().cost, s.beam[1]);
+                if (s.beam.size() > 1) {
+                    compare(a, s.beam.front().cost, s.beam[1]);
+                    a.against = "beam #2 (the pass's runner-up)";
+                }
             } else {
                 size_t rank = 0;
                 while (rank < s.beam.size() && !matches(s.beam[rank].state->placement(want.node)))
@@ -496,11 +499,9 @@ WhyResult WhyNot::result() const {
         r.answer.detail = "the best schedule takes it";
     }
     if (r.answer.verdict == WhyVerdict::Chosen) {
-        r.answer.detail =
-            "the best schedule (pass " + std::to_string(m.bestPass) + ", cost " + fmt(r.bestCost) +
-            ") takes it" +
-            (r.answer.against.empty() ? ""
-                                      : "; compared with the runner-up '" + r.answer.against + "'");
+        r.answer.detail = "the best schedule (pass " + std::to_string(m.bestPass) + ", cost " +
+                          fmt(r.bestCost) + ") takes it" +
+                          (r.answer.against.empty() ? "" : "; compared with " + r.answer.against);
     }
     return r;
 }
