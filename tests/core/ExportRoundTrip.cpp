@@ -80,8 +80,11 @@ void expectExportsLowerLikeTheApplier(const std::vector<RoundTripCase> &cases) {
         EXPECT_GT(expected.size(), 1000u);
         EXPECT_EQ(firstDifference(expected, readFile(viaSource)), "");
     };
-    for (const RoundTripCase &c : cases)
+    for (const RoundTripCase &c : cases) {
+        const auto caseStart = Clock::now();
         check(c);
+        std::printf("  %s: %lld ms\n", c.function.c_str(), ms(Clock::now() - caseStart));
+    }
     dlclose(handle);
     std::printf("  the round trip of %zu schedules took %lld ms\n", cases.size(),
                 ms(Clock::now() - start));
