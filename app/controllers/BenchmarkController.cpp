@@ -14,6 +14,7 @@ BenchmarkController::BenchmarkController(QObject *parent)
     : QObject(parent), m_jobs(this, QStringLiteral("beamscope-bench")) {
     qRegisterMetaType<Measurement>();
     qRegisterMetaType<BenchReportPtr>();
+    qRegisterMetaType<RunnerProgress>();
 }
 
 BenchmarkController::~BenchmarkController() = default;
@@ -56,6 +57,9 @@ void BenchmarkController::start(BenchOptions options) {
         options.onProgress = [this, job](const BenchProgress &p) {
             const QString label = QString::fromStdString(p.label);
             job.deliver([this, p, label] { Q_EMIT progress(p.done, p.total, label); });
+        };
+        options.onRunnerProgress = [this, job](const RunnerProgress &p) {
+            job.deliver([this, p] { Q_EMIT runnerProgress(p); });
         };
         options.onMeasured = [this, job](const Measurement &m, bool baseline) {
             job.deliver([this, m, baseline] { Q_EMIT measured(m, baseline); });

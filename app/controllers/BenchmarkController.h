@@ -20,6 +20,7 @@ using BenchReportPtr = std::shared_ptr<const BenchReport>;
 
 Q_DECLARE_METATYPE(beamscope::Measurement)
 Q_DECLARE_METATYPE(beamscope::BenchReportPtr)
+Q_DECLARE_METATYPE(beamscope::RunnerProgress)
 
 namespace beamscope {
 
@@ -53,6 +54,8 @@ Q_SIGNALS:
     void progress(int done, int total, const QString &label);
     /// A row finished (candidate or baseline), failed ones included.
     void measured(const beamscope::Measurement &measurement, bool baseline);
+    /// The runner's jobs per node (pending/running/done), each time its counts change.
+    void runnerProgress(const beamscope::RunnerProgress &progress);
     /// The run ended (completely or cancelled).
     void finished(beamscope::BenchReportPtr report);
     /// The run could not start or stopped on an error (bad options, no such device,

@@ -16,6 +16,7 @@ TuneController::TuneController(QObject *parent)
     qRegisterMetaType<TuneProgress>();
     qRegisterMetaType<TuneRound>();
     qRegisterMetaType<TuneReportPtr>();
+    qRegisterMetaType<RunnerProgress>();
 }
 
 TuneController::~TuneController() = default;
@@ -43,6 +44,9 @@ void TuneController::start(TuneOptions options) {
         };
         options.onProgress = [this, job](const TuneProgress &p) {
             job.deliver([this, p] { Q_EMIT progress(p); });
+        };
+        options.onRunnerProgress = [this, job](const RunnerProgress &p) {
+            job.deliver([this, p] { Q_EMIT runnerProgress(p); });
         };
         options.onMeasured = [this, job](const Measurement &m) {
             job.deliver([this, m] { Q_EMIT measured(m); });

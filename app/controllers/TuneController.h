@@ -54,6 +54,8 @@ Q_SIGNALS:
     void progress(const beamscope::TuneProgress &progress);
     /// A row was measured (failed ones included).
     void measured(const beamscope::Measurement &measurement);
+    /// The runner's jobs per node (pending/running/done) in the batch being measured.
+    void runnerProgress(const beamscope::RunnerProgress &progress);
     /// A round finished: its counts, best so far, the model's tau on its rows.
     void roundFinished(const beamscope::TuneRound &round);
     /// One human-readable line of the run (device, resume, database trouble).

@@ -8,6 +8,7 @@
 #include "controllers/SessionController.h"
 #include "views/benchmark/BenchPanel.h"
 #include "views/common/SelectionHub.h"
+#include "views/runner/RunnerChoice.h"
 
 #include <cmath>
 
@@ -38,6 +39,11 @@ BenchCoordinator::BenchCoordinator(BenchPanel *panel, SelectionHub *hub, SearchC
     connect(m_bench, &BenchmarkController::busyChanged, m_panel, &BenchPanel::setBusy);
     connect(m_bench, &BenchmarkController::progress, m_panel, &BenchPanel::setProgress);
     connect(m_bench, &BenchmarkController::measured, m_panel, &BenchPanel::addMeasurement);
+    connect(m_bench, &BenchmarkController::runnerProgress, m_panel, &BenchPanel::setRunnerProgress);
+    // Where runs measure is kept across sessions (QSettings "bench/runner/...").
+    m_panel->runnerChoice()->setSettings(RunnerSettings::load(QStringLiteral("bench")));
+    connect(m_panel, &BenchPanel::runnerChanged, this,
+            [](const RunnerSettings &r) { r.save(QStringLiteral("bench")); });
     connect(m_bench, &BenchmarkController::finished, this, [this](const BenchReportPtr &report) {
         m_panel->showReport(report);
         m_sessions->setBenchmark(report);
@@ -95,9 +101,11 @@ void BenchCoordinator::run(const BenchSettings &settings) {
     options.extraGreedySamples = settings.greedySamples;
     options.repeats = m_repeats;
     options.workerPath = m_workerPath.toStdString();
+    options.runner = settings.runner.kind;
     try {
         for (const QString &name : settings.baselines)
             options.baselines.push_back(parseBaseline(name.toStdString()));
+        if (options.runner == RunnerKind::Slurm) options.slurm = settings.runner.slurm();
     } catch (const std::exception &e) {
         m_panel->showError(QString::fromStdString(e.what()));
         return;

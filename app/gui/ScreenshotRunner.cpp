@@ -54,6 +54,7 @@ bool ScreenshotRunner::benchmarkDone() {
     BenchmarkController *bench = m_window->benchCoordinator()->controller();
     if (m_bench) {
         m_window->raiseDock(QStringLiteral("benchDock"));
+        m_bench->runner = m_window->benchPanel()->settings().runner; // the dock's saved runner
         m_window->benchPanel()->setSettings(*m_bench);
         m_window->benchCoordinator()->run(*std::exchange(m_bench, std::nullopt));
         m_benchRunning = true;
@@ -79,6 +80,7 @@ bool ScreenshotRunner::tuneDone() {
     TuneController *tune = m_window->tuneCoordinator()->controller();
     if (m_tune) {
         m_window->raiseDock(QStringLiteral("tuneDock"));
+        m_tune->runner = m_window->tunePanel()->settings().runner; // the dock's saved runner
         m_window->tunePanel()->setSettings(*m_tune);
         m_window->tuneCoordinator()->start(*std::exchange(m_tune, std::nullopt));
         m_tuneRunning = true;

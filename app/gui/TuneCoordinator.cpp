@@ -6,7 +6,10 @@
 
 #include "controllers/SearchController.h"
 #include "views/common/SelectionHub.h"
+#include "views/runner/RunnerChoice.h"
 #include "views/tune/TunePanel.h"
+
+#include <exception>
 
 namespace beamscope {
 
@@ -37,6 +40,11 @@ TuneCoordinator::TuneCoordinator(TunePanel *panel, SelectionHub *hub, SearchCont
     connect(m_tune, &TuneController::busyChanged, m_panel, &TunePanel::setBusy);
     connect(m_tune, &TuneController::progress, m_panel, &TunePanel::setProgress);
     connect(m_tune, &TuneController::roundFinished, m_panel, &TunePanel::addRound);
+    connect(m_tune, &TuneController::runnerProgress, m_panel, &TunePanel::setRunnerProgress);
+    // Where runs measure is kept across sessions (QSettings "tune/runner/...").
+    m_panel->runnerChoice()->setSettings(RunnerSettings::load(QStringLiteral("tune")));
+    connect(m_panel, &TunePanel::runnerChanged, this,
+            [](const RunnerSettings &r) { r.save(QStringLiteral("tune")); });
     connect(m_tune, &TuneController::roundFinished, this, [this](const TuneRound &r) {
         Q_EMIT message(QString::fromStdString(tuneRoundLine(r)));
     });
@@ -99,6 +107,15 @@ void TuneCoordinator::run(const TuneSettings &settings, bool resume) {
     options.batch = settings.batch;
     options.repeats = m_repeats;
     options.workerPath = m_workerPath.toStdString();
+    options.runner = settings.runner.kind;
+    if (options.runner == RunnerKind::Slurm) {
+        try {
+            options.slurm = settings.runner.slurm();
+        } catch (const std::exception &e) {
+            m_panel->showError(QString::fromStdString(e.what()));
+            return;
+        }
+    }
     if (resume) {
         // The Tuner keeps a run's state once a round is done; a run stopped in its first round
         // starts again under the same id, and the rows it measured are reused from the database.

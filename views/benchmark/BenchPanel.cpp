@@ -5,6 +5,8 @@
 #include "bench/BenchVerdict.h"
 #include "views/benchmark/BenchResultsModel.h"
 #include "views/benchmark/PredictedMeasuredChart.h"
+#include "views/runner/RunnerChoice.h"
+#include "views/runner/RunnerProgressModel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -45,7 +47,9 @@ QString shortDeviceName(const DeviceInfo &device) {
 BenchPanel::BenchPanel(QWidget *parent)
     : QWidget(parent), m_model(new BenchResultsModel(this)),
       m_chart(new PredictedMeasuredChart(m_model)), m_table(new QTableView),
-      m_progress(new QProgressBar), m_hint(new QLabel), m_verdict(new QLabel) {
+      m_progress(new QProgressBar), m_runnerModel(new RunnerProgressModel(this)),
+      m_runnerTable(RunnerChoice::progressTable(m_runnerModel)), m_hint(new QLabel),
+      m_verdict(new QLabel) {
     setObjectName(QStringLiteral("benchPanel"));
     m_table->setModel(m_model);
     m_table->setObjectName(QStringLiteral("benchTable"));
@@ -70,9 +74,12 @@ BenchPanel::BenchPanel(QWidget *parent)
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_table);
     split->addWidget(m_chart);
+    split->addWidget(m_runnerTable);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({600, 420}); // the table's columns first, the chart beside
+    split->setStretchFactor(2, 1);
+    // The table's columns first, the chart beside, the jobs per node last.
+    split->setSizes({560, 400, 300});
     split->setChildrenCollapsible(false);
 
     auto *layout = new QVBoxLayout(this);
@@ -146,12 +153,16 @@ QWidget *BenchPanel::createControls() {
     m_baselines[1]->setToolTip(tr("Halide's GPU autoscheduler (Anderson et al. 2021) with the "
                                   "same GPU parameters"));
     menu->setToolTipsVisible(true);
+    m_runner = new RunnerChoice;
+    row->addSpacing(8);
+    row->addWidget(m_runner);
     row->addSpacing(8);
     row->addWidget(m_run);
     row->addWidget(m_cancel);
     row->addStretch(1);
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &BenchPanel::updateEnabled);
+    connect(m_runner, &RunnerChoice::settingsChanged, this, &BenchPanel::runnerChanged);
     connect(m_run, &QPushButton::clicked, this, [this] { Q_EMIT runRequested(settings()); });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         m_cancel->setEnabled(false);
@@ -169,6 +180,7 @@ BenchSettings BenchPanel::settings() const {
     for (QAction *action : m_baselines) {
         if (action->isChecked()) s.baselines << action->text();
     }
+    s.runner = m_runner->settings();
     return s;
 }
 
@@ -179,6 +191,7 @@ void BenchPanel::setSettings(const BenchSettings &s) {
     m_greedy->setValue(s.greedySamples);
     for (QAction *action : m_baselines)
         action->setChecked(s.baselines.contains(action->text()));
+    m_runner->setSettings(s.runner);
 }
 
 QString BenchPanel::verdictText() const {
@@ -217,10 +230,12 @@ void BenchPanel::updateEnabled() {
         w->setEnabled(!m_busy);
     m_count->setEnabled(!m_busy && m_mode->currentIndex() == 1);
     m_baselineButton->setEnabled(!m_busy);
+    m_runner->setEnabled(!m_busy);
 }
 
 void BenchPanel::beginRun(const QString &predictedFor) {
     m_model->clear();
+    m_runnerModel->clear();
     m_chart->setContext(predictedFor, QString());
     m_verdict->clear();
     m_progress->setRange(0, 0); // busy until the first progress report
@@ -235,6 +250,10 @@ void BenchPanel::setProgress(int done, int total, const QString &label) {
 
 void BenchPanel::addMeasurement(const Measurement &measurement, bool baseline) {
     m_model->addMeasurement(measurement, baseline);
+}
+
+void BenchPanel::setRunnerProgress(const RunnerProgress &progress) {
+    m_runnerModel->setProgress(progress);
 }
 
 void BenchPanel::showReport(std::shared_ptr<const BenchReport> report) {

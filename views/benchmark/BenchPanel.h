@@ -8,6 +8,7 @@
 
 #include "bench/DeviceDetect.h"
 #include "bench/Measurement.h"
+#include "views/runner/RunnerSettings.h"
 
 #include <QString>
 #include <QStringList>
@@ -29,6 +30,8 @@ namespace beamscope {
 struct BenchReport;
 class BenchResultsModel;
 class PredictedMeasuredChart;
+class RunnerChoice;
+class RunnerProgressModel;
 
 /// What the user asked the panel to measure.
 struct BenchSettings {
@@ -36,6 +39,7 @@ struct BenchSettings {
     int count = 1;         ///< beam states, best first (1: the best only)
     int greedySamples = 0; ///< greedy searches with dropout added to them
     QStringList baselines; ///< "naive", "anderson2021", "li2018", "mullapudi2016"
+    RunnerSettings runner; ///< this machine, or a Slurm cluster
 };
 
 class BenchPanel : public QWidget {
@@ -50,6 +54,10 @@ public:
     QTableView *table() const { return m_table; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
+    RunnerChoice *runnerChoice() const { return m_runner; }
+    /// Jobs per node of the run going (or the last one).
+    RunnerProgressModel *runnerProgress() const { return m_runnerModel; }
+    QTableView *runnerTable() const { return m_runnerTable; }
     /// The line under the controls: what Run will measure, or why it cannot.
     QString hint() const;
     /// The verdict line under the results (empty before a report).
@@ -64,6 +72,8 @@ public Q_SLOTS:
     void beginRun(const QString &predictedFor);
     void setProgress(int done, int total, const QString &label);
     void addMeasurement(const beamscope::Measurement &measurement, bool baseline);
+    /// The runner's jobs per node (pending/running/done).
+    void setRunnerProgress(const beamscope::RunnerProgress &progress);
     /// A finished (or cancelled) run, or one restored from a session: every row, the choice,
     /// the device, the verdict. nullptr clears the panel.
     void showReport(std::shared_ptr<const beamscope::BenchReport> report);
@@ -73,6 +83,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void runRequested(const beamscope::BenchSettings &settings);
     void cancelRequested();
+    /// The user changed where runs measure (the coordinator keeps it across sessions).
+    void runnerChanged(const beamscope::RunnerSettings &runner);
 
 private:
     QWidget *createControls();
@@ -92,6 +104,9 @@ private:
     QPushButton *m_run;
     QPushButton *m_cancel;
     QProgressBar *m_progress;
+    RunnerChoice *m_runner = nullptr;
+    RunnerProgressModel *m_runnerModel;
+    QTableView *m_runnerTable;
     QLabel *m_hint;
     QLabel *m_verdict;
     bool m_available = false;

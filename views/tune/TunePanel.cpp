@@ -1,6 +1,8 @@
 // TunePanel: controls, progress, rounds table + charts, summary.
 #include "views/tune/TunePanel.h"
 
+#include "views/runner/RunnerChoice.h"
+#include "views/runner/RunnerProgressModel.h"
 #include "views/tune/TuneCharts.h"
 #include "views/tune/TuneRoundsModel.h"
 
@@ -65,7 +67,9 @@ QString tuneSummary(const TuneReport &report) {
 
 TunePanel::TunePanel(QWidget *parent)
     : QWidget(parent), m_model(new TuneRoundsModel(this)), m_charts(new TuneCharts(m_model)),
-      m_table(new QTableView), m_progress(new QProgressBar), m_hint(new QLabel),
+      m_table(new QTableView), m_progress(new QProgressBar),
+      m_runnerModel(new RunnerProgressModel(this)),
+      m_runnerTable(RunnerChoice::progressTable(m_runnerModel)), m_hint(new QLabel),
       m_summary(new QLabel) {
     setObjectName(QStringLiteral("tunePanel"));
     m_table->setModel(m_model);
@@ -88,9 +92,11 @@ TunePanel::TunePanel(QWidget *parent)
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_table);
     split->addWidget(m_charts);
+    split->addWidget(m_runnerTable);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
-    split->setSizes({520, 680});
+    split->setStretchFactor(2, 1);
+    split->setSizes({480, 620, 300});
     split->setChildrenCollapsible(false);
 
     auto *layout = new QVBoxLayout(this);
@@ -140,11 +146,15 @@ QWidget *TunePanel::createControls() {
     row->addSpacing(8);
     row->addWidget(m_rounds);
     row->addWidget(m_batch);
+    m_runner = new RunnerChoice;
+    row->addSpacing(8);
+    row->addWidget(m_runner);
     row->addSpacing(8);
     row->addWidget(m_start);
     row->addWidget(m_stop);
     row->addWidget(m_resume);
     row->addStretch(1);
+    connect(m_runner, &RunnerChoice::settingsChanged, this, &TunePanel::runnerChanged);
     connect(m_start, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(settings()); });
     connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(settings()); });
     connect(m_stop, &QPushButton::clicked, this, [this] {
@@ -160,6 +170,7 @@ TuneSettings TunePanel::settings() const {
     s.device = DevicePreference(m_device->currentData().toInt());
     s.rounds = m_rounds->value();
     s.batch = m_batch->value();
+    s.runner = m_runner->settings();
     return s;
 }
 
@@ -167,6 +178,7 @@ void TunePanel::setSettings(const TuneSettings &s) {
     m_device->setCurrentIndex(std::max(0, m_device->findData(int(s.device))));
     m_rounds->setValue(s.rounds);
     m_batch->setValue(s.batch);
+    m_runner->setSettings(s.runner);
 }
 
 QString TunePanel::hint() const {
@@ -200,10 +212,12 @@ void TunePanel::updateEnabled() {
     m_device->setEnabled(!m_busy);
     m_batch->setEnabled(!m_busy);
     m_rounds->setEnabled(!m_busy);
+    m_runner->setEnabled(!m_busy);
 }
 
 void TunePanel::beginRun(bool resume) {
     if (!resume) m_model->clear();
+    m_runnerModel->clear();
     m_summary->clear();
     m_progress->setRange(0, 0);
     m_progress->setFormat(resume ? tr("resuming…") : tr("starting…"));
@@ -227,6 +241,10 @@ void TunePanel::setProgress(const TuneProgress &p) {
 
 void TunePanel::addRound(const TuneRound &round) {
     m_model->addRound(round);
+}
+
+void TunePanel::setRunnerProgress(const RunnerProgress &progress) {
+    m_runnerModel->setProgress(progress);
 }
 
 void TunePanel::showReport(std::shared_ptr<const TuneReport> report) {

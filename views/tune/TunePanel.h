@@ -8,6 +8,7 @@
 
 #include "bench/DeviceDetect.h"
 #include "tune/Tuner.h"
+#include "views/runner/RunnerSettings.h"
 
 #include <QWidget>
 
@@ -22,6 +23,8 @@ class QTableView;
 
 namespace beamscope {
 
+class RunnerChoice;
+class RunnerProgressModel;
 class TuneCharts;
 class TuneRoundsModel;
 
@@ -30,6 +33,7 @@ struct TuneSettings {
     DevicePreference device = DevicePreference::Auto;
     int rounds = 5;
     int batch = 16;
+    RunnerSettings runner; ///< this machine, or a Slurm cluster
 };
 
 class TunePanel : public QWidget {
@@ -45,6 +49,10 @@ public:
     QPushButton *startButton() const { return m_start; }
     QPushButton *stopButton() const { return m_stop; }
     QPushButton *resumeButton() const { return m_resume; }
+    RunnerChoice *runnerChoice() const { return m_runner; }
+    /// Jobs per node of the batch being measured (or the last one).
+    RunnerProgressModel *runnerProgress() const { return m_runnerModel; }
+    QTableView *runnerTable() const { return m_runnerTable; }
     /// The line under the controls: what Start will do, or why it cannot.
     QString hint() const;
     /// The summary under the results (empty before a report).
@@ -61,6 +69,8 @@ public Q_SLOTS:
     void beginRun(bool resume);
     void setProgress(const beamscope::TuneProgress &progress);
     void addRound(const beamscope::TuneRound &round);
+    /// The runner's jobs per node (pending/running/done) of the batch being measured.
+    void setRunnerProgress(const beamscope::RunnerProgress &progress);
     /// A finished or stopped run: its summary (best, one-shot, baselines, model file).
     void showReport(std::shared_ptr<const beamscope::TuneReport> report);
     void showError(const QString &message);
@@ -69,6 +79,8 @@ Q_SIGNALS:
     void startRequested(const beamscope::TuneSettings &settings);
     void resumeRequested(const beamscope::TuneSettings &settings);
     void stopRequested();
+    /// The user changed where runs measure (the coordinator keeps it across sessions).
+    void runnerChanged(const beamscope::RunnerSettings &runner);
 
 private:
     QWidget *createControls();
@@ -84,6 +96,9 @@ private:
     QPushButton *m_stop = nullptr;
     QPushButton *m_resume = nullptr;
     QProgressBar *m_progress;
+    RunnerChoice *m_runner = nullptr;
+    RunnerProgressModel *m_runnerModel;
+    QTableView *m_runnerTable;
     QLabel *m_hint;
     QLabel *m_summary;
     bool m_available = false;
