@@ -317,9 +317,12 @@ WhyAnswer WhyNot::Impl::classify(const SearchStep &s, bool deciding) {
             return carried;
         }();
         compare(a, mine, *survivor);
-        if (full) {
-            a.detail = "costed " + fmt(a.cost) + " but the beam's cut-off was " + fmt(a.cutoff) +
-                       (c.penalized ? " (it was also penalized as a repeat of its hash, 4.5)" : "");
+        if (full && c.penalized) {
+            a.detail = "costed " + fmt(a.cost) +
+                       ", but penalized as a repeat of its hash (4.5) it " +
+                       "ranked past the beam's cut-off of " + fmt(a.cutoff) + " (a ranked cost)";
+        } else if (full) {
+            a.detail = "costed " + fmt(a.cost) + ", above the beam's cut-off of " + fmt(a.cutoff);
         } else {
             a.detail = "costed " + fmt(a.cost) + ", but it duplicates a state already in the beam";
         }
@@ -387,7 +390,9 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
         a.detail = "the freezing pre-pass tries root and inline only";
         return a;
     }
-    // Build the decision on each parent and put it through the pruning rules.
+    // Build the decision on each parent and put it through the pruning rules. It counts as
+    // pruned only when the step's pruned list holds it (under the label the search space gives
+    // it); failing the rules without being listed means it was never enumerated.
     const StatePtr start = ScheduleState::initial(dag);
     std::vector<StatePtr> parents;
     for (const BeamEntry &e : prevBeam)
@@ -399,15 +404,18 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
     const Node &n = dag->node(want.node);
     std::string unbuildable;
     bool built = false;
+    std::optional<PrunedCandidate> failure; // the first rule it fails, with its label
     for (const StatePtr &parent : parents) {
         const ScheduleState &st = *parent;
         std::optional<FuncPlacement> p;
+        std::string label;
         const ComputeKind kind = want.location.value_or(ComputeKind::Root);
         if (kind == ComputeKind::Inline) {
             if (st.canInline(want.node))
                 p = st.inlinePlacement(want.node);
             else
                 unbuildable = "'" + name + "' cannot be inlined there";
+            label = "inline";
         } else if (kind == ComputeKind::Thread || kind == ComputeKind::Block) {
             const LoopLevel level =
                 kind == ComputeKind::Block ? LoopLevel::Block : LoopLevel::Thread;
@@ -419,16 +427,19 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
                               " there)";
             } else if (kind == ComputeKind::Thread) {
                 p = st.threadPlacement(want.node, want.host);
+                label = "thread of " + host;
             } else if (!want.serial.empty()) {
-                p = st.blockPlacement(want.node, want.host, perLoop(n.stages[0], want.serial));
+                const std::vector<int64_t> serial = perLoop(n.stages[0], want.serial);
+                p = st.blockPlacement(want.node, want.host, serial);
+                label = "block of " + host + " serial " + joinSizes(serial);
             } else {
-                unbuildable =
-                    "give serial sizes to check a block-level placement against the pruning rules";
+                unbuildable = "give serial sizes to check a block-level placement against the "
+                              "pruning rules";
             }
         } else if (s.phase == Phase::Tiling && (!want.threads.empty() || !want.serial.empty())) {
-            // Root tiling: missing thread sizes are 1 and missing serial sizes are 1; with 1 serial
-            // iteration every thread rule is at its most lenient, so a failure holds for any
-            // serial.
+            // Root tiling: missing sizes are 1. With 1 serial iteration every thread rule is at
+            // its most lenient, so a thread rule failed holds for any serial size; without
+            // thread sizes only the serial rule (independent of threads) is conclusive.
             std::vector<StageTiling> tilings;
             for (const Stage &stage : n.stages) {
                 const std::vector<int64_t> ones(stage.loops.size(), 1);
@@ -436,36 +447,41 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
                     stage, want.threads.empty() ? ones : perLoop(stage, want.threads),
                     want.serial.empty() ? ones : perLoop(stage, want.serial)));
             }
-            if (auto pr = space.checkRootTiling(n, tilings)) {
-                const bool valid =
-                    !want.threads.empty() || pr->reason == PruneReason::SerialTooLargeToUnroll;
-                if (valid) {
-                    a.verdict = WhyVerdict::Pruned;
-                    a.reason = pruneReasonName(pr->reason);
-                    a.detail = std::string("pruned: ") + a.reason + " (" + pr->detail + ")";
-                    for (const PrunedCandidate &q : s.pruned) {
-                        if (q.reason == pr->reason && q.detail == pr->detail) {
-                            a.label = q.label;
-                            a.detail += ", in this step's pruned list as '" + q.label + "'";
-                            break;
-                        }
-                    }
-                    return a;
-                }
-            }
             built = true;
+            auto pr = space.checkRootTiling(n, tilings);
+            if (!pr || failure) continue;
+            if (want.threads.empty() && pr->reason != PruneReason::SerialTooLargeToUnroll) continue;
+            // The search space drops an over-long serial tile before choosing threads.
+            pr->label = pr->reason == PruneReason::SerialTooLargeToUnroll
+                            ? "serial " + joinSizes(want.serial)
+                            : "threads " + joinSizes(tilings.back().threads) + " serial " +
+                                  joinSizes(tilings.back().serial);
+            failure = pr;
             continue;
         } else {
             unbuildable = "no beam state offers it at this step";
         }
         if (!p) continue;
         built = true;
-        if (auto pr = space.check(st, want.node, *p)) {
+        auto pr = space.check(st, want.node, *p);
+        if (pr && !failure) {
+            pr->label = label;
+            failure = pr;
+        }
+    }
+    if (failure) {
+        a.reason = pruneReasonName(failure->reason);
+        const std::string rule = a.reason + " (" + failure->detail + ")";
+        for (const PrunedCandidate &q : s.pruned) {
+            if (q.label != failure->label || q.reason != failure->reason) continue;
             a.verdict = WhyVerdict::Pruned;
-            a.reason = pruneReasonName(pr->reason);
-            a.detail = std::string("pruned: ") + a.reason + " (" + pr->detail + ")";
+            a.label = q.label;
+            a.detail =
+                "pruned as '" + q.label + "': " + pruneReasonName(q.reason) + " (" + q.detail + ")";
             return a;
         }
+        a.detail = "not in the search space at this step; it would be pruned anyway: " + rule;
+        return a;
     }
     std::string offered;
     int shown = 0;

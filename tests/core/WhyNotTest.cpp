@@ -99,6 +99,17 @@ TEST(WhyNot, OverBudgetTilingIsPrunedWithTheEngineRecord) {
     EXPECT_EQ(r.answer.label, "serial 8x8");
 }
 
+TEST(WhyNot, TilingOutsideTheMenuIsNotReached) {
+    // 4 threads across the innermost loop: the menu offers 16, 32 and 64 there (4.2). The rules
+    // would drop it too (half the lanes idle), but it is not in the pruned list: never enumerated.
+    auto dag = stencilChainDag(2);
+    const WhyResult r =
+        whyNot(dag, greedyOptions(), Pin{"output", ComputeKind::Root, "", {4, 4}, {1, 1}, false});
+    EXPECT_EQ(r.answer.verdict, WhyVerdict::NotReached) << r.answer.detail;
+    EXPECT_NE(r.answer.detail.find("not in the search space"), std::string::npos);
+    EXPECT_EQ(r.answer.reason, "poor_warp_lane_utilization");
+}
+
 TEST(WhyNot, SampledOutBucketMemberIsNotSampled) {
     auto dag = stencilChainDag(2);
     const SearchOptions o = greedyOptions();
