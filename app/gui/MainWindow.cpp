@@ -8,6 +8,7 @@
 #include "BenchCoordinator.h"
 #include "CompareCoordinator.h"
 #include "DatabaseSetting.h"
+#include "ExplainCoordinator.h"
 #include "HistoryCoordinator.h"
 #include "PipelinePanel.h"
 #include "RecentFiles.h"
@@ -66,6 +67,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_layout = new WindowLayout(this, [this] { applyDefaultDockSizes(); });
     createMenus();
     connectSearch();
+    m_explain = new ExplainCoordinator(m_hub, m_search, this);
+    connect(m_explain, &ExplainCoordinator::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(m_explain, &ExplainCoordinator::error, this, &MainWindow::showError);
     m_history = new HistoryCoordinator(m_search, m_hub, m_timeline, m_cost->historyChart(), this);
     m_compareSources = new CompareCoordinator(
         m_compare, m_hub, m_search, [this] { raiseDock(QStringLiteral("compareDock")); }, this);
@@ -152,6 +157,12 @@ void MainWindow::createMenus() {
     QMenu *recent = file->addMenu(tr("Open &recent"));
     m_recent = new RecentFiles(QStringLiteral("recentSessions"), recent, this);
     connect(m_recent, &RecentFiles::fileChosen, this, &MainWindow::openSession);
+    file->addAction(tr("Open &trace…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a search trace"), QString(),
+            tr("Search traces of beamscope-cli search --trace (*.jsonl *.json);;All files (*)"));
+        if (!path.isEmpty()) m_explain->openTrace(path);
+    });
     file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] { saveSession(false); });
     file->addAction(tr("Save session &as…"), QKeySequence::SaveAs, this,
                     [this] { saveSession(true); });

@@ -35,6 +35,7 @@ class TimelinePanel;
 class HistoryCoordinator;
 class CompareView;
 class CompareCoordinator;
+class ExplainCoordinator;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -55,6 +56,7 @@ public:
     TimelinePanel *timelinePanel() const { return m_timeline; }
     CompareView *compareView() const { return m_compare; }
     CompareCoordinator *compareCoordinator() const { return m_compareSources; }
+    ExplainCoordinator *explainCoordinator() const { return m_explain; }
     CostView *costView() const { return m_cost; }
     /// Restores the dock layout of the last run and saves it on close (the application calls
     /// this; tests and --screenshot runs leave the user's settings alone).
@@ -116,6 +118,7 @@ private:
     CompareView *m_compare;
     HistoryCoordinator *m_history = nullptr;
     CompareCoordinator *m_compareSources = nullptr;
+    ExplainCoordinator *m_explain = nullptr; ///< "Why not…?" and File > Open trace…
     StatusPanel *m_status;
     QLabel *m_gpuNote; ///< the status bar's "GPU model ..." line
     WindowLayout *m_layout = nullptr;

@@ -1,0 +1,74 @@
+// ExplainCoordinator: wiring of "Why not…?" and Open trace to ExplainJobs, the dialog and the
+// SearchController.
+#include "ExplainCoordinator.h"
+
+#include "controllers/SearchController.h"
+#include "util/Error.h"
+#include "views/common/SelectionHub.h"
+#include "views/explain/ExplainJobs.h"
+#include "views/explain/WhyDialog.h"
+
+#include <QFileInfo>
+
+namespace beamscope {
+
+ExplainCoordinator::ExplainCoordinator(SelectionHub *hub, SearchController *search, QWidget *window)
+    : QObject(window), m_hub(hub), m_search(search), m_jobs(new ExplainJobs(this)),
+      m_dialog(new WhyDialog(window)) {
+    connect(m_hub, &SelectionHub::whyRequested, this, &ExplainCoordinator::askWhy);
+    connect(m_jobs, &ExplainJobs::answered, m_dialog, &WhyDialog::showAnswer);
+    connect(m_jobs, &ExplainJobs::failed, this, [this](const QString &text) {
+        if (m_dialog->isVisible()) m_dialog->showError(text);
+        Q_EMIT error(text);
+    });
+    connect(m_jobs, &ExplainJobs::traceProgress, this, [this](int done, int total) {
+        Q_EMIT message(tr("Replaying the trace: step %1 of %2").arg(done).arg(total));
+    });
+    connect(m_jobs, &ExplainJobs::traceReplayed, this,
+            [this](const QString &path, const std::shared_ptr<const TraceReplay> &replay) {
+                try {
+                    m_search->setReadOnlyHistory(replay->dag, replay->steps);
+                } catch (const Error &e) {
+                    Q_EMIT error(QString::fromStdString(e.what()));
+                    return;
+                }
+                m_trace = replay->search;
+                const int steps = int(replay->steps.size());
+                Q_EMIT message(tr("Trace %1: %2 steps of %3, replayed and checked (read-only)")
+                                   .arg(QFileInfo(path).fileName())
+                                   .arg(steps)
+                                   .arg(QString::fromStdString(replay->search.source.name)));
+                Q_EMIT traceOpened(path, steps);
+            });
+    // A new pipeline or search replaces the trace.
+    connect(m_search, &SearchController::searchReset, this, [this] {
+        if (!m_search->isReadOnly()) m_trace.reset();
+    });
+}
+
+bool ExplainCoordinator::isBusy() const {
+    return m_jobs->isBusy();
+}
+
+void ExplainCoordinator::askWhy(const Pin &decision) {
+    const auto dag = m_search->dag();
+    if (!dag) {
+        Q_EMIT error(tr("Why not: load a pipeline first"));
+        return;
+    }
+    // The same search as on screen: the trace's when one is shown, else the window's.
+    const SearchOptions options =
+        m_search->isReadOnly() && m_trace ? m_trace->options : m_search->options();
+    m_dialog->showPending(QString::fromStdString(decision.func),
+                          QString::fromStdString(describeDecision(decision)));
+    m_dialog->show();
+    m_dialog->raise();
+    m_jobs->askWhy(dag, options, decision);
+}
+
+void ExplainCoordinator::openTrace(const QString &path) {
+    Q_EMIT message(tr("Replaying the trace %1…").arg(QFileInfo(path).fileName()));
+    m_jobs->openTrace(path);
+}
+
+} // namespace beamscope
