@@ -69,7 +69,8 @@ TuneCoordinator::TuneCoordinator(TunePanel *panel, SelectionHub *hub, SearchCont
 void TuneCoordinator::updateAvailability() {
     if (!m_hub->dag()) {
         m_panel->setAvailable(false, tr("Load a pipeline: tuning searches it, measures a batch "
-                                        "of schedules per round on the local device and "
+                                        "of schedules per round (on this machine or a Slurm "
+                                        "cluster: Measure on) and "
                                         "retrains the cost model."));
         m_panel->setResumable(false);
         return;

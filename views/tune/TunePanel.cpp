@@ -110,7 +110,8 @@ TunePanel::TunePanel(QWidget *parent)
     layout->addWidget(split, 1);
     layout->addWidget(m_summary);
     setAvailable(false, tr("Load a pipeline: tuning searches it, measures a batch of schedules "
-                           "per round on the local device and retrains the cost model."));
+                           "per round (on this machine or a Slurm cluster) and retrains "
+                           "the cost model."));
 }
 
 QWidget *TunePanel::createControls() {
