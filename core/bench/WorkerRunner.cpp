@@ -92,7 +92,7 @@ Measurement runWorker(const BenchJob &job, const WorkerOptions &options) {
     Measurement m = workerMeasurement(job, run);
     const bool crashed =
         !run.cancelled && !run.spawnFailed && !run.timedOut && run.signal != 0 && !run.succeeded();
-    if (crashed && options.triageCrashes) {
+    if (crashed && options.triageCrashes && !(options.cancel && options.cancel->load())) {
         const CrashVerdict verdict = triageCrash(job, worker, options.environment, options.cancel);
         m.crashVerdict = verdict.verdict;
         m.failure += "; triage: " + verdict.verdict + " (" + verdict.detail + ")";
