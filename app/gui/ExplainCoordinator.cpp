@@ -34,10 +34,17 @@ ExplainCoordinator::ExplainCoordinator(SelectionHub *hub, SearchController *sear
                 }
                 m_trace = replay->search;
                 const int steps = int(replay->steps.size());
-                Q_EMIT message(tr("Trace %1: %2 steps of %3, replayed and checked (read-only)")
+                // The toolbar keeps the window's own options: say the trace's here.
+                const SearchOptions &o = replay->search.options;
+                Q_EMIT message(tr("Trace %1: %2 steps of %3 (beam %4, %5 passes, seed %6, %7), "
+                                  "replayed and checked (read-only)")
                                    .arg(QFileInfo(path).fileName())
                                    .arg(steps)
-                                   .arg(QString::fromStdString(replay->search.source.name)));
+                                   .arg(QString::fromStdString(replay->search.source.name))
+                                   .arg(o.beamSize)
+                                   .arg(o.passes)
+                                   .arg(o.seed)
+                                   .arg(QString::fromStdString(o.gpu.name)));
                 Q_EMIT traceOpened(path, steps);
             });
     // A new pipeline or search replaces the trace.
