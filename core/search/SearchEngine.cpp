@@ -130,7 +130,11 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
                 out.push_back(carry);
                 continue;
             }
-            m_space.tilings(state, node, kept, pruned);
+            // A Func's tilings do not depend on the parent: its menu is made once.
+            auto menu = m_tilingMenus.find(node);
+            if (menu == m_tilingMenus.end())
+                menu = m_tilingMenus.emplace(node, m_space.tilingMenu(*m_dag, node)).first;
+            m_space.applyTilingMenu(menu->second, state, node, kept, pruned);
             if (pin && !pin->threads.empty()) {
                 // A pinned tiling outside the enumerated menu is built directly.
                 bool found = false;

@@ -15,6 +15,7 @@
 #include "search/SearchStep.h"
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -124,6 +125,8 @@ private:
     /// Hashes (at the depth of the pass that kept them) of the good final states of earlier
     /// passes and of all their ancestors.
     std::set<uint64_t> m_permitted;
+    /// Per Func, its tilings (SearchSpace::tilingMenu), made at its first tiling step.
+    std::map<int, TilingMenu> m_tilingMenus;
     SearchCounters m_counters;
     SearchStepPtr m_last;
     double m_elapsedMs = 0;

@@ -174,7 +174,27 @@ void SearchSpace::blockCandidates(const ScheduleState &state, int node, int host
 
 void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Candidate> &kept,
                           std::vector<PrunedCandidate> &pruned) const {
-    const FunctionDAG &dag = state.dag();
+    applyTilingMenu(tilingMenu(state.dag(), node), state, node, kept, pruned);
+}
+
+void SearchSpace::applyTilingMenu(const TilingMenu &menu, const ScheduleState &state, int node,
+                                  std::vector<Candidate> &kept,
+                                  std::vector<PrunedCandidate> &pruned) const {
+    const size_t base = pruned.size();
+    pruned.insert(pruned.end(), menu.pruned.begin(), menu.pruned.end());
+    for (const TilingMenu::Option &o : menu.kept)
+        kept.push_back({state.derive(node, state.rootTilingPlacement(node, o.tilings)), o.label});
+    // The soft-pruned tilings are derived only for the engine's fallback, when none passed.
+    if (!menu.anyPassed) {
+        for (const auto &[index, tilings] : menu.soft)
+            pruned[base + index].child =
+                state.derive(node, state.rootTilingPlacement(node, tilings));
+    }
+}
+
+TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
+    TilingMenu menu;
+    std::vector<PrunedCandidate> &pruned = menu.pruned;
     const Node &n = dag.node(node);
     int innermost = -1;
     for (int d = 0; d < n.dimensions && innermost < 0; ++d) {
@@ -216,15 +236,9 @@ void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Cand
         }
         return dims <= m_options.maxThreadDims;
     };
-    // Tilings that pass the checks; only those the parallelism filter keeps are derived (a
-    // derivation rebuilds the kernels), and the soft-pruned ones only when none passes (the
-    // engine's fallback).
-    struct Option {
-        std::vector<StageTiling> tilings;
-        std::string label;
-    };
-    std::vector<Option> options;
-    std::vector<std::pair<size_t, std::vector<StageTiling>>> soft; // index into pruned
+    // Tilings that pass the checks; the parallelism filter then chooses among them.
+    std::vector<TilingMenu::Option> options;
+    auto &soft = menu.soft;
     std::set<std::vector<int64_t>> seen;
     std::vector<int64_t> key;
     forEachCombination(serialMenus, [&](const std::vector<int64_t> &serial) {
@@ -273,23 +287,20 @@ void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Cand
     std::vector<std::string> why(options.size());
     if (m_options.parallelismFilter && options.size() > 1) {
         std::vector<TileParallelism> parallelism;
-        for (const Option &o : options)
+        for (const TilingMenu::Option &o : options)
             parallelism.push_back(tileParallelism(n, o.tilings, m_gpu.smCount));
         why = filterParallelTilings(parallelism, m_gpu.smCount, m_options.parallelFilter);
     }
+    menu.anyPassed = !options.empty();
     for (size_t i = 0; i < options.size(); ++i) {
         if (why[i].empty()) {
-            kept.push_back({state.derive(node, state.rootTilingPlacement(node, options[i].tilings)),
-                            std::move(options[i].label)});
+            menu.kept.push_back(std::move(options[i]));
         } else {
             pruned.push_back({std::move(options[i].label), PruneReason::IdleSms, std::move(why[i]),
                               std::nullopt});
         }
     }
-    if (options.empty()) {
-        for (auto &[index, tilings] : soft)
-            pruned[index].child = state.derive(node, state.rootTilingPlacement(node, tilings));
-    }
+    return menu;
 }
 
 // ---- pruning -----------------------------------------------------------------------------

@@ -46,6 +46,20 @@ struct PrunedCandidate {
     std::optional<Derivation> child;
 };
 
+/// The tilings of one root Func, which depend on the Func alone (not on the rest of the state):
+/// computed once per Func and applied to every parent (SearchSpace::tilingMenu).
+struct TilingMenu {
+    struct Option {
+        std::vector<StageTiling> tilings;
+        std::string label;
+    };
+    std::vector<Option> kept;            ///< passed the checks and the parallelism filter
+    std::vector<PrunedCandidate> pruned; ///< in enumeration order, then the filter's; no children
+    /// Soft-pruned tilings (index into pruned), derived only when none passed the checks.
+    std::vector<std::pair<size_t, std::vector<StageTiling>>> soft;
+    bool anyPassed = false; ///< some tiling passed the checks (before the filter)
+};
+
 /// Reasons that describe wasted hardware rather than an impossible or absurd schedule; when a
 /// Func has no other option, candidates dropped for these are used anyway.
 bool isSoftPruneReason(PruneReason r);
@@ -82,6 +96,12 @@ public:
     /// Decision 2: tilings of a root Func (serial, then thread sizes; blocks from the rest).
     void tilings(const ScheduleState &state, int node, std::vector<Candidate> &kept,
                  std::vector<PrunedCandidate> &pruned) const;
+
+    /// The same, in two halves: the menu of `node`'s tilings (the same for every state), and
+    /// the derivations of its kept tilings on top of `state`.
+    TilingMenu tilingMenu(const FunctionDAG &dag, int node) const;
+    void applyTilingMenu(const TilingMenu &menu, const ScheduleState &state, int node,
+                         std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const;
 
     /// Serial sizes the paper enumerates for a loop of `extent` (1, 2, 4, 8, and 3, 5, 7
     /// when they make extent / size a multiple of the warp size).

@@ -333,3 +333,37 @@ TEST(SearchSpace, WideTilingsPutSerialSizesAndThreadsOnAnyDimension) {
     EXPECT_TRUE(threadsOnD);
     EXPECT_GT(wide.size(), compact.size());
 }
+
+TEST(SearchSpace, TilingMenuIsTheSameOnEveryParent) {
+    // The engine makes a root Func's tiling menu once and applies it to every parent: the
+    // tilings kept and dropped must not depend on how the other Funcs are scheduled.
+    auto dag = stencilChainDag(3);
+    const SearchSpace space = v100Space();
+    const int node = dag->find("stage_1");
+    const StatePtr start = rootTiled(ScheduleState::initial(dag), "output", {16, 8}, {2, 2});
+    StatePtr a = rootTiled(start, "stage_3", {32, 4}, {1, 2});
+    a = a->withRoot(dag->find("stage_2"));
+    StatePtr b = rootTiled(start, "stage_3", {16, 1}, {4, 1});
+    b = b->withInline(dag->find("stage_2"));
+    a = a->withRoot(node);
+    b = b->withRoot(node);
+    const TilingMenu menu = space.tilingMenu(*dag, node);
+    for (const StatePtr &parent : {a, b}) {
+        std::vector<Candidate> kept, fromMenu;
+        std::vector<PrunedCandidate> pruned, prunedFromMenu;
+        space.tilings(*parent, node, kept, pruned);
+        space.applyTilingMenu(menu, *parent, node, fromMenu, prunedFromMenu);
+        ASSERT_EQ(kept.size(), fromMenu.size());
+        ASSERT_FALSE(kept.empty());
+        for (size_t i = 0; i < kept.size(); ++i) {
+            EXPECT_EQ(kept[i].label, fromMenu[i].label);
+            EXPECT_EQ(kept[i].child.placement->tilings, fromMenu[i].child.placement->tilings);
+            EXPECT_EQ(kept[i].child.parent.get(), parent.get());
+        }
+        ASSERT_EQ(pruned.size(), prunedFromMenu.size());
+        for (size_t i = 0; i < pruned.size(); ++i) {
+            EXPECT_EQ(pruned[i].label, prunedFromMenu[i].label);
+            EXPECT_EQ(pruned[i].reason, prunedFromMenu[i].reason);
+        }
+    }
+}
