@@ -29,8 +29,12 @@ def main(path):
     ratios = []
     for app in apps:
         r = rows[app]
-        ev = [r.get(k, {}).get("evaluated") for k in ("", "--no-freezing", "--no-sampling", "--no-sampling --no-freezing")]
-        runs = [r.get(k) for k in ("", "--no-freezing", "--no-sampling", "--no-sampling --no-freezing")]
+        # Memoization does not change the states: both off is "- - M" or, in a QUICK run, "- - -".
+        off = "--no-sampling --no-freezing"
+        if off not in r:
+            off += " --no-memo"
+        ev = [r.get(k, {}).get("evaluated") for k in ("", "--no-freezing", "--no-sampling", off)]
+        runs = [r.get(k) for k in ("", "--no-freezing", "--no-sampling", off)]
         cells = [f"{v:,}" if v else (f"> {d['timeout_s']} s" if d else "not run") for v, d in zip(ev, runs)]
         ratio, paper, versus = "", "", ""
         if ev[0] and ev[3]:
@@ -53,7 +57,10 @@ def main(path):
         cells = []
         for flags, _ in COMBOS:
             d = r.get(flags, {})
-            cells.append(f"{d['search_ms'] / 1000:.2f}" if "search_ms" in d else "> 60")
+            if "search_ms" in d:
+                cells.append(f"{d['search_ms'] / 1000:.2f}")
+            else:
+                cells.append(f"> {d['timeout_s']}" if "timeout_s" in d else "not run")
         a = r.get("anderson2021", {})
         on = r.get("", {}).get("search_ms")
         if on:
