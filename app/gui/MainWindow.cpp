@@ -94,19 +94,21 @@ void MainWindow::createDocks() {
         addDockWidget(area, d);
         return d;
     };
-    dock(tr("Pipeline"), QStringLiteral("pipelineDock"), m_pipeline, Qt::LeftDockWidgetArea);
+    QDockWidget *pipeline =
+        dock(tr("Pipeline"), QStringLiteral("pipelineDock"), m_pipeline, Qt::LeftDockWidgetArea);
+    // The step history under the pipeline picker: a tall list suits a timeline.
+    QDockWidget *timeline =
+        dock(tr("Timeline"), QStringLiteral("timelineDock"), m_timeline, Qt::LeftDockWidgetArea);
+    splitDockWidget(pipeline, timeline, Qt::Vertical);
     QDockWidget *loops = dock(tr("Loop nest"), QStringLiteral("loopNestDock"),
                               new LoopNestView(m_hub, this), Qt::RightDockWidgetArea);
     QDockWidget *cost =
         dock(tr("Cost"), QStringLiteral("costDock"), m_cost, Qt::RightDockWidgetArea);
-    QDockWidget *timeline =
-        dock(tr("Timeline"), QStringLiteral("timelineDock"), m_timeline, Qt::BottomDockWidgetArea);
     QDockWidget *beam =
         dock(tr("Beam"), QStringLiteral("beamDock"), m_beam, Qt::BottomDockWidgetArea);
     QDockWidget *buckets = dock(tr("Candidates"), QStringLiteral("bucketsDock"),
                                 new BucketsView(m_hub, this), Qt::BottomDockWidgetArea);
     splitDockWidget(loops, cost, Qt::Vertical);
-    splitDockWidget(timeline, beam, Qt::Horizontal);
     splitDockWidget(beam, buckets, Qt::Horizontal);
     QDockWidget *exported =
         dock(tr("Export"), QStringLiteral("exportDock"), m_export, Qt::RightDockWidgetArea);
@@ -134,11 +136,12 @@ void MainWindow::applyDefaultDockSizes() {
     // Proportions of the window as it is: before the first show the window's size is not the
     // final one, so this runs again once it is shown (showEvent).
     const int w = std::max(width(), 1200), h = std::max(height(), 800);
-    resizeDocks({find("pipelineDock")}, {215}, Qt::Horizontal);
+    resizeDocks({find("pipelineDock")}, {290}, Qt::Horizontal);
+    resizeDocks({find("pipelineDock"), find("timelineDock")}, {38, 62}, Qt::Vertical);
     resizeDocks({loops}, {w * 30 / 100}, Qt::Horizontal);
     resizeDocks({beam}, {h * 29 / 100}, Qt::Vertical);
     resizeDocks({loops, cost}, {38, 62}, Qt::Vertical);
-    resizeDocks({find("timelineDock"), beam, buckets}, {27, 27, 46}, Qt::Horizontal);
+    resizeDocks({beam, buckets}, {36, 64}, Qt::Horizontal);
 }
 
 void MainWindow::showEvent(QShowEvent *event) {

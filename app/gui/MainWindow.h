@@ -2,7 +2,8 @@
 // loop nest and the cost charts on the right; the beam and the step's candidates at the bottom;
 // the search toolbar on top and counters with a progress bar in the status bar. It wires the
 // SearchController's snapshots into the SelectionHub that every view listens to. The Timeline
-// dock (beside the beam) revisits any step; the Compare dock shows two states side by side.
+// dock (under the pipeline picker) revisits any step; the Compare dock (with the candidates)
+// shows two states side by side.
 #pragma once
 
 #include "GpuChoice.h"

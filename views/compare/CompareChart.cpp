@@ -15,7 +15,6 @@
 namespace beamscope {
 
 namespace {
-constexpr int kMaxStages = 12;
 
 /// Side `s`'s cost by (node, stage), for `term` (-1: total).
 std::map<std::pair<int, int>, double> byStage(const CompareSide &s, int term) {
@@ -43,7 +42,27 @@ std::vector<double> CompareChart::values(int which) const {
     return m_values[which == 0 ? 0 : 1];
 }
 
+int CompareChart::stagesThatFit() const {
+    // Title, legend and the value axis take about 110 px; a readable pair needs about 22 px.
+    return std::clamp((height() - 110) / 22, 3, 12);
+}
+
+void CompareChart::resizeEvent(QResizeEvent *event) {
+    QChartView::resizeEvent(event);
+    if (stagesThatFit() != m_fitted) redraw();
+}
+
 void CompareChart::show(const CompareSide &a, const CompareSide &b, int term) {
+    m_a = a;
+    m_b = b;
+    m_term = term;
+    redraw();
+}
+
+void CompareChart::redraw() {
+    const CompareSide &a = m_a, &b = m_b;
+    const int term = m_term;
+    const int maxStages = m_fitted = stagesThatFit();
     QChart *chart = this->chart();
     chart->removeAllSeries();
     for (QAbstractAxis *axis : chart->axes()) {
@@ -77,7 +96,8 @@ void CompareChart::show(const CompareSide &a, const CompareSide &b, int term) {
     double restA = 0, restB = 0;
     int rest = 0;
     for (size_t i = 0; i < stages.size(); ++i) {
-        if (int(i) < kMaxStages) {
+        // One row is kept for "other stages" only when they do not all fit.
+        if (int(i) < maxStages - (int(stages.size()) > maxStages ? 1 : 0)) {
             const auto &[node, stage] = stages[i];
             m_categories << QString::fromStdString(dag.node(node).stages[size_t(stage)].name);
             m_values[0].push_back(get(ca, stages[i]));
@@ -100,6 +120,7 @@ void CompareChart::show(const CompareSide &a, const CompareSide &b, int term) {
                              ? tr("predicted cost")
                              : QString::fromStdString(names[size_t(term)]);
     chart->setTitle(tr("%1 per stage: A against B").arg(what));
+    chart->legend()->setReverseMarkers(true); // A first, as it is drawn above B
     // Horizontal bars are drawn bottom-up: append in reverse so the costliest is on top, and B
     // before A so that A is the upper bar of each pair.
     auto *setA = new QBarSet(tr("A: %1").arg(a.label));

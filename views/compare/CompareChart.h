@@ -21,7 +21,17 @@ public:
     /// The values drawn for side `which`, top to bottom (for tests).
     std::vector<double> values(int which) const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void redraw();
+    /// Pairs of bars that fit the height legibly.
+    int stagesThatFit() const;
+
+    CompareSide m_a, m_b;
+    int m_term = -1;
+    int m_fitted = 0;
     QStringList m_categories;
     std::vector<double> m_values[2];
 };

@@ -171,6 +171,8 @@ QVariant CompareModel::cell(int id, int column, int role) const {
     }
     if (role == Qt::ToolTipRole && column >= ACostColumn && (m_a.cost || m_b.cost))
         return termsTooltip(item.node, item.stage);
+    if (role == Qt::ToolTipRole && (column == AColumn || column == BColumn))
+        return cell(id, column, Qt::DisplayRole); // the whole tiling where the column cuts it
     if (role == Qt::ToolTipRole && funcRow && different && column == NameColumn)
         return tr("A and B decide %1 differently").arg(QString::fromStdString(n.name));
     if (role == Qt::FontRole && funcRow && different) {

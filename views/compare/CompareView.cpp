@@ -16,6 +16,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace beamscope {
 
 CompareView::CompareView(SelectionHub *hub, QWidget *parent)
@@ -50,11 +52,17 @@ CompareView::CompareView(SelectionHub *hub, QWidget *parent)
     pins->addWidget(m_summary, 1);
     pins->addWidget(new QLabel(tr("Bars:"), this));
     pins->addWidget(m_term);
-    auto *split = new QSplitter(Qt::Vertical, this);
+    // Small minimums, so that the dock's tab group does not claim the width of the bottom row.
+    m_chart->setMinimumSize(160, 120);
+    m_tree->setMinimumWidth(160);
+    m_summary->setWordWrap(true);
+    // Side by side: the dock is wide and short at the bottom of the window.
+    auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_tree);
     split->addWidget(m_chart);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 11);
+    split->setStretchFactor(1, 9);
+    split->setSizes({550, 450});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(captions);
@@ -144,6 +152,9 @@ void CompareView::refresh() {
         m_tree->expand(m_model->indexOfRow(m_model->rowOfFunc(node)));
     for (int c = 0; c < CompareModel::DeltaColumn; ++c)
         m_tree->resizeColumnToContents(c);
+    // Long tilings may not push the costs out of sight (the full text is in the cell).
+    for (int c : {int(CompareModel::AColumn), int(CompareModel::BColumn)})
+        m_tree->setColumnWidth(c, std::min(m_tree->columnWidth(c), 250));
     m_summary->setText(m_model->comparable() ? tr("%n Func(s) decided differently", nullptr,
                                                   int(m_model->differing().size()))
                                              : QString());

@@ -57,7 +57,7 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
         case PhaseColumn:
             return e.phase == Phase::ComputeLocation ? tr("location") : tr("tiling");
         case CandidatesColumn:
-            return tr("%1 (%2 costed)").arg(format::count(e.candidates), format::count(e.sampled));
+            return tr("%1 (%2)").arg(format::count(e.candidates), format::count(e.sampled));
         case PrunedColumn:
             return format::count(e.pruned);
         case BestColumn:
@@ -66,7 +66,7 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
             return {};
         }
     }
-    if (role == Qt::TextAlignmentRole && index.column() >= CandidatesColumn)
+    if (role == Qt::TextAlignmentRole && index.column() >= BestColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::FontRole && index.row() == m_shown) {
         QFont bold;
@@ -80,16 +80,16 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
 
 QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char *const names[] = {"Step",       "Pass",   "Func",     "Phase",
-                                        "Candidates", "Pruned", "Best cost"};
+    static const char *const names[] = {"Step", "Pass",       "Func",  "Phase",
+                                        "Best", "Candidates", "Pruned"};
     static const char *const tips[] = {
         "The step's number (1-based)",
         "The pass it belongs to (pre: the freezing pre-pass)",
         "The Func the step decided",
         "Compute location, or the tiling of a root Func",
+        "The best predicted cost in the beam after the step",
         "Candidates enumerated, and how many of them were costed (sampled)",
-        "Candidates dropped by the pruning rules",
-        "The best predicted cost in the beam after the step"};
+        "Candidates dropped by the pruning rules"};
     if (role == Qt::DisplayRole) return tr(names[section]);
     if (role == Qt::ToolTipRole) return tr(tips[section]);
     return {};

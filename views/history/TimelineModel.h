@@ -32,9 +32,9 @@ public:
         PassColumn,
         FuncColumn,
         PhaseColumn,
+        BestColumn,
         CandidatesColumn,
         PrunedColumn,
-        BestColumn,
         ColumnCount
     };
 

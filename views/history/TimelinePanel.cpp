@@ -3,6 +3,7 @@
 
 #include "views/common/Format.h"
 
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -38,7 +39,22 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     m_list->setAlternatingRowColors(true);
     m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_list->setContextMenuPolicy(Qt::CustomContextMenu);
-    m_list->header()->setStretchLastSection(true);
+    // Fixed widths from the font (measuring every row on each new step would cost a run dearly);
+    // the Func column takes the rest.
+    const QFontMetrics metrics = m_list->fontMetrics();
+    auto width = [&](const char *sample) {
+        return metrics.horizontalAdvance(QString::fromUtf8(sample)) + 14;
+    };
+    QHeaderView *header = m_list->header();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(TimelineModel::FuncColumn, QHeaderView::Stretch);
+    header->setMinimumSectionSize(20);
+    header->resizeSection(TimelineModel::StepColumn, width("0000"));
+    header->resizeSection(TimelineModel::PassColumn, width("Pass"));
+    header->resizeSection(TimelineModel::PhaseColumn, width("location"));
+    header->resizeSection(TimelineModel::BestColumn, width("000.0 ms"));
+    header->resizeSection(TimelineModel::CandidatesColumn, width("00,000 (000)"));
+    header->resizeSection(TimelineModel::PrunedColumn, width("Pruned"));
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_back);
