@@ -10,6 +10,8 @@
 #include "search/SearchReport.h"
 #include "search/TraceReader.h"
 #include "views/common/SelectionHub.h"
+#include "views/cost/BestCostChart.h"
+#include "views/cost/CostView.h"
 #include "views/dag/DagPinMenu.h"
 #include "views/explain/WhyDialog.h"
 
@@ -139,6 +141,9 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 60000);
         QVERIFY(search->isReadOnly());
         QCOMPARE(search->history().size(), int(lines.size()));
+        // The best-cost chart has a point per step.
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->costView()->historyChart()->pointCount(),
+                                  int(lines.size()), 5000);
         // Every step in the history is the step its line recorded (the first line less "search").
         for (int k = 0; k < search->history().size(); ++k) {
             nlohmann::json line = nlohmann::json::parse(lines[size_t(k)]);
