@@ -1,20 +1,39 @@
 // The main window on a real search: a Func selected in one view is selected in the others, pins
 // asked for in a view restart the search with them (and impossible pins are refused with a
-// one-line message), and option changes restart the search.
+// one-line message), and option changes restart the search. Going back in the Timeline shows
+// that step in every view as a fresh search stopped there has it; the Compare dock's pin button
+// restarts the search with the other side's decision.
 #include "MainWindow.h"
+#include "../views/RealSearch.h"
+#include "CompareCoordinator.h"
+#include "SearchToolBar.h"
 
 #include "controllers/SearchController.h"
+#include "views/beam/BeamModel.h"
+#include "views/beam/BeamView.h"
+#include "views/buckets/BucketModel.h"
+#include "views/buckets/BucketsView.h"
+#include "views/buckets/PrunedModel.h"
+#include "views/common/PinEdits.h"
 #include "views/common/SelectionHub.h"
+#include "views/compare/CompareModel.h"
+#include "views/compare/CompareView.h"
+#include "views/cost/BestCostChart.h"
+#include "views/cost/CostView.h"
 #include "views/dag/DagNodeItem.h"
 #include "views/dag/DagPanel.h"
 #include "views/dag/DagView.h"
+#include "views/history/TimelinePanel.h"
 #include "views/loopnest/LoopNestModel.h"
 #include "views/loopnest/LoopNestView.h"
 
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTest>
 #include <QTreeView>
+
+#include <algorithm>
 
 using namespace beamscope;
 
@@ -41,6 +60,89 @@ private Q_SLOTS:
     }
 
     void cleanup() { m_window.reset(); }
+
+    /// Every cell of `model` (depth first), one line per row.
+    static QStringList cells(const QAbstractItemModel &model, const QModelIndex &parent = {}) {
+        QStringList out;
+        for (int r = 0; r < model.rowCount(parent); ++r) {
+            QStringList row;
+            for (int c = 0; c < model.columnCount(parent); ++c)
+                row << model.index(r, c, parent).data().toString();
+            out << row.join(QLatin1Char('|'));
+            out << cells(model, model.index(r, 0, parent));
+        }
+        return out;
+    }
+
+    void revisitingAStepShowsItInEveryView() {
+        SearchController *search = m_window->searchController();
+        SelectionHub *hub = m_window->hub();
+        const SearchOptions options = search->options();
+        const int k = 11;
+        QSignalSpy shown(search, &SearchController::stepShown);
+        m_window->timelinePanel()->slider()->setValue(k); // as the user drags it
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.last().at(3).toBool(), 60000);
+        QCOMPARE(hub->step()->index, k);
+        QCOMPARE(search->stepsDone(), 30); // the search did not move
+
+        // The same views fed with a fresh search stopped at step k.
+        const test::RealSearch fresh =
+            test::runSearch("stencil_chain", {"length=4"}, options, k + 1);
+        const SearchStepPtr &expected = fresh.steps.back();
+        BeamModel beam;
+        beam.setStep(expected);
+        BucketModel buckets;
+        buckets.setStep(expected);
+        PrunedModel pruned;
+        pruned.setStep(expected);
+        LoopNestModel loops;
+        loops.setState(expected->beam.front().state);
+        QVERIFY(buckets.totalRows() > 0 && beam.totalRows() > 0 && loops.totalRows() > 0);
+        QCOMPARE(cells(*m_window->findChild<BeamView *>()->model()), cells(beam));
+        auto *bucketsView = m_window->findChild<BucketsView *>();
+        QCOMPARE(cells(*bucketsView->bucketModel()), cells(buckets));
+        QCOMPARE(cells(*bucketsView->prunedModel()), cells(pruned));
+        QCOMPARE(cells(*m_window->findChild<LoopNestView *>()->model()), cells(loops));
+        for (int node = 0; node < int(fresh.dag->nodes().size()); ++node) {
+            const bool frozen = std::count(expected->frozen.begin(), expected->frozen.end(), node);
+            QCOMPARE(hub->isFrozen(node), frozen);
+        }
+
+        // A click on the best-cost chart goes to the step under it.
+        BestCostChart *chart = m_window->costView()->historyChart();
+        QTest::mouseClick(chart->viewport(), Qt::LeftButton, {}, chart->positionOfStep(4));
+        QTRY_COMPARE(hub->step()->index, 4);
+        QCOMPARE(chart->shownStep(), 4);
+
+        // Step continues from the newest and brings the views back to it.
+        m_window->searchToolBar()->stepAction()->trigger();
+        waitSettled();
+        QTRY_COMPARE(hub->step()->index, 30);
+        QCOMPARE(search->shownStep(), -1);
+    }
+
+    void comparePinsTheOtherSidesDecision() {
+        CompareCoordinator *compare = m_window->compareCoordinator();
+        const int last = int(m_window->hub()->step()->beam.size()) - 1;
+        QVERIFY(last > 0);
+        compare->compare(*compare->fromBeam(0), 0);
+        compare->compare(*compare->fromBeam(last), 1);
+        CompareView *view = m_window->compareView();
+        // A Func that B has placed (the output always is).
+        const StatePtr b = view->model()->side(1).state;
+        int node = -1;
+        for (int n : b->dag().outputsFirst())
+            if (!b->dag().node(n).isInput && freezePinFromState(*b, n)) node = n;
+        QVERIFY(node >= 0);
+        m_window->hub()->selectFunc(node);
+        QSignalSpy reset(m_window->searchController(), &SearchController::searchReset);
+        view->pinFromSelected(1);
+        QTRY_COMPARE_WITH_TIMEOUT(reset.count(), 1, 60000);
+        const Pin *pin = m_window->hub()->pinFor(b->dag().node(node).name);
+        QVERIFY(pin);
+        QVERIFY(pin->frozen);
+        QVERIFY(pin->location == b->placement(node).kind);
+    }
 
     void selectingAFuncSelectsItEverywhere() {
         SelectionHub *hub = m_window->hub();
