@@ -65,12 +65,14 @@ Halide::Target hostTarget() {
 }
 
 /// Runs `instance` on the host into fresh outputs; throws Error (Halide's message).
-std::vector<Halide::Buffer<>> runOnHost(PipelineInstance instance,
-                                        const std::vector<Halide::Buffer<>> &inputs) {
+std::vector<Halide::Buffer<>> runOnHost(
+    PipelineInstance instance, const std::vector<Halide::Buffer<>> &inputs,
+    const std::function<void()> &compiled = [] {}) {
     moveGpuLoopsToHost(instance);
     bindInputs(instance, inputs);
     std::vector<Halide::Buffer<>> outputs = makeOutputs(instance);
     wrapHalideErrors("host compile", [&] { instance.pipeline.compile_jit(hostTarget()); });
+    compiled();
     wrapHalideErrors("host run", [&] {
         Halide::Realization realization(outputs);
         instance.pipeline.realize(realization, hostTarget());
@@ -78,14 +80,16 @@ std::vector<Halide::Buffer<>> runOnHost(PipelineInstance instance,
     return outputs;
 }
 
-nlohmann::json hostFinding(const BenchJob &job, const Halide::Target &device) {
+nlohmann::json hostFinding(const BenchJob &job, const Halide::Target &device,
+                           const std::function<void(const nlohmann::json &)> &report) {
     PipelineInstance instance;
     std::vector<Halide::Buffer<>> inputs;
     std::vector<Halide::Buffer<>> outputs;
     try {
         instance = scheduledInstance(job, device);
         inputs = makeInputs(instance, job.seed, job.intMax);
-        outputs = runOnHost(instance, inputs);
+        outputs = runOnHost(instance, inputs, [&] { report({{"host_compiled", true}}); });
+        report({{"host_ran", true}});
     } catch (const Error &e) {
         return {{"host", "error"}, {"host_detail", e.what()}};
     }
@@ -154,6 +158,14 @@ CrashVerdict crashVerdictOf(const nlohmann::json &found, const ProcessResult &tr
                             const std::function<ProcessResult()> &buildAlone, double timeoutS) {
     const std::string host = text(found, "host");
     const std::string hostDetail = text(found, "host_detail");
+    if (host.empty() && found.value("host_compiled", false) && !found.value("host_ran", false) &&
+        triage.signal != 0) {
+        // Compiled for the host with its assertions, the same loop nest crashed there too: the
+        // fault is in the schedule as Halide compiles it, not in the device toolchain.
+        const std::string tail = lastLine(triage.err);
+        return {kVerdictHostCrash,
+                "the host run " + triage.describeEnd(timeoutS) + (tail.empty() ? "" : ": " + tail)};
+    }
     if (host.empty()) {
         const std::string tail = lastLine(triage.err);
         return {kVerdictUnknown, "the host triage run " + triage.describeEnd(timeoutS) +
@@ -196,7 +208,7 @@ void moveGpuLoopsToHost(const PipelineInstance &instance) {
 void triageOnHost(const BenchJob &job, const std::string &kernelFile,
                   const std::function<void(const nlohmann::json &)> &report) {
     const Halide::Target device = deviceTarget(job);
-    report(hostFinding(job, device));
+    report(hostFinding(job, device, report));
     if (!device.has_feature(Halide::Target::OpenCL)) {
         report(
             {{"kernel", "none"}, {"kernel_detail", "no OpenCL kernels on " + device.to_string()}});

@@ -6,6 +6,7 @@
 // source (OpenCL C) is built alone by clBuildProgram in a process of its own. The verdict:
 //   - the host run fails a bounds assertion     -> "schedule reads out of bounds"
 //   - the host run computes other values        -> "schedule computes wrong values"
+//   - the host run, once compiled, crashes too  -> "schedule crashes on the host too"
 //   - host correct, the build alone crashes     -> "device compiler crashed"
 //   - host correct, the kernels build alone     -> "device toolchain crashed" (in the device
 //     run, or a target whose kernels cannot be built alone)
@@ -28,6 +29,7 @@ namespace beamscope {
 
 inline constexpr const char *kVerdictOutOfBounds = "schedule reads out of bounds";
 inline constexpr const char *kVerdictWrongValues = "schedule computes wrong values";
+inline constexpr const char *kVerdictHostCrash = "schedule crashes on the host too";
 inline constexpr const char *kVerdictCompilerCrash = "device compiler crashed";
 inline constexpr const char *kVerdictToolchainCrash = "device toolchain crashed";
 inline constexpr const char *kVerdictUnknown = "unknown";
@@ -45,7 +47,9 @@ void moveGpuLoopsToHost(const PipelineInstance &instance);
 
 /// Worker side (beamscope-worker --triage JOB KERNEL_FILE): runs `job`'s schedule on the host
 /// as the file comment says and reports each finding as it is made, by calling `report` with a
-/// JSON object: {"host": "correct"|"wrong"|"error", "host_detail": "..."} first, then
+/// JSON object: {"host_compiled": true} once the host code is compiled, {"host_ran": true} once
+/// it ran, then {"host":
+/// "correct"|"wrong"|"error", "host_detail": "..."}, then
 /// {"kernel": "written"|"none"|"error", "kernel_detail": "..."} after writing the device kernel
 /// source (OpenCL only) to `kernelFile`. Throws Error for a malformed job.
 void triageOnHost(const BenchJob &job, const std::string &kernelFile,

@@ -115,6 +115,9 @@ TEST(CrashTriage, VerdictsFromTheHostRunsFindings) {
     const CrashVerdict unknown = crashVerdictOf(nlohmann::json::object(), crashed, buildAlone, 60);
     EXPECT_EQ(unknown.verdict, kVerdictUnknown);
     EXPECT_NE(unknown.detail.find("signal 11"), std::string::npos) << unknown.detail;
+    // Compiled for the host, the same loop nest crashed there too: the schedule's fault.
+    const CrashVerdict host = crashVerdictOf({{"host_compiled", true}}, crashed, buildAlone, 60);
+    EXPECT_EQ(host.verdict, kVerdictHostCrash);
     // A correct host run whose kernels crash the build alone: the device compiler crashed.
     const nlohmann::json correct = {{"host", "correct"}, {"kernel", "written"}};
     const CrashVerdict compiler = crashVerdictOf(
