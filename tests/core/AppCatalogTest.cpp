@@ -1,8 +1,10 @@
 // AppCatalog: the 16 apps of the paper in order, parameter validation, fresh builds, estimates,
-// a small CPU realization of every app, and plain C++ references for three of them.
+// a small CPU realization of every app, and plain C++ references for three of them (the other
+// 13 are in references/, ReferencesTest).
 #include "pipeline/AppCatalog.h"
 
 #include "pipeline/Estimates.h"
+#include "references/ReferenceHarness.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>
@@ -19,10 +21,10 @@ namespace beamscope {
 namespace {
 
 const std::vector<std::string> kPaperApps = {
-    "bilateral_grid", "local_laplacian", "nl_means",     "lens_blur",
-    "camera_pipe",    "stencil_chain",   "harris",       "histogram_equalize",
-    "max_filter",     "unsharp_mask",    "interpolate",  "conv_layer",
-    "matmul",         "iir_blur",        "bgu",          "depthwise_separable_conv",
+    "bilateral_grid", "local_laplacian", "nl_means",    "lens_blur",
+    "camera_pipe",    "stencil_chain",   "harris",      "histogram_equalize",
+    "max_filter",     "unsharp_mask",    "interpolate", "conv_layer",
+    "matmul",         "iir_blur",        "bgu",         "depthwise_separable_conv",
 };
 
 /// A small instance of one app: sizes shrunk so that JIT compilation, not compute, dominates.
@@ -35,11 +37,15 @@ struct SmallCase {
 const std::vector<SmallCase> &smallCases() {
     static const std::vector<SmallCase> cases = {
         {"bilateral_grid", {{"width", 64}, {"height", 48}, {"s_sigma", 8}}},
-        {"local_laplacian", {{"width", 64}, {"height", 48}, {"levels", 3},
-                             {"intensity_levels", 4}}},
+        {"local_laplacian",
+         {{"width", 64}, {"height", 48}, {"levels", 3}, {"intensity_levels", 4}}},
         {"nl_means", {{"width", 32}, {"height", 24}, {"patch_size", 3}, {"search_area", 3}}},
-        {"lens_blur", {{"width", 32}, {"height", 24}, {"slices", 4}, {"aperture_samples", 4},
-                       {"max_blur_radius", 2}}},
+        {"lens_blur",
+         {{"width", 32},
+          {"height", 24},
+          {"slices", 4},
+          {"aperture_samples", 4},
+          {"max_blur_radius", 2}}},
         {"camera_pipe", {{"width", 64}, {"height", 48}}, 1023},
         {"stencil_chain", {{"length", 3}, {"width", 40}, {"height", 30}}},
         {"harris", {{"width", 32}, {"height", 24}}},
@@ -47,128 +53,32 @@ const std::vector<SmallCase> &smallCases() {
         {"max_filter", {{"width", 32}, {"height", 24}, {"radius", 3}}},
         {"unsharp_mask", {{"width", 32}, {"height", 24}, {"radius", 2}}},
         {"interpolate", {{"width", 64}, {"height", 48}, {"levels", 3}}},
-        {"conv_layer", {{"batch", 1}, {"in_channels", 4}, {"out_channels", 4}, {"width", 8},
-                        {"height", 6}}},
+        {"conv_layer",
+         {{"batch", 1}, {"in_channels", 4}, {"out_channels", 4}, {"width", 8}, {"height", 6}}},
         {"matmul", {{"m", 8}, {"n", 12}, {"k", 10}}},
         {"iir_blur", {{"width", 32}, {"height", 24}, {"channels", 2}}},
-        {"bgu", {{"width", 64}, {"height", 48}, {"low_width", 16}, {"low_height", 12},
-                 {"s_sigma", 4}}},
-        {"depthwise_separable_conv", {{"batch", 1}, {"in_channels", 4}, {"out_channels", 3},
-                                      {"width", 8}, {"height", 6}}},
+        {"bgu",
+         {{"width", 64}, {"height", 48}, {"low_width", 16}, {"low_height", 12}, {"s_sigma", 4}}},
+        {"depthwise_separable_conv",
+         {{"batch", 1}, {"in_channels", 4}, {"out_channels", 3}, {"width", 8}, {"height", 6}}},
     };
     return cases;
 }
 
-/// Fixed-seed 64-bit LCG (Knuth's MMIX constants), so every run sees the same inputs.
-class Lcg {
-public:
-    explicit Lcg(uint64_t seed) : state_(seed) {}
-    /// Uniform in [0, 1).
-    double next() {
-        state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
-        return static_cast<double>(state_ >> 11) * (1.0 / 9007199254740992.0);
-    }
-    /// Uniform integer in [0, maxValue].
-    int64_t upTo(int64_t maxValue) {
-        return std::min<int64_t>(maxValue, static_cast<int64_t>(next() * (maxValue + 1)));
-    }
+// Deterministic inputs, output buffers from the estimates and the trivial CPU realization are
+// shared with the catalog references (references/ReferenceHarness.h).
+using references::bufferForInput;
+using references::fillRandom;
+using references::Lcg;
+using references::outputBuffers;
 
-private:
-    uint64_t state_;
-};
-
-/// Fills `buffer` with pseudo-random values in its type's sensible range: floats in [0, 1],
-/// 8-bit in [0, 255], 16-bit in [0, uint16Max].
-void fillRandom(Halide::Buffer<> &buffer, Lcg &rng, int64_t uint16Max) {
-    const Halide::Type type = buffer.type();
-    if (type == Halide::Float(32)) {
-        buffer.as<float>().for_each_value([&](float &v) { v = static_cast<float>(rng.next()); });
-    } else if (type == Halide::UInt(8)) {
-        buffer.as<uint8_t>().for_each_value(
-            [&](uint8_t &v) { v = static_cast<uint8_t>(rng.upTo(255)); });
-    } else if (type == Halide::UInt(16)) {
-        buffer.as<uint16_t>().for_each_value(
-            [&](uint16_t &v) { v = static_cast<uint16_t>(rng.upTo(uint16Max)); });
-    } else {
-        FAIL() << "no random fill for input type " << type;
-    }
-}
-
-/// A buffer shaped by an input's estimates (min and extent of every dimension).
-Halide::Buffer<> bufferForInput(const Halide::Parameter &input) {
-    std::vector<int> mins, extents;
-    for (int d = 0; d < input.dimensions(); ++d) {
-        const auto min = Halide::Internal::as_const_int(input.min_constraint_estimate(d));
-        const auto extent = Halide::Internal::as_const_int(input.extent_constraint_estimate(d));
-        EXPECT_TRUE(min && extent) << input.name() << " dimension " << d << " has no estimate";
-        mins.push_back(min ? static_cast<int>(*min) : 0);
-        extents.push_back(extent ? static_cast<int>(*extent) : 1);
-    }
-    Halide::Buffer<> buffer(input.type(), extents);
-    buffer.set_min(mins);
-    return buffer;
-}
-
-/// The trivial CPU schedule: every non-output Func compute_root. An unscheduled pipeline
-/// inlines everything, and a fully inlined pyramid takes exponential time to compile.
-void computeEverythingAtRoot(const Halide::Pipeline &pipeline) {
-    std::vector<Halide::Internal::Function> outputs;
-    for (const Halide::Func &output : pipeline.outputs())
-        outputs.push_back(output.function());
-    for (const auto &[name, function] : Halide::Internal::build_environment(outputs)) {
-        const bool isOutput = std::any_of(outputs.begin(), outputs.end(), [&](const auto &o) {
-            return o.same_as(function);
-        });
-        if (!isOutput) Halide::Func(function).compute_root();
-    }
-}
-
-/// One buffer per output value, over the output's estimated box.
-std::vector<Halide::Buffer<>> outputBuffers(const Halide::Pipeline &pipeline) {
-    std::vector<Halide::Buffer<>> buffers;
-    for (const Halide::Func &output : pipeline.outputs()) {
-        const Halide::Internal::Function function = output.function();
-        std::vector<int> mins, extents;
-        for (const std::string &arg : function.args()) {
-            int min = 0, extent = 1;
-            bool found = false;
-            for (const Halide::Internal::Bound &bound : function.schedule().estimates()) {
-                if (bound.var != arg) continue;
-                const auto m = Halide::Internal::as_const_int(bound.min);
-                const auto e = Halide::Internal::as_const_int(bound.extent);
-                if (m && e) {
-                    min = static_cast<int>(*m);
-                    extent = static_cast<int>(*e);
-                    found = true;
-                }
-            }
-            EXPECT_TRUE(found) << function.name() << "." << arg << " has no constant estimate";
-            mins.push_back(min);
-            extents.push_back(extent);
-        }
-        for (const Halide::Type &type : function.output_types()) {
-            Halide::Buffer<> buffer(type, extents);
-            buffer.set_min(mins);
-            buffers.push_back(buffer);
-        }
-    }
-    return buffers;
-}
-
-/// Schedules `instance` trivially and realizes it into `outputs` for the host, with IEEE float
-/// semantics when `strictFloat` (Halide otherwise reassociates and contracts float arithmetic).
-/// Halide errors become test failures.
+/// Schedules `instance` trivially (every Func at root) and realizes it into `outputs` for the
+/// host, with IEEE float semantics when `strictFloat` (Halide otherwise reassociates and
+/// contracts float arithmetic). Halide errors become test failures.
 void realizeOnCpu(PipelineInstance &instance, std::vector<Halide::Buffer<>> &outputs,
                   bool strictFloat = false) {
-    computeEverythingAtRoot(instance.pipeline);
-    Halide::Target target = Halide::get_jit_target_from_environment();
-    if (strictFloat) target = target.with_feature(Halide::Target::StrictFloat);
-    try {
-        Halide::Realization realization(outputs);
-        instance.pipeline.realize(realization, target);
-    } catch (const Halide::Error &e) {
-        FAIL() << instance.name << ": " << e.what();
-    }
+    const std::string error = references::realizeOnCpu(instance, outputs, strictFloat);
+    if (!error.empty()) FAIL() << error;
 }
 
 /// Mixed tolerance: relative 1e-4 for magnitudes above 1, absolute 1e-4 below (where
@@ -235,8 +145,8 @@ TEST(AppCatalog, EachBuildIsAFreshPipeline) {
     const PipelineInstance second = buildApp("stencil_chain", {{"length", 2}});
     ASSERT_EQ(first.pipeline.outputs().size(), second.pipeline.outputs().size());
     ASSERT_EQ(first.inputs.size(), second.inputs.size());
-    EXPECT_FALSE(first.pipeline.outputs()[0].function().same_as(
-        second.pipeline.outputs()[0].function()));
+    EXPECT_FALSE(
+        first.pipeline.outputs()[0].function().same_as(second.pipeline.outputs()[0].function()));
     EXPECT_FALSE(first.inputs[0].same_as(second.inputs[0]));
     const auto envOf = [](const PipelineInstance &instance) {
         std::vector<Halide::Internal::Function> outputs;
