@@ -80,6 +80,7 @@ private Q_SLOTS:
         const SearchOptions options = search->options();
         const int k = 11;
         QSignalSpy shown(search, &SearchController::stepShown);
+        m_window->timelinePanel()->flush();               // steps reach the list within 100 ms
         m_window->timelinePanel()->slider()->setValue(k); // as the user drags it
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.last().at(3).toBool(), 60000);
         QCOMPARE(hub->step()->index, k);

@@ -253,6 +253,8 @@ private Q_SLOTS:
         TimelinePanel panel;
         for (int k = 0; k < 5; ++k)
             panel.appendStep(entry(k, "f" + std::to_string(k), 2.0 - 0.1 * k));
+        QCOMPARE(panel.model()->entryCount(), 0);     // buffered during a run
+        QTRY_COMPARE(panel.model()->entryCount(), 5); // shown within 100 ms
         QCOMPARE(panel.slider()->maximum(), 4);
         QCOMPARE(panel.slider()->value(), 4); // follows the newest
         QVERIFY(panel.caption().startsWith("Newest: step 5 of 5"));
@@ -265,6 +267,7 @@ private Q_SLOTS:
         QVERIFY(panel.caption().contains("replaying"));
         QCOMPARE(requested.count(), 1); // showing a step does not ask for it again
         panel.appendStep(entry(5, "f5", 1.0));
+        panel.flush();
         QCOMPARE(panel.slider()->value(), 1); // an older step stays on screen
         QVERIFY(panel.caption().contains("of 6"));
         panel.setShown(1, false, true);

@@ -18,6 +18,16 @@ void TimelineModel::append(const TimelineEntry &entry) {
     endInsertRows();
 }
 
+void TimelineModel::append(const std::vector<TimelineEntry> &entries) {
+    size_t n = 0; // the leading run that continues the list
+    while (n < entries.size() && entries[n].index == entryCount() + int(n))
+        ++n;
+    if (n == 0) return;
+    beginInsertRows({}, entryCount(), entryCount() + int(n) - 1);
+    m_entries.insert(m_entries.end(), entries.begin(), entries.begin() + std::ptrdiff_t(n));
+    endInsertRows();
+}
+
 void TimelineModel::clear() {
     beginResetModel();
     m_entries.clear();

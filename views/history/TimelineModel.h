@@ -42,6 +42,8 @@ public:
 
     /// Appends the next step (its index must be entryCount()).
     void append(const TimelineEntry &entry);
+    /// Appends the next steps in one insertion (those out of order are left out).
+    void append(const std::vector<TimelineEntry> &entries);
     /// Forgets every step.
     void clear();
     int entryCount() const { return int(m_entries.size()); }

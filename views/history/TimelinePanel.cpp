@@ -94,6 +94,9 @@ TimelinePanel::TimelinePanel(QWidget *parent)
                        [this, k] { Q_EMIT compareRequested(k, 1); });
         menu.exec(m_list->viewport()->mapToGlobal(pos));
     });
+    m_flush.setInterval(100);
+    m_flush.setSingleShot(true);
+    connect(&m_flush, &QTimer::timeout, this, &TimelinePanel::flush);
     updateCaption();
 }
 
@@ -106,7 +109,14 @@ void TimelinePanel::request(int k) {
 }
 
 void TimelinePanel::appendStep(const TimelineEntry &entry) {
-    m_model->append(entry);
+    m_pending.push_back(entry);
+    if (!m_flush.isActive()) m_flush.start();
+}
+
+void TimelinePanel::flush() {
+    m_flush.stop();
+    if (m_pending.empty()) return;
+    m_model->append(std::exchange(m_pending, {}));
     const int n = m_model->entryCount();
     m_syncing = true;
     m_slider->setRange(0, std::max(0, n - 1));
@@ -120,6 +130,8 @@ void TimelinePanel::appendStep(const TimelineEntry &entry) {
 }
 
 void TimelinePanel::clear() {
+    m_flush.stop();
+    m_pending.clear();
     m_syncing = true;
     m_model->clear();
     m_slider->setRange(0, 0);
@@ -132,6 +144,7 @@ void TimelinePanel::clear() {
 }
 
 void TimelinePanel::setShown(int k, bool newest, bool whole) {
+    flush(); // step k may still be pending
     m_shown = k;
     m_newestShown = newest;
     m_whole = whole;

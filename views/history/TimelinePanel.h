@@ -2,12 +2,16 @@
 // phase, candidates, pruned, best cost). Moving the slider, picking a row or the arrow buttons ask
 // for a step to be shown (stepRequested); the owner shows it and calls setShown(). "Newest" goes
 // back to the step the search continues from. A right click on a row offers to compare that
-// step's best state (compareRequested).
+// step's best state (compareRequested). Steps arriving during a run are buffered and shown at most
+// every 100 ms, so that a fast search does not relayout the dock for every step.
 #pragma once
 
 #include "views/history/TimelineModel.h"
 
+#include <QTimer>
 #include <QWidget>
+
+#include <vector>
 
 class QLabel;
 class QSlider;
@@ -28,8 +32,10 @@ public:
     QString caption() const;
 
 public Q_SLOTS:
-    /// Appends the next step of the history.
+    /// Appends the next step of the history (shown within 100 ms, or at flush()).
     void appendStep(const beamscope::TimelineEntry &entry);
+    /// Shows the steps appended so far now.
+    void flush();
     /// A new search: no steps.
     void clear();
     /// Step `k` is on screen; `newest` when the views follow the search; `whole` false while its
@@ -53,6 +59,8 @@ private:
     QToolButton *m_forward;
     QToolButton *m_newest;
     QTreeView *m_list;
+    std::vector<TimelineEntry> m_pending; ///< appended, not yet in the model
+    QTimer m_flush;
     int m_shown = -1;
     bool m_newestShown = true;
     bool m_whole = true;
