@@ -155,6 +155,7 @@ void SearchController::advance(StopRule rule, int target) {
             job.deliver(
                 [this, held] {
                     SearchStepPtr previous = std::exchange(m_lastStep, *held);
+                    if (m_shown >= 0) releaseReplayer();
                     m_shown = -1; // a new step brings the views back to the newest
                     ++m_showRequest;
                     Q_EMIT stepped(*held);
@@ -222,6 +223,7 @@ void SearchController::showStep(int k) {
     // the last throttled snapshot: then the record, and the whole step with the next snapshot).
     if (k == newest && !m_readOnly) {
         m_shown = -1;
+        releaseReplayer();
         const bool whole = m_lastStep && m_lastStep->index == k;
         Q_EMIT stepShown(whole ? m_lastStep : record.step, k, true, whole);
         return;
@@ -237,6 +239,13 @@ void SearchController::showStep(int k) {
     }
     Q_EMIT stepShown(record.step, k, false, false);
     if (request == m_showRequest) replayStep(k);
+}
+
+void SearchController::releaseReplayer() {
+    // Back at the newest: the replayer's engine (as big as the search's own) is not kept.
+    SearchReplayer *replayer = m_replayer.get();
+    m_replayJobs.cancel();
+    m_replayJobs.runOnWorker([replayer] { replayer->release(); });
 }
 
 void SearchController::replayStep(int k) {

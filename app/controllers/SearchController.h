@@ -127,6 +127,8 @@ private:
     SearchStepPtr cachedWhole(int k) const;
     void cacheWhole(SearchStepPtr step);
     void replayStep(int k);
+    /// Frees the replayer's engine (on its thread) once the views are back at the newest.
+    void releaseReplayer();
 
     std::unique_ptr<SearchWorker> m_worker;     ///< touched only from the tracker's worker thread
     std::unique_ptr<SearchReplayer> m_replayer; ///< touched only from m_replayJobs' thread

@@ -17,6 +17,8 @@ public:
     /// Step `k` (0-based) as the search produced it. Throws Error when the search ends before
     /// step k, SearchCancelled when `cancel` is set (the private engine stays consistent).
     SearchStepPtr stepAt(int k, const CancelToken *cancel = nullptr);
+    /// Frees the private engine (its beam and featurization memo); the next stepAt() starts again.
+    void release() { m_engine.reset(); }
     /// Steps the private engine has taken (for tests: a forward move does not start again).
     int stepsDone() const;
 
