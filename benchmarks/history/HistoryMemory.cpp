@@ -2,14 +2,18 @@
 // search of APP the way the GUI's worker does and keeps, per MODE, only the latest step (what the
 // GUI kept before it had a history), every step as the StepHistory record the GUI keeps
 // ("history"), or every whole step ("whole": candidates, buckets, pruned lists and their
-// derivations too). Prints steps, peak RSS (getrusage) and the records' own bytes.
-//   beamscope-history-memory APP latest|history|whole [BEAM] [-p key=value]...
+// derivations too). Prints steps, peak RSS (getrusage) and the records' own bytes. MODE replay
+// also times what showing an older step costs: SearchReplayer recomputing the middle step and the
+// last one from the seed (after the search, as the GUI does).
+//   beamscope-history-memory APP latest|history|whole|replay [BEAM] [-p key=value]...
+#include "controllers/SearchReplayer.h"
 #include "controllers/StepHistory.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -21,12 +25,12 @@ using namespace beamscope;
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: %s APP latest|history|whole [BEAM] [-p key=value]...\n",
+        std::fprintf(stderr, "usage: %s APP latest|history|whole|replay [BEAM] [-p key=value]...\n",
                      argv[0]);
         return 2;
     }
     const std::string mode = argv[2];
-    if (mode != "latest" && mode != "history" && mode != "whole") {
+    if (mode != "latest" && mode != "history" && mode != "whole" && mode != "replay") {
         std::fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], mode.c_str());
         return 2;
     }
@@ -50,6 +54,17 @@ int main(int argc, char **argv) {
             latest = engine.step();
             if (mode == "history") history.append(StepHistory::record(latest, false));
             if (mode == "whole") whole.push_back(latest);
+        }
+        if (mode == "replay") {
+            const int last = latest->index;
+            for (int k : {last / 2, last}) {
+                SearchReplayer replayer;
+                replayer.reset(dag, options);
+                const auto start = std::chrono::steady_clock::now();
+                replayer.stepAt(k);
+                const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+                std::printf("replaying step %d of %d: %.2f s\n", k + 1, last + 1, took.count());
+            }
         }
         rusage usage{};
         getrusage(RUSAGE_SELF, &usage);
