@@ -195,17 +195,19 @@ std::string costShare(const StateCost &cost, int node) {
 
 /// The preamble that finds Funcs by the names Beamscope's FunctionDAG gives them: the user's
 /// name without Halide's "$n" suffix (added to a name reused in a process), and for Funcs that
-/// Halide named itself ("lambda_12", "f3") the prefix numbered in realization order. Keep in
-/// step with FunctionDAGBuilder::displayName.
+/// Halide named itself ("lambda_12", "f3") the prefix numbered in realization order; a repeated
+/// name gets "#2", "#3", ... in realization order. Keep in step with
+/// FunctionDAGBuilder::displayName.
 void printLookup(std::ostream &os, const std::string &functionName) {
     std::string text =
         R"(    // Funcs by the names Beamscope gives them: the name without Halide's "$n" suffix;
-    // Funcs that Halide named ("lambda_12", "f3") numbered in realization order.
+    // Funcs that Halide named ("lambda_12", "f3") numbered in realization order; a repeated
+    // name (two BoundaryConditions::repeat_edge) gets "#2", "#3", ... in realization order.
     std::vector<Internal::Function> outputs;
     for (const Func &f : pipeline.outputs()) outputs.push_back(f.function());
     std::map<std::string, Internal::Function> env = Internal::build_environment(outputs);
     std::map<std::string, std::vector<Func>> funcs_by_name;
-    std::map<std::string, int> generated;
+    std::map<std::string, int> generated, name_uses;
     for (const std::string &halide_name : Internal::realization_order(outputs, env).first) {
         std::string name = halide_name.substr(0, halide_name.find('$'));
         for (const std::string prefix : {"lambda_", "f"}) {
@@ -215,6 +217,8 @@ void printLookup(std::ostream &os, const std::string &functionName) {
                 break;
             }
         }
+        const int uses = ++name_uses[name];
+        if (uses > 1) name += "#" + std::to_string(uses);
         funcs_by_name[name].push_back(Func(env.at(halide_name)));
     }
     auto find_func = [&](const std::string &name) {

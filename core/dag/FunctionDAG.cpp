@@ -104,7 +104,7 @@ private:
             Node node;
             node.index = int(m_dag.m_nodes.size());
             node.halideName = name;
-            node.name = displayName(name);
+            node.name = displayName(name, false);
             node.isInput = true;
             if (source.first.defined()) {
                 node.dimensions = source.first.dimensions();
@@ -144,8 +144,11 @@ private:
 
     /// The user's name: Halide appends "$n" when a name is reused in the process, and numbers
     /// the Funcs it names itself ("lambda_12", "f3") with process-wide counters. Those are
-    /// renumbered in pipeline order so that names do not depend on what was built before.
-    std::string displayName(const std::string &halideName) {
+    /// renumbered in pipeline order so that names do not depend on what was built before. Funcs
+    /// of one name (two BoundaryConditions::repeat_edge make two "repeat_edge") are told apart
+    /// in realization order: "repeat_edge", "repeat_edge#2", ...; the exported schedule
+    /// (ScheduleSource) numbers them the same way to find them.
+    std::string displayName(const std::string &halideName, bool isFunc) {
         const size_t dollar = halideName.find('$');
         std::string name = dollar == std::string::npos ? halideName : halideName.substr(0, dollar);
         for (const char *prefix : {"lambda_", "f"}) {
@@ -156,8 +159,12 @@ private:
                 break;
             }
         }
+        if (isFunc) {
+            const int uses = ++m_funcNameUses[name];
+            if (uses > 1) name += "#" + std::to_string(uses);
+        }
         for (const Node &n : m_dag.m_nodes) {
-            if (n.name == name) return halideName; // a real clash within this pipeline
+            if (n.name == name) return halideName; // a Func named like an input
         }
         return name;
     }
@@ -166,7 +173,7 @@ private:
         Node node;
         node.index = int(m_dag.m_nodes.size());
         node.halideName = f.name();
-        node.name = displayName(f.name());
+        node.name = displayName(f.name(), true);
         node.dimensions = f.dimensions();
         node.args = f.args();
         node.types = f.output_types();
@@ -415,6 +422,7 @@ private:
     std::map<std::string, int64_t> m_symbols;
     FuncValueBounds m_valueBounds; ///< value ranges of Funcs, for data-dependent indices
     std::map<std::string, int> m_generatedNames; ///< renumbering of Halide's generated names
+    std::map<std::string, int> m_funcNameUses;   ///< Funcs so far per name, to number repeats
 };
 
 Box Edge::requiredRegion(const Box &loops) const {

@@ -126,5 +126,36 @@ TEST(ScheduleSource, CompiledExportLowersLikeTheApplier) {
     expectExportsLowerLikeTheApplier(cases);
 }
 
+/// Two inputs each behind BoundaryConditions::repeat_edge: two Funcs named "repeat_edge", as
+/// in most user pipelines with more than one input.
+PipelineInstance twoEdgeRepeats() {
+    Halide::ImageParam a(Halide::Float(32), 2, "a"), b(Halide::Float(32), 2, "b");
+    Halide::Var x("x"), y("y");
+    Halide::Func edgeA = Halide::BoundaryConditions::repeat_edge(a);
+    Halide::Func edgeB = Halide::BoundaryConditions::repeat_edge(b);
+    Halide::Func out("shifted_sum");
+    out(x, y) = edgeA(x - 1, y) + edgeB(x + 1, y + 1) * 2.0f;
+    a.set_estimates({{0, 256}, {0, 128}});
+    b.set_estimates({{0, 256}, {0, 128}});
+    out.set_estimates({{0, 256}, {0, 128}});
+    PipelineInstance instance;
+    instance.name = "two_edge_repeats";
+    instance.pipeline = Halide::Pipeline(out);
+    instance.inputs = {a.parameter(), b.parameter()};
+    return instance;
+}
+
+TEST(ScheduleSource, FuncsOfOneNameAreNumberedAndFoundByTheExport) {
+    auto dag = std::make_shared<const FunctionDAG>(twoEdgeRepeats());
+    EXPECT_GE(dag->find("repeat_edge"), 0);
+    EXPECT_GE(dag->find("repeat_edge#2"), 0);
+    EXPECT_NE(dag->find("repeat_edge"), dag->find("repeat_edge#2"));
+    StateCost cost;
+    const StatePtr state = greedySchedule(dag, &cost);
+    EXPECT_NE(scheduleSource(*state, &cost, "schedule_two_edge_repeats").find("\"repeat_edge#2\""),
+              std::string::npos);
+    expectExportsLowerLikeTheApplier({{"schedule_two_edge_repeats", twoEdgeRepeats, state, cost}});
+}
+
 } // namespace
 } // namespace beamscope
