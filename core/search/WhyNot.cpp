@@ -256,10 +256,10 @@ void WhyNot::Impl::step(const SearchStep &s) {
                     a.cost = e.cost.total;
                     a.label = "beam #" + std::to_string(rank + 1) + " at the end of the pass";
                     a.cutoff = s.beam.front().cost.total;
-                    a.detail = "its best complete state ranks " + std::to_string(rank + 1) +
-                               " of " + std::to_string(s.beam.size()) +
-                               " at the end of the pass (" + fmt(a.cost) +
-                               " against the pass's best " + fmt(a.cutoff) + ")";
+                    a.detail = "its best complete state ends the pass ranked " +
+                               std::to_string(rank + 1) + " of " + std::to_string(s.beam.size()) +
+                               ", behind the pass's best (" + fmt(a.cost) + " ms against " +
+                               fmt(a.cutoff) + " ms)";
                     compare(a, e.cost, s.beam.front());
                     a.against = "beam #1 (the pass's best)";
                 }
@@ -319,12 +319,14 @@ WhyAnswer WhyNot::Impl::classify(const SearchStep &s, bool deciding) {
         compare(a, mine, *survivor);
         if (full && c.penalized) {
             a.detail = "costed " + fmt(a.cost) +
-                       ", but penalized as a repeat of its hash (4.5) it " +
-                       "ranked past the beam's cut-off of " + fmt(a.cutoff) + " (a ranked cost)";
+                       " ms, but penalized as a repeat of its hash (4.5) it " +
+                       "ranked past the beam's cut-off of " + fmt(a.cutoff) + " ms (a ranked cost)";
         } else if (full) {
-            a.detail = "costed " + fmt(a.cost) + ", above the beam's cut-off of " + fmt(a.cutoff);
+            a.detail = "costed " + fmt(a.cost) + " ms, above the beam's cut-off of " +
+                       fmt(a.cutoff) + " ms";
         } else {
-            a.detail = "costed " + fmt(a.cost) + ", but it duplicates a state already in the beam";
+            a.detail =
+                "costed " + fmt(a.cost) + " ms, but it duplicates a state already in the beam";
         }
         a.detail += sameParent
                         ? "; compared with '" + survivor->decision + "' from the same parent"

@@ -81,7 +81,7 @@ void printWhy(const WhyResult &r, std::ostream &os) {
        << " (" << passName(a.pass) << ", " << a.phase << ")\n";
     os << "  " << a.detail << "\n";
     if (a.termsDelta) {
-        os << "  against '" << a.against << "' (" << a.againstCost << "), per term:";
+        os << "  against '" << a.against << "' (" << a.againstCost << " ms), per term (ms):";
         for (size_t t = 0; t < r.termNames.size(); ++t)
             os << " " << r.termNames[t] << " " << std::showpos << (*a.termsDelta)[t]
                << std::noshowpos;
@@ -90,7 +90,7 @@ void printWhy(const WhyResult &r, std::ostream &os) {
             os << "    " << d.stage << " " << std::showpos << d.total << std::noshowpos << "\n";
     }
     for (const WhyCandidate &c : a.representatives)
-        os << "  costed instead: '" << c.label << "' " << c.cost
+        os << "  costed instead: '" << c.label << "' " << c.cost << " ms"
            << (c.inBeam ? " (in the beam)" : "") << "\n";
     for (const WhyAnswer &p : r.passes)
         os << "  " << passName(p.pass) << ": " << whyVerdictName(p.verdict) << " at step " << p.step

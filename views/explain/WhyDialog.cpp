@@ -36,7 +36,7 @@ QString whyVerdictTitle(WhyVerdict v) {
     case WhyVerdict::NotSampled:
         return QObject::tr("Not sampled");
     case WhyVerdict::Cut:
-        return QObject::tr("Cut from the beam");
+        return QObject::tr("Costed and beaten");
     case WhyVerdict::Chosen:
         return QObject::tr("Chosen");
     }
@@ -106,9 +106,12 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
     item(nullptr, tr("Phase"), QString::fromStdString(a.phase));
     if (!a.label.empty()) item(nullptr, tr("Candidate"), QString::fromStdString(a.label));
     if (!a.reason.empty()) item(nullptr, tr("Prune reason"), QString::fromStdString(a.reason));
-    if (!std::isnan(a.cost)) item(nullptr, tr("Its cost"), number(a.cost));
-    if (!std::isnan(a.cutoff)) item(nullptr, tr("Beam cut-off"), number(a.cutoff));
-    item(nullptr, tr("Best schedule's cost"), number(result->bestCost));
+    // Predicted costs are in ms; the cost to beat is the beam's cut-off, or the pass's best
+    // when the state lasted to the end of the pass.
+    const auto ms = [](double v) { return number(v) + QStringLiteral(" ms"); };
+    if (!std::isnan(a.cost)) item(nullptr, tr("Its cost"), ms(a.cost));
+    if (!std::isnan(a.cutoff)) item(nullptr, tr("Cost to beat"), ms(a.cutoff));
+    item(nullptr, tr("Best schedule's cost"), ms(result->bestCost));
     if (a.termsDelta) {
         QTreeWidgetItem *terms =
             item(nullptr, tr("Against '%1'").arg(QString::fromStdString(a.against)),
