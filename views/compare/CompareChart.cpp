@@ -2,12 +2,11 @@
 #include "views/compare/CompareChart.h"
 
 #include "views/common/Format.h"
+#include "views/common/StageBarAxes.h"
 
-#include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QGraphicsLayout>
 #include <QHorizontalBarSeries>
-#include <QValueAxis>
 
 #include <algorithm>
 #include <map>
@@ -137,19 +136,7 @@ void CompareChart::redraw() {
     series->append(setB);
     series->append(setA);
     series->setBarWidth(0.8);
-    chart->addSeries(series);
-    auto *y = new QBarCategoryAxis;
-    y->append(reversed);
-    y->setTruncateLabels(false);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
-    auto *x = new QValueAxis;
-    x->setTitleText(tr("ms"));
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    x->setTickCount(5);
-    chart->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
-    x->applyNiceNumbers();
+    attachStageBarAxes(chart, series, reversed, tr("ms"));
 }
 
 } // namespace beamscope

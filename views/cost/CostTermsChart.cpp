@@ -4,13 +4,13 @@
 #include "views/common/Format.h"
 #include "views/common/Palette.h"
 #include "views/common/SelectionHub.h"
+#include "views/common/StageBarAxes.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QGraphicsLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLegendMarker>
-#include <QValueAxis>
 
 #include <algorithm>
 
@@ -130,20 +130,7 @@ void CostTermsChart::rebuild() {
     for (QBarSet *set : sets)
         series->append(set);
     series->setBarWidth(0.7);
-    chart->addSeries(series);
-
-    auto *y = new QBarCategoryAxis;
-    y->append(categories);
-    y->setTruncateLabels(false);
-    chart->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(y);
-    auto *x = new QValueAxis;
-    x->setTitleText(tr("predicted time (ms)"));
-    x->setLabelFormat(QStringLiteral("%.3g"));
-    x->setTickCount(5);
-    chart->addAxis(x, Qt::AlignBottom);
-    series->attachAxis(x);
-    x->applyNiceNumbers();
+    attachStageBarAxes(chart, series, categories, tr("predicted time (ms)"));
 }
 
 } // namespace beamscope
