@@ -9,10 +9,9 @@
 # Environment (defaults in brackets):
 #   MODELS   GPU models the search plans for [v100 a100 pocl-cpu]
 #   SEEDS    search seeds [1 2 3]
-#   SIZES    small and/or default [small]: default sizes take minutes per candidate on PoCL
-#            (see docs/reliability.md); DEFAULT_APPS limits them [the apps whose default-size
-#            run takes seconds on PoCL: matmul conv_layer depthwise_separable_conv iir_blur]
-#   APPS     catalog apps [all 16]; GENERATORS=0 leaves the test generators out
+#   SIZES    small and/or default [small]; "default" runs the apps named in DEFAULT_APPS at
+#            their default size (none unless named: most take minutes per candidate on PoCL)
+#   APPS     catalog apps [all 16; "-": none]; GENERATORS=0 leaves the test generators out
 #   TIMEOUT  seconds per worker [300]
 # Writes OUT_DIR/rows.jsonl (one line per candidate) and OUT_DIR/summary.txt; OUT_DIR defaults
 # to BUILD_DIR/reliability-sweep. Measurements are never reused (--no-db).
@@ -24,7 +23,7 @@ cli="$build/app/cli/beamscope-cli"
 models=(${MODELS:-v100 a100 pocl-cpu})
 seeds=(${SEEDS:-1 2 3})
 sizes=(${SIZES:-small})
-default_apps=" ${DEFAULT_APPS:-matmul conv_layer depthwise_separable_conv iir_blur} "
+default_apps=" ${DEFAULT_APPS:-} "
 timeout="${TIMEOUT:-300}"
 mkdir -p "$out"
 rows="$out/rows.jsonl"
@@ -59,7 +58,7 @@ declare -A generators=(
     [test_blur]="--generator-lib $test_lib"
 )
 
-if [ -n "${APPS:-}" ]; then apps=($APPS); else mapfile -t apps < <("$cli" apps | awk '{print $1}'); fi
+if [ "${APPS:-}" = - ]; then apps=(); elif [ -n "${APPS:-}" ]; then apps=($APPS); else mapfile -t apps < <("$cli" apps | awk '{print $1}'); fi
 cases=() # "name|size|arguments"
 for app in "${apps[@]}"; do
     for size in "${sizes[@]}"; do
