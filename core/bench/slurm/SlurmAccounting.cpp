@@ -3,13 +3,10 @@
 #include "bench/slurm/SlurmAccounting.h"
 
 #include "bench/Subprocess.h"
+#include "bench/slurm/SlurmFields.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
-
-#include <algorithm>
-#include <cstdlib>
-#include <sstream>
 
 namespace beamscope {
 
@@ -17,16 +14,6 @@ namespace {
 
 constexpr double kCommandTimeoutS = 60;
 const char *const kFields = "JobID,State,ExitCode,NodeList";
-
-bool wanted(const std::vector<long> &arrays, long id) {
-    return std::find(arrays.begin(), arrays.end(), id) != arrays.end();
-}
-
-long toLong(const std::string &text, long fallback) {
-    char *end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    return end && end != text.c_str() && *end == '\0' ? v : fallback;
-}
 
 /// A number that sacct's JSON writes either plain or as {"number": N, "set": true} (23.02+).
 long jsonNumber(const nlohmann::json &v, long fallback) {
@@ -44,16 +31,6 @@ std::string jsonState(const nlohmann::json &v) {
     return "";
 }
 
-std::vector<std::string> split(const std::string &text, char sep) {
-    std::vector<std::string> parts;
-    std::string part;
-    std::istringstream in(text);
-    while (std::getline(in, part, sep))
-        parts.push_back(part);
-    if (!text.empty() && text.back() == sep) parts.emplace_back();
-    return parts;
-}
-
 } // namespace
 
 std::vector<SlurmTask> parseSacctJson(const std::string &text, const std::vector<long> &arrays) {
@@ -67,7 +44,7 @@ std::vector<SlurmTask> parseSacctJson(const std::string &text, const std::vector
         SlurmTask t;
         t.arrayJob = jsonNumber(array.value("job_id", nlohmann::json()), 0);
         t.task = int(jsonNumber(array.value("task_id", nlohmann::json()), -1));
-        if (t.arrayJob == 0 || t.task < 0 || !wanted(arrays, t.arrayJob)) continue;
+        if (t.arrayJob == 0 || t.task < 0 || !slurm::followed(arrays, t.arrayJob)) continue;
         t.jobId = jsonNumber(job.value("job_id", nlohmann::json()), 0);
         const nlohmann::json state = job.value("state", nlohmann::json());
         if (state.is_object()) {
@@ -92,26 +69,26 @@ std::vector<SlurmTask> parseSacctJson(const std::string &text, const std::vector
 std::vector<SlurmTask> parseSacctParsable(const std::string &text, const std::vector<long> &arrays,
                                           const SlurmJobIds &ids) {
     std::vector<SlurmTask> tasks;
-    for (const std::string &line : split(text, '\n')) {
-        const std::vector<std::string> f = split(line, '|');
+    for (const std::string &line : slurm::splitFields(text, '\n')) {
+        const std::vector<std::string> f = slurm::splitFields(line, '|');
         if (f.size() < 4 || f[0].find('.') != std::string::npos) continue; // steps: 12.batch
         SlurmTask t;
         const size_t underscore = f[0].find('_');
         if (underscore != std::string::npos) { // "ARRAY_TASK" (pending ranges "_[3-5]" skipped)
-            t.arrayJob = toLong(f[0].substr(0, underscore), 0);
-            t.task = int(toLong(f[0].substr(underscore + 1), -1));
+            t.arrayJob = slurm::toLong(f[0].substr(0, underscore), 0);
+            t.task = int(slurm::toLong(f[0].substr(underscore + 1), -1));
         } else {
-            t.jobId = toLong(f[0], 0);
+            t.jobId = slurm::toLong(f[0], 0);
             auto it = ids.find(t.jobId);
             if (it == ids.end()) continue;
             t.arrayJob = it->second.first;
             t.task = it->second.second;
         }
-        if (t.task < 0 || !wanted(arrays, t.arrayJob)) continue;
+        if (t.task < 0 || !slurm::followed(arrays, t.arrayJob)) continue;
         t.state = f[1].substr(0, f[1].find(' '));
-        const std::vector<std::string> code = split(f[2], ':');
-        t.exitStatus = code.empty() ? 0 : int(toLong(code[0], 0));
-        t.signal = code.size() > 1 ? int(toLong(code[1], 0)) : 0;
+        const std::vector<std::string> code = slurm::splitFields(f[2], ':');
+        t.exitStatus = code.empty() ? 0 : int(slurm::toLong(code[0], 0));
+        t.signal = code.size() > 1 ? int(slurm::toLong(code[1], 0)) : 0;
         t.node = f[3] == "None assigned" ? "" : f[3];
         if (!t.state.empty()) tasks.push_back(t);
     }
@@ -155,7 +132,7 @@ std::vector<SlurmTask> SlurmAccounting::finalStates(const std::vector<long> &arr
     // 2. No storage: the job completion log knows each task by its own job id.
     std::string idList;
     for (const auto &[jobId, task] : ids)
-        if (wanted(arrays, task.first))
+        if (slurm::followed(arrays, task.first))
             idList += (idList.empty() ? "" : ",") + std::to_string(jobId);
     if (idList.empty()) {
         m_source = SlurmAccountingSource::None;

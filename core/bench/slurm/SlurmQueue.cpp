@@ -3,39 +3,18 @@
 #include "bench/slurm/SlurmQueue.h"
 
 #include "bench/Subprocess.h"
+#include "bench/slurm/SlurmFields.h"
 #include "util/Error.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cstdlib>
-#include <sstream>
 
 namespace beamscope {
 
 namespace {
 
 constexpr double kCommandTimeoutS = 60;
-
-bool wanted(const std::vector<long> &arrays, long id) {
-    return std::find(arrays.begin(), arrays.end(), id) != arrays.end();
-}
-
-std::vector<std::string> split(const std::string &text, char sep) {
-    std::vector<std::string> parts;
-    std::string part;
-    std::istringstream in(text);
-    while (std::getline(in, part, sep))
-        parts.push_back(part);
-    if (!text.empty() && text.back() == sep) parts.emplace_back();
-    return parts;
-}
-
-long toLong(const std::string &text, long fallback) {
-    char *end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    return end && end != text.c_str() && *end == '\0' ? v : fallback;
-}
 
 std::string errorLine(const ProcessResult &r, const std::string &tool) {
     std::string why = lastLine(r.err);
@@ -67,7 +46,7 @@ std::string SlurmTask::describe() const {
 std::optional<long> parseSbatchParsable(const std::string &output) {
     const std::string line = lastLine(output);
     const std::string id = line.substr(0, line.find(';'));
-    const long v = toLong(id, -1);
+    const long v = slurm::toLong(id, -1);
     if (v <= 0) return std::nullopt;
     return v;
 }
@@ -75,11 +54,12 @@ std::optional<long> parseSbatchParsable(const std::string &output) {
 std::vector<int> expandTaskString(const std::string &text) {
     std::vector<int> ids;
     const std::string list = text.substr(0, text.find('%'));
-    for (const std::string &part : split(list, ',')) {
+    for (const std::string &part : slurm::splitFields(list, ',')) {
         if (part.empty()) continue;
         const size_t dash = part.find('-');
-        const long first = toLong(part.substr(0, dash), -1);
-        const long last = dash == std::string::npos ? first : toLong(part.substr(dash + 1), -1);
+        const long first = slurm::toLong(part.substr(0, dash), -1);
+        const long last =
+            dash == std::string::npos ? first : slurm::toLong(part.substr(dash + 1), -1);
         if (first < 0 || last < first) continue;
         for (long i = first; i <= last; ++i)
             ids.push_back(int(i));
@@ -94,7 +74,8 @@ std::vector<SlurmTask> parseSqueueJson(const std::string &text, const std::vecto
     std::vector<SlurmTask> tasks;
     for (const nlohmann::json &job : json["jobs"]) {
         const long array = job.value("array_job_id", 0L);
-        if (array == 0 || !wanted(arrays, array)) continue; // squeue --json ignores -j here
+        if (array == 0 || !slurm::followed(arrays, array))
+            continue; // squeue --json ignores -j here
         SlurmTask t;
         t.arrayJob = array;
         t.state = job.value("job_state", std::string());
@@ -120,17 +101,17 @@ std::vector<SlurmTask> parseSqueueJson(const std::string &text, const std::vecto
 
 std::vector<SlurmTask> parseSqueueText(const std::string &text, const std::vector<long> &arrays) {
     std::vector<SlurmTask> tasks;
-    for (const std::string &line : split(text, '\n')) {
-        const std::vector<std::string> f = split(line, '|');
+    for (const std::string &line : slurm::splitFields(text, '\n')) {
+        const std::vector<std::string> f = slurm::splitFields(line, '|');
         if (f.size() < 5) continue;
         SlurmTask t;
-        t.arrayJob = toLong(f[0], 0);
-        if (!wanted(arrays, t.arrayJob)) continue;
+        t.arrayJob = slurm::toLong(f[0], 0);
+        if (!slurm::followed(arrays, t.arrayJob)) continue;
         t.state = f[2];
         t.reason = f[3];
         t.node = f[4];
         const std::vector<int> ids = expandTaskString(f[1]);
-        if (ids.size() == 1 && f.size() > 5) t.jobId = toLong(f[5], 0);
+        if (ids.size() == 1 && f.size() > 5) t.jobId = slurm::toLong(f[5], 0);
         for (int task : ids) {
             t.task = task;
             tasks.push_back(t);
@@ -144,7 +125,7 @@ SlurmQueue::SlurmQueue(std::string binDir) : m_binDir(std::move(binDir)) {}
 std::string SlurmQueue::tool(const std::string &name) const {
     if (!m_binDir.empty()) return m_binDir + "/" + name;
     const char *path = std::getenv("PATH");
-    for (const std::string &dir : split(path ? path : "/usr/bin:/bin", ':')) {
+    for (const std::string &dir : slurm::splitFields(path ? path : "/usr/bin:/bin", ':')) {
         const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
         if (isExecutableFile(candidate)) return candidate;
     }
