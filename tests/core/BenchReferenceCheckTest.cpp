@@ -4,8 +4,8 @@
 // output and passes with a note that reports the CPU difference; a wrong one (a whole row) is
 // still wrong, named against the device's naive output, while a single differing value is
 // within the reported budget; the naive output is computed once and cached.
+#include "BenchTestUtil.h"
 #include "bench/BenchRun.h"
-#include "bench/DeviceDetect.h"
 #include "bench/WorkerRunner.h"
 #include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"
@@ -18,31 +18,13 @@
 #include <filesystem>
 
 using namespace beamscope;
+using namespace beamscope::testing;
 
 namespace {
 
-WorkerOptions testWorker() {
-    WorkerOptions options;
-#ifdef BEAMSCOPE_TEST_WORKER
-    options.workerPath = BEAMSCOPE_TEST_WORKER;
-#endif
-    return options;
-}
-
-void requireOpenCl() {
-    static const bool have = detectOpenClDevice().kind == DeviceKind::OpenCL;
-    ASSERT_TRUE(have) << "no OpenCL device: PoCL is part of the test machine's set-up";
-}
-
 /// A small stencil chain job with the naive schedule on host-opencl, with a reference cache.
 BenchJob job(const std::string &label, const std::string &cache) {
-    BenchJob j;
-    j.label = label;
-    j.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
-    j.baseline = "naive";
-    j.target = "host-opencl";
-    j.repeats = 1;
-    j.timeoutS = 120;
+    BenchJob j = smallChainJob(label, 1, 120);
     j.referenceCache = cache;
     return j;
 }
@@ -60,7 +42,7 @@ const char *kSensitive = "float-sensitive on this device: the naive schedule dif
 } // namespace
 
 TEST(BenchReferenceCheck, CorrectRunsOfAFloatSensitivePipelinePassWithANote) {
-    requireOpenCl();
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     const std::string cache = tempCache();
     BenchJob naive = job("baseline:naive", cache);
     naive.inject = "skew-reference";
@@ -96,7 +78,7 @@ TEST(BenchReferenceCheck, CorrectRunsOfAFloatSensitivePipelinePassWithANote) {
 }
 
 TEST(BenchReferenceCheck, AWrongTileIsStillWrongAndAFewValuesAreWithinTheBudget) {
-    requireOpenCl();
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     const std::string cache = tempCache() + ".wrong";
     BenchJob wrong = job("baseline:naive", cache);
     wrong.inject = "skew-reference,wrong-tile"; // 64 wrong values: beyond the budget of 4

@@ -1,8 +1,8 @@
 // The benchmark worker, through WorkerRunner as the tool uses it: a crash, a hang, an error
 // and a wrong output each become a failed Measurement and the run goes on; real runs on the
 // OpenCL device (PoCL here) of the naive schedule, a searched schedule and Halide baselines.
+#include "BenchTestUtil.h"
 #include "bench/BenchRun.h"
-#include "bench/DeviceDetect.h"
 #include "bench/WorkerRunner.h"
 #include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"
@@ -12,32 +12,12 @@
 #include <chrono>
 
 using namespace beamscope;
+using namespace beamscope::testing;
 
 namespace {
 
-WorkerOptions testWorker() {
-    WorkerOptions options;
-#ifdef BEAMSCOPE_TEST_WORKER
-    options.workerPath = BEAMSCOPE_TEST_WORKER;
-#endif
-    return options;
-}
-
-bool haveOpenCl() {
-    static const bool have = detectOpenClDevice().kind == DeviceKind::OpenCL;
-    return have;
-}
-
-/// A small stencil chain job with the naive schedule on host-opencl.
 BenchJob naiveJob(const std::string &label) {
-    BenchJob job;
-    job.label = label;
-    job.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
-    job.baseline = "naive";
-    job.target = "host-opencl";
-    job.repeats = 3;
-    job.timeoutS = 60;
-    return job;
+    return smallChainJob(label, 3, 60);
 }
 
 } // namespace
@@ -69,7 +49,7 @@ TEST(BenchWorker, CrashHangAndErrorAreReportedAndTheRunGoesOn) {
 }
 
 TEST(BenchWorker, WrongOutputIsReportedWithItsError) {
-    ASSERT_TRUE(haveOpenCl()) << "no OpenCL device: PoCL is part of the test machine's set-up";
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     BenchJob job = naiveJob("wrong");
     job.inject = "wrong";
     const Measurement m = runWorker(job, testWorker());
@@ -81,7 +61,7 @@ TEST(BenchWorker, WrongOutputIsReportedWithItsError) {
 }
 
 TEST(BenchWorker, NaiveStencilChainRunsCorrectlyOnOpenCl) {
-    ASSERT_TRUE(haveOpenCl()) << "no OpenCL device: PoCL is part of the test machine's set-up";
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     const Measurement m = runWorker(naiveJob("naive"), testWorker());
     ASSERT_FALSE(m.failed()) << m.failure;
     ASSERT_TRUE(m.correct.has_value());
@@ -94,7 +74,7 @@ TEST(BenchWorker, NaiveStencilChainRunsCorrectlyOnOpenCl) {
 }
 
 TEST(BenchWorker, SearchedScheduleRunsCorrectlyOnOpenCl) {
-    ASSERT_TRUE(haveOpenCl()) << "no OpenCL device: PoCL is part of the test machine's set-up";
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     BenchJob job = naiveJob("greedy");
     auto dag = std::make_shared<const FunctionDAG>(loadPipeline(job.source));
     SearchOptions options = SearchOptions::greedy();
@@ -109,7 +89,7 @@ TEST(BenchWorker, SearchedScheduleRunsCorrectlyOnOpenCl) {
 }
 
 TEST(BenchWorker, HalideAutoschedulerBaselinesRunWithSearchTime) {
-    ASSERT_TRUE(haveOpenCl()) << "no OpenCL device: PoCL is part of the test machine's set-up";
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     for (const char *name : {"li2018", "mullapudi2016"}) {
         BenchJob job = naiveJob(name);
         job.baseline = name;

@@ -6,7 +6,7 @@
 // rules for the other findings are checked on a real Halide bounds assertion and real process
 // ends (VerdictsFromTheHostRunsFindings).
 #include "bench/CrashTriage.h"
-#include "bench/DeviceDetect.h"
+#include "BenchTestUtil.h"
 #include "bench/Subprocess.h"
 #include "bench/WorkerRunner.h"
 #include "schedule/ScheduleIO.h"
@@ -19,21 +19,9 @@
 #include <fstream>
 
 using namespace beamscope;
+using namespace beamscope::testing;
 
 namespace {
-
-WorkerOptions testWorker() {
-    WorkerOptions options;
-#ifdef BEAMSCOPE_TEST_WORKER
-    options.workerPath = BEAMSCOPE_TEST_WORKER;
-#endif
-    return options;
-}
-
-bool haveOpenCl() {
-    static const bool have = detectOpenClDevice().kind == DeviceKind::OpenCL;
-    return have;
-}
 
 /// The greedy schedule of a small stencil chain on host-opencl, killed on purpose.
 BenchJob crashingGreedyJob() {
@@ -62,7 +50,7 @@ std::string writeKernel(const std::string &name, const std::string &source) {
 } // namespace
 
 TEST(CrashTriage, CorrectScheduleThatCrashedTheDeviceRunIsAToolchainCrash) {
-    ASSERT_TRUE(haveOpenCl()) << "no OpenCL device: PoCL is part of the test machine's set-up";
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     const Measurement m = runWorker(crashingGreedyJob(), testWorker());
     EXPECT_EQ(m.failure.rfind("crash: signal 11 (Segmentation fault)", 0), 0u) << m.failure;
     EXPECT_EQ(m.crashVerdict, kVerdictToolchainCrash) << m.failure;
@@ -145,7 +133,7 @@ TEST(CrashTriage, NoTriageWhenSwitchedOff) {
 }
 
 TEST(CrashTriage, KernelSourceIsBuiltAloneOnTheDevice) {
-    ASSERT_TRUE(haveOpenCl()) << "no OpenCL device: PoCL is part of the test machine's set-up";
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     const std::string worker = testWorker().workerPath;
     ProcessOptions options;
     options.timeoutS = 60;

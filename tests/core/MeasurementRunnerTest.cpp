@@ -3,6 +3,7 @@
 // pinned to the device its environment names (an index past the last device fails); progress
 // lines; the Slurm tools' output parsers (squeue, sacct) on output captured from Slurm 22.05;
 // the Slurm config file. The real cluster is exercised end to end by tests/slurm/slurm_tune.sh.
+#include "BenchTestUtil.h"
 #include "bench/DeviceList.h"
 #include "bench/LocalRunner.h"
 #include "bench/slurm/SlurmAccounting.h"
@@ -17,26 +18,12 @@
 #include <set>
 
 using namespace beamscope;
+using namespace beamscope::testing;
 
 namespace {
 
-WorkerOptions testWorker() {
-    WorkerOptions options;
-#ifdef BEAMSCOPE_TEST_WORKER
-    options.workerPath = BEAMSCOPE_TEST_WORKER;
-#endif
-    return options;
-}
-
 BenchJob naiveJob(const std::string &label) {
-    BenchJob job;
-    job.label = label;
-    job.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
-    job.baseline = "naive";
-    job.target = "host-opencl";
-    job.repeats = 2;
-    job.timeoutS = 120;
-    return job;
+    return smallChainJob(label, 2, 120);
 }
 
 } // namespace
@@ -220,7 +207,7 @@ TEST(SlurmAccounting, ParsesStorageRecords) {
 }
 
 TEST(SlurmOptions, ConfigFileThenFlags) {
-    const std::string path = testing::TempDir() + "/beamscope-slurm.conf";
+    const std::string path = ::testing::TempDir() + "/beamscope-slurm.conf";
     {
         std::ofstream out(path);
         out << "# site settings\ndir = /shared/jobs\npartition = gpu  # the A100s\n"

@@ -1,0 +1,46 @@
+// What the core tests that drive the benchmark worker share: the worker built beside them, the
+// OpenCL device check (PoCL is part of the test machine's set-up: no device is a failure, never
+// a skip) and a small stencil-chain job with the naive schedule, which runs in well under a
+// second on PoCL.
+#pragma once
+
+#include "bench/BenchJob.h"
+#include "bench/DeviceDetect.h"
+#include "bench/WorkerRunner.h"
+
+#include <string>
+
+namespace beamscope::testing {
+
+/// The message of a test that finds no OpenCL device.
+inline constexpr const char *kNoOpenCl =
+    "no OpenCL device: PoCL is part of the test machine's set-up";
+
+/// The beamscope-worker of this build (CMake passes its path).
+inline WorkerOptions testWorker() {
+    WorkerOptions options;
+#ifdef BEAMSCOPE_TEST_WORKER
+    options.workerPath = BEAMSCOPE_TEST_WORKER;
+#endif
+    return options;
+}
+
+/// Whether an OpenCL device is present (detected once per process).
+inline bool haveOpenCl() {
+    static const bool have = detectOpenClDevice().kind == DeviceKind::OpenCL;
+    return have;
+}
+
+/// stencil_chain of length 2 at 64x48 with the naive schedule on host-opencl.
+inline BenchJob smallChainJob(const std::string &label, int repeats, double timeoutS) {
+    BenchJob job;
+    job.label = label;
+    job.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
+    job.baseline = "naive";
+    job.target = "host-opencl";
+    job.repeats = repeats;
+    job.timeoutS = timeoutS;
+    return job;
+}
+
+} // namespace beamscope::testing
