@@ -8,16 +8,7 @@
 #   benchmarks/fig7.sh build/release/app/cli/beamscope-cli [APP...] > docs/fig7-results.jsonl
 set -u
 cli="$1"; shift
-declare -A params=(
-    [matmul]="-p m=64 -p n=64 -p k=64"
-    [conv_layer]="-p batch=1 -p in_channels=8 -p out_channels=8 -p width=16 -p height=12"
-    [unsharp_mask]="-p width=128 -p height=96"
-    [harris]="-p width=128 -p height=96"
-    [bilateral_grid]="-p width=128 -p height=96"
-    [stencil_chain]="-p length=4 -p width=128 -p height=96"
-    [max_filter]="-p width=128 -p height=96 -p radius=3"
-    [histogram_equalize]="-p width=128 -p height=96"
-)
+source "$(dirname "$0")/../tests/data/catalog_small_sizes.sh"
 apps=("$@")
 [ ${#apps[@]} -gt 0 ] || apps=(matmul conv_layer unsharp_mask harris bilateral_grid stencil_chain)
 for app in "${apps[@]}"; do
@@ -25,7 +16,7 @@ for app in "${apps[@]}"; do
         flags=""
         [ "$config" = off ] && flags="--no-sampling --no-freezing"
         # shellcheck disable=SC2086
-        report=$("$cli" bench "$app" ${params[$app]} --device opencl --mode topk --top 5 \
+        report=$("$cli" bench "$app" ${catalog_small_sizes[$app]} --device opencl --mode topk --top 5 \
             --repeats 10 --warmup 2 --json -q --no-db --baseline anderson2021 $flags 2>/dev/null)
         rc=$?
         [ $rc -eq 0 ] && [ -n "$report" ] || report="null"

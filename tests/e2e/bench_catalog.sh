@@ -11,24 +11,7 @@ source "$(dirname "$0")/common.sh"
 cli=$1; shift
 require_opencl
 # --no-db: every schedule is run here, never taken from an earlier run's measurements.
-declare -A params=(
-    [bilateral_grid]="-p width=128 -p height=96"
-    [local_laplacian]="-p width=128 -p height=96 -p levels=3 -p intensity_levels=4"
-    [nl_means]="-p width=64 -p height=48 -p patch_size=3 -p search_area=3"
-    [lens_blur]="-p width=64 -p height=48 -p slices=4 -p aperture_samples=4 -p max_blur_radius=2"
-    [camera_pipe]="-p width=128 -p height=96"
-    [stencil_chain]="-p length=4 -p width=128 -p height=96"
-    [harris]="-p width=128 -p height=96"
-    [histogram_equalize]="-p width=128 -p height=96"
-    [max_filter]="-p width=128 -p height=96 -p radius=3"
-    [unsharp_mask]="-p width=128 -p height=96"
-    [interpolate]="-p width=128 -p height=96 -p levels=3"
-    [conv_layer]="-p batch=1 -p in_channels=8 -p out_channels=8 -p width=16 -p height=12"
-    [matmul]="-p m=64 -p n=64 -p k=64"
-    [iir_blur]="-p width=128 -p height=96 -p channels=3"
-    [bgu]="-p width=128 -p height=96 -p low_width=32 -p low_height=24 -p s_sigma=4"
-    [depthwise_separable_conv]="-p batch=1 -p in_channels=8 -p out_channels=8 -p width=16 -p height=12"
-)
+source "$(dirname "$0")/../data/catalog_small_sizes.sh"
 apps=("$@")
 if [ ${#apps[@]} -eq 0 ]; then
     mapfile -t apps < <("$cli" apps | awk '{print $1}')
@@ -39,8 +22,8 @@ if [ ${#apps[@]} -eq 0 ]; then
     fi
 fi
 for app in "${apps[@]}"; do
-    if [ -z "${params[$app]:-}" ]; then
-        echo "FAIL: no small size for $app in bench_catalog.sh (the default size takes minutes on PoCL)"
+    if [ -z "${catalog_small_sizes[$app]:-}" ]; then
+        echo "FAIL: no small size for $app in tests/data/catalog_small_sizes.sh (the default size takes minutes on PoCL)"
         exit 1
     fi
 done
@@ -48,7 +31,7 @@ passed=0
 failed=0
 for app in "${apps[@]}"; do
     # shellcheck disable=SC2086
-    json=$("$cli" bench "$app" ${params[$app]} --device opencl --mode topk --top 3 --beam 4 \
+    json=$("$cli" bench "$app" ${catalog_small_sizes[$app]} --device opencl --mode topk --top 3 --beam 4 \
         --passes 1 --repeats 3 --warmup 1 --json -q --no-db ${BENCH_CATALOG_ARGS:-} \
         2>/tmp/bench_catalog_err.$$)
     rc=$?
