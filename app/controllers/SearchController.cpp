@@ -221,7 +221,7 @@ void SearchController::showStep(int k) {
     const HistoryRecord &record = m_history.at(k);
     // The newest step as the search delivered it (during a run the record may be newer than
     // the last throttled snapshot: then the record, and the whole step with the next snapshot).
-    if (k == newest && !m_readOnly) {
+    if (k == newest) {
         m_shown = -1;
         releaseReplayer();
         const bool whole = m_lastStep && m_lastStep->index == k;
@@ -253,7 +253,9 @@ void SearchController::replayStep(int k) {
     if (!m_replayerReady) {
         m_replayerReady = true;
         m_replayJobs.runOnWorker(
-            [replayer, dag = m_dag, options = m_options] { replayer->reset(dag, options); });
+            [replayer, dag = m_dag, options = m_readOnly ? m_traceOptions : m_options] {
+                replayer->reset(dag, options);
+            });
     }
     const quint64 request = m_showRequest;
     m_replayJobs.post([this, replayer, k, request](const JobTracker::Job &job) {
@@ -263,6 +265,22 @@ void SearchController::replayStep(int k) {
             job.deliver(
                 [this, held, k, request] {
                     ++m_replays;
+                    if (k < m_history.size()) {
+                        const std::string differs =
+                            SearchReplayer::mismatch(m_history.at(k), **held);
+                        if (!differs.empty()) {
+                            const QString where = m_readOnly
+                                                      ? m_traceOrigin + tr(" line %1").arg(k + 1)
+                                                      : tr("the search");
+                            Q_EMIT error(tr("%1: step %2 replayed on demand does not match its "
+                                            "record ('%3' differs)")
+                                             .arg(where)
+                                             .arg(k)
+                                             .arg(QString::fromStdString(differs)));
+                            releaseOnWorker(std::move(*held));
+                            return;
+                        }
+                    }
                     cacheWhole(*held);
                     if (request == m_showRequest && m_shown == k)
                         Q_EMIT stepShown(*held, k, false, true);
@@ -277,27 +295,34 @@ void SearchController::replayStep(int k) {
     });
 }
 
-void SearchController::setReadOnlyHistory(DagPtr dag, std::vector<SearchStepPtr> steps) {
-    for (size_t i = 0; i < steps.size(); ++i) {
-        if (!steps[i] || steps[i]->index != int(i))
+void SearchController::setReadOnlyHistory(DagPtr dag, const SearchOptions &options,
+                                          std::vector<HistoryRecord> records, SearchStepPtr newest,
+                                          const QString &origin) {
+    for (size_t i = 0; i < records.size(); ++i) {
+        if (!records[i].step || records[i].step->index != int(i))
             throw Error("trace: step " + std::to_string(i) + " is missing or out of order");
     }
+    if (!records.empty() && (!newest || newest->index != records.back().step->index))
+        throw Error("trace: the newest step is not the last record");
     newGeneration();
     m_readOnly = true;
+    m_traceOptions = options;
+    m_traceOrigin = origin;
     m_dag = std::move(dag);
-    m_estimatedSteps = int(steps.size());
+    m_estimatedSteps = int(records.size());
     Q_EMIT loaded(m_dag);
     Q_EMIT searchReset(m_estimatedSteps);
-    for (const SearchStepPtr &step : steps) {
-        m_history.append(StepHistory::record(step, true));
-        Q_EMIT historyAppended(step->index);
-        Q_EMIT bestCostRecorded(step->index, step->pass,
-                                step->beam.empty() ? 0.0 : step->beam.front().cost.total);
+    for (HistoryRecord &record : records) {
+        const int index = record.step->index, pass = record.step->pass;
+        const double best = record.step->beam.empty() ? 0.0 : record.step->beam.front().cost.total;
+        m_history.append(std::move(record));
+        Q_EMIT historyAppended(index);
+        Q_EMIT bestCostRecorded(index, pass, best);
     }
-    m_stepsDone = int(steps.size());
+    m_stepsDone = m_history.size();
     Q_EMIT progress(m_stepsDone, m_estimatedSteps);
-    if (steps.empty()) return;
-    m_lastStep = steps.back();
+    if (m_history.empty()) return;
+    m_lastStep = std::move(newest);
     Q_EMIT countersChanged(m_lastStep->counters);
     Q_EMIT stepped(m_lastStep);
     if (m_lastStep->finished) Q_EMIT finished();

@@ -7,7 +7,8 @@
 // Every step is also kept in a StepHistory (compact records made on the worker); showStep(k)
 // shows an older step again without touching the search: its record at once, then the whole step
 // (candidates, buckets, pruned) replayed from the seed on a second worker thread. A new step
-// brings the views back to the newest. A trace's steps can fill the history read-only.
+// brings the views back to the newest. A trace's compact steps can fill the history read-only
+// (replayed on demand with the trace's options).
 #pragma once
 
 #include "controllers/MetaTypes.h"
@@ -89,10 +90,16 @@ public Q_SLOTS:
     void showStep(int k);
     /// Back to the newest step (what Step and Run continue from).
     void showNewest() { showStep(-1); }
-    /// Replaces the search by the whole steps of a replayed trace over `dag` (read-only: steps
-    /// are shown, not taken): loaded(), searchReset(), historyAppended() and bestCostRecorded()
-    /// per step, then stepped() with the last one. Throws Error when the steps are not 0, 1, ...
-    void setReadOnlyHistory(beamscope::DagPtr dag, std::vector<beamscope::SearchStepPtr> steps);
+    /// Replaces the search by an opened trace's steps over `dag` (read-only: steps are shown, not
+    /// taken). `records` are compact (StepHistory::record of each checked step, 0, 1, ...),
+    /// `newest` the last step whole; an older step is shown as a live history's is, replayed from
+    /// the trace's search `options` and checked against its record (a mismatch is one error
+    /// naming `origin`'s line). Emits loaded(), searchReset(), historyAppended() and
+    /// bestCostRecorded() per step, then stepped() with `newest`. Throws Error when the records
+    /// are not 0, 1, ... or `newest` is not the last of them.
+    void setReadOnlyHistory(beamscope::DagPtr dag, const beamscope::SearchOptions &options,
+                            std::vector<beamscope::HistoryRecord> records,
+                            beamscope::SearchStepPtr newest, const QString &origin);
 
 Q_SIGNALS:
     /// A pipeline was loaded and analyzed.
@@ -143,6 +150,8 @@ private:
     StepHistory m_history;
     int m_shown = -1;             ///< history step on screen, -1: the newest
     bool m_readOnly = false;      ///< the history is a trace's
+    SearchOptions m_traceOptions; ///< the trace's search (read-only), what its steps replay with
+    QString m_traceOrigin;        ///< "trace 'PATH'": who a mismatched replay names
     bool m_replayerReady = false; ///< the replayer has this generation's DAG and options
     quint64 m_showRequest = 0;    ///< the latest showStep(); older replays are not shown
     int m_replays = 0;

@@ -10,6 +10,8 @@
 
 #include <QFileInfo>
 
+#include <utility>
+
 namespace beamscope {
 
 ExplainCoordinator::ExplainCoordinator(SelectionHub *hub, SearchController *search, QWidget *window)
@@ -26,14 +28,19 @@ ExplainCoordinator::ExplainCoordinator(SelectionHub *hub, SearchController *sear
     });
     connect(m_jobs, &ExplainJobs::traceReplayed, this,
             [this](const QString &path, const std::shared_ptr<const TraceReplay> &replay) {
+                const std::shared_ptr<KeptTrace> kept = std::exchange(m_opening, nullptr);
+                if (!kept) return;
+                const int steps = int(kept->records.size());
                 try {
-                    m_search->setReadOnlyHistory(replay->dag, replay->steps);
+                    m_search->setReadOnlyHistory(
+                        replay->dag, replay->search.options, std::move(kept->records),
+                        std::move(kept->newest),
+                        QStringLiteral("trace '%1'").arg(QFileInfo(path).fileName()));
                 } catch (const Error &e) {
                     Q_EMIT error(QString::fromStdString(e.what()));
                     return;
                 }
                 m_trace = replay->search;
-                const int steps = int(replay->steps.size());
                 // The toolbar keeps the window's own options: say the trace's here.
                 const SearchOptions &o = replay->search.options;
                 Q_EMIT message(tr("Trace %1: %2 steps of %3 (beam %4, %5 passes, seed %6, %7), "
@@ -75,7 +82,13 @@ void ExplainCoordinator::askWhy(const Pin &decision) {
 
 void ExplainCoordinator::openTrace(const QString &path) {
     Q_EMIT message(tr("Replaying the trace %1…").arg(QFileInfo(path).fileName()));
-    m_jobs->openTrace(path);
+    // Each checked step is kept as a live history keeps it (the whole step is freed on the
+    // worker), so a long trace costs what its search's history does.
+    m_opening = std::make_shared<KeptTrace>();
+    m_jobs->openTrace(path, [kept = m_opening](const SearchStepPtr &step) {
+        kept->records.push_back(StepHistory::record(step, false));
+        kept->newest = step;
+    });
 }
 
 } // namespace beamscope

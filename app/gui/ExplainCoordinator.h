@@ -1,10 +1,13 @@
 // ExplainCoordinator: the window's "explain" features. "Why not…?" from the DAG's context menu
 // (SelectionHub::whyRequested) follows the search the window runs — same DAG and options, or
 // the replayed trace's — on a worker and shows the answer in a WhyDialog. File > Open trace…
-// replays a `beamscope-cli search --trace` file on a worker (checked line by line) and hands
-// its whole steps to the SearchController as a read-only history.
+// replays a `beamscope-cli search --trace` file on a worker (checked line by line), keeps each
+// step as the compact record a live history keeps (the newest whole) and hands them to the
+// SearchController as a read-only history: older steps are replayed on demand from the trace's
+// search, as a live search's are.
 #pragma once
 
+#include "controllers/StepHistory.h"
 #include "search/TraceReader.h"
 
 #include <QObject>
@@ -51,6 +54,13 @@ private:
     ExplainJobs *m_jobs;
     WhyDialog *m_dialog;
     std::optional<TraceSearch> m_trace; ///< the search of the trace on screen, if any
+    /// What the trace being opened keeps, filled on the trace worker: a record per checked step
+    /// and the newest step whole.
+    struct KeptTrace {
+        std::vector<HistoryRecord> records;
+        SearchStepPtr newest;
+    };
+    std::shared_ptr<KeptTrace> m_opening;
 };
 
 } // namespace beamscope

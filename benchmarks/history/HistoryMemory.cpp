@@ -4,12 +4,17 @@
 // ("history"), or every whole step ("whole": candidates, buckets, pruned lists and their
 // derivations too). Prints steps, peak RSS (getrusage) and the records' own bytes. MODE replay
 // also times what showing an older step costs: SearchReplayer recomputing the middle step and the
-// last one from the seed (after the search, as the GUI does).
+// last one from the seed (after the search, as the GUI does). With --trace, opens a
+// `beamscope-cli search --trace` file as File > Open trace… does (TraceReader::replay: the search
+// run again and every step checked against its line) and keeps every step whole (as the GUI did
+// first) or as a StepHistory record (as it does now); prints the open time too.
 //   beamscope-history-memory APP latest|history|whole|replay [BEAM] [-p key=value]...
+//   beamscope-history-memory --trace FILE history|whole
 #include "controllers/SearchReplayer.h"
 #include "controllers/StepHistory.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
+#include "search/TraceReader.h"
 
 #include <sys/resource.h>
 
@@ -23,10 +28,57 @@
 
 using namespace beamscope;
 
+namespace {
+
+double peakRssMb() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0;
+}
+
+/// --trace FILE MODE: opens the trace as the GUI does and keeps its steps per MODE.
+int openTrace(const std::string &path, const std::string &mode) {
+    const auto start = std::chrono::steady_clock::now();
+    const TraceReader reader(path);
+    StepHistory history;
+    TraceReplay replay;
+    if (mode == "history")
+        replay = reader.replay(nullptr, {}, [&history](const SearchStepPtr &step) {
+            history.append(StepHistory::record(step, false));
+        });
+    else
+        replay = reader.replay();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    const size_t steps = mode == "history" ? size_t(history.size()) : replay.steps.size();
+    std::printf("trace %s mode %s: %zu steps, opened in %.2f s, peak RSS %.1f MB, history records "
+                "%.1f MB\n",
+                path.c_str(), mode.c_str(), steps, took.count(), peakRssMb(),
+                double(history.ownBytes()) / 1e6);
+    return 0;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
+    if (argc == 4 && std::strcmp(argv[1], "--trace") == 0) {
+        const std::string mode = argv[3];
+        if (mode != "history" && mode != "whole") {
+            std::fprintf(stderr, "%s: unknown trace mode '%s' (history or whole)\n", argv[0],
+                         mode.c_str());
+            return 2;
+        }
+        try {
+            return openTrace(argv[2], mode);
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+            return 1;
+        }
+    }
     if (argc < 3) {
-        std::fprintf(stderr, "usage: %s APP latest|history|whole|replay [BEAM] [-p key=value]...\n",
-                     argv[0]);
+        std::fprintf(stderr,
+                     "usage: %s APP latest|history|whole|replay [BEAM] [-p key=value]...\n"
+                     "       %s --trace FILE history|whole\n",
+                     argv[0], argv[0]);
         return 2;
     }
     const std::string mode = argv[2];
@@ -66,11 +118,9 @@ int main(int argc, char **argv) {
                 std::printf("replaying step %d of %d: %.2f s\n", k + 1, last + 1, took.count());
             }
         }
-        rusage usage{};
-        getrusage(RUSAGE_SELF, &usage);
         std::printf("%s beam %d mode %s: %d steps, peak RSS %.1f MB, history records %.1f MB\n",
                     source.name.c_str(), options.beamSize, mode.c_str(), latest->index + 1,
-                    double(usage.ru_maxrss) / 1024.0, double(history.ownBytes()) / 1e6);
+                    peakRssMb(), double(history.ownBytes()) / 1e6);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
         return 1;

@@ -27,12 +27,15 @@ nlohmann::json traceSearchToJson(const PipelineSource &source, const SearchOptio
 /// Its inverse; throws Error naming the field that is missing or wrong.
 TraceSearch traceSearchFromJson(const nlohmann::json &j);
 
-/// A trace replayed: the pipeline's DAG and every step, whole.
+/// A trace replayed: the pipeline's DAG and every step, whole (unless a sink took them).
 struct TraceReplay {
     TraceSearch search;
     std::shared_ptr<const FunctionDAG> dag;
     std::vector<SearchStepPtr> steps;
 };
+
+/// Takes each replayed and checked step instead of TraceReplay::steps (e.g. to keep it compactly).
+using TraceStepSink = std::function<void(const SearchStepPtr &)>;
 
 class TraceReader {
 public:
@@ -46,13 +49,16 @@ public:
 
     /// Builds the pipeline, runs the search and compares each step with its line (the first
     /// differing field is named); throws Error "trace 'PATH' line N: ..." on a mismatch or a
-    /// trace longer than the search. `progress(done, total)` is called after each step.
+    /// trace longer than the search. `progress(done, total)` is called after each step. With a
+    /// `sink`, each checked step goes to it and TraceReplay::steps stays empty, so a long trace
+    /// is never held whole.
     TraceReplay replay(const CancelToken *cancel = nullptr,
-                       const std::function<void(int, int)> &progress = {}) const;
+                       const std::function<void(int, int)> &progress = {},
+                       const TraceStepSink &sink = {}) const;
 
 private:
     std::string m_path;
-    std::vector<nlohmann::json> m_lines;
+    std::vector<std::string> m_lines; ///< each step line, dumped (first line less its search)
     TraceSearch m_search;
 };
 

@@ -144,12 +144,26 @@ private Q_SLOTS:
         // The best-cost chart has a point per step.
         QTRY_COMPARE_WITH_TIMEOUT(m_window->costView()->historyChart()->pointCount(),
                                   int(lines.size()), 5000);
-        // Every step in the history is the step its line recorded (the first line less "search").
-        for (int k = 0; k < search->history().size(); ++k) {
+        // The history keeps compact records, as a live search's; the newest step is whole and
+        // an older one, replayed on demand from the trace's search, is the step its line
+        // recorded (the first line less "search").
+        const auto lineOf = [&](int k) {
             nlohmann::json line = nlohmann::json::parse(lines[size_t(k)]);
             line.erase("search");
-            QCOMPARE(stepToJson(*search->history().at(k).step, *search->dag()).dump(), line.dump());
+            return line.dump();
+        };
+        const int newest = search->history().size() - 1;
+        QVERIFY(!search->history().at(0).complete);
+        QVERIFY(search->history().at(0).step->candidates.empty());
+        QCOMPARE(stepToJson(*search->lastStep(), *search->dag()).dump(), lineOf(newest));
+        for (int k : {0, newest / 2}) {
+            QSignalSpy shown(search, &SearchController::stepShown);
+            search->showStep(k);
+            QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && shown.last().at(3).toBool(), 60000);
+            const auto whole = shown.last().at(0).value<SearchStepPtr>();
+            QCOMPARE(stepToJson(*whole, *search->dag()).dump(), lineOf(k));
         }
+        search->showNewest();
         waitSettled();
         // "Why not?" on a trace follows the trace's search, not the window's.
         Pin decision;

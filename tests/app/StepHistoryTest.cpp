@@ -1,20 +1,26 @@
 // Step history on real searches: going back to step k shows exactly what step k produced (every
 // field the views read, compared with a fresh engine stopped at k), at once from the compact
 // record and then whole from the replay; going back never moves the search, and Step continues
-// from the newest; the replayer moves forward without starting again; a trace's steps are shown
-// read-only. stencil_chain, beam 4, 2 passes (about 1 s in all).
+// from the newest; the replayer moves forward without starting again; an opened trace is kept as
+// compact records, shown read-only, and its revisited steps equal the live run's (a record its
+// replay does not match is one line naming the trace's line). stencil_chain, beam 4, 2 passes
+// (about 1 s in all).
 #include "../views/RealSearch.h"
 
 #include "controllers/SearchController.h"
 #include "controllers/SearchReplayer.h"
 #include "controllers/StepHistory.h"
+#include "search/SearchReport.h"
+#include "search/TraceReader.h"
 #include "util/Error.h"
 
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 
 using namespace beamscope;
@@ -207,29 +213,90 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(Error, h.append(r)); // step 5 cannot come first
     }
 
-    void aTraceIsShownReadOnly() {
-        const test::RealSearch fresh =
-            test::runSearch("stencil_chain", {"length=4"}, test::testOptions(4, 2));
+    void anOpenedTraceIsKeptCompactlyAndReplayedOnDemand() {
+        // A trace written as `beamscope-cli search --trace` writes it, opened as File > Open
+        // trace… does: every step checked against its line, kept as a compact record.
+        const SearchOptions options = test::testOptions(4, 2, 3);
+        const PipelineSource src = source("stencil_chain", {"length=4"});
+        const test::RealSearch live = test::runSearch("stencil_chain", {"length=4"}, options);
+        const int n = int(live.steps.size());
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("t.jsonl")).toStdString();
+        {
+            std::ofstream out(path);
+            for (const SearchStepPtr &step : live.steps) {
+                nlohmann::json line = stepToJson(*step, *live.dag);
+                if (step->index == 0) line["search"] = traceSearchToJson(src, options);
+                out << line.dump() << "\n";
+            }
+        }
+        std::vector<HistoryRecord> records;
+        SearchStepPtr newest;
+        const TraceReplay replay =
+            TraceReader(path).replay(nullptr, {}, [&](const SearchStepPtr &step) {
+                records.push_back(StepHistory::record(step, false));
+                newest = step;
+            });
+        QVERIFY(replay.steps.empty()); // the sink took them
+        QCOMPARE(int(records.size()), n);
+        const std::vector<HistoryRecord> kept = records;
+
         SearchController c;
         QSignalSpy stepped(&c, &SearchController::stepped);
         QSignalSpy costs(&c, &SearchController::bestCostRecorded);
         QSignalSpy error(&c, &SearchController::error);
-        c.setReadOnlyHistory(fresh.dag, fresh.steps);
+        c.setReadOnlyHistory(replay.dag, replay.search.options, std::move(records), newest,
+                             QStringLiteral("trace 't.jsonl'"));
         QVERIFY(c.isReadOnly());
-        QCOMPARE(c.history().size(), int(fresh.steps.size()));
-        QCOMPARE(costs.count(), int(fresh.steps.size()));
+        QCOMPARE(c.history().size(), n);
+        QCOMPARE(costs.count(), n);
         QCOMPARE(stepped.count(), 1);
-        QCOMPARE(c.lastStep(), fresh.steps.back());
+        QCOMPARE(wholeDump(*c.lastStep()), wholeDump(*live.steps.back()));
+        for (int k = 0; k < n; ++k)
+            QVERIFY(!c.history().at(k).complete && c.history().at(k).step->candidates.empty());
+        // A revisited step of the trace is the live run's step k, field by field: the record at
+        // once, then the whole step replayed from the trace's search.
+        for (int k : {0, 2, n / 2, n - 2}) {
+            const auto [first, whole] = show(c, k);
+            QVERIFY2(whole, "the whole step arrives");
+            QCOMPARE(recordDump(*first), recordDump(*live.steps[size_t(k)]));
+            QCOMPARE(wholeDump(*whole), wholeDump(*live.steps[size_t(k)]));
+            QCOMPARE(c.shownStep(), k);
+        }
+        QCOMPARE(error.count(), 0);
+        // The newest step is whole at once.
         QSignalSpy shown(&c, &SearchController::stepShown);
-        c.showStep(3);
-        QCOMPARE(shown.count(), 1); // whole at once: nothing to replay
-        QCOMPARE(shown.front().at(0).value<SearchStepPtr>(), fresh.steps[3]);
+        c.showNewest();
+        QCOMPARE(shown.count(), 1);
         QVERIFY(shown.front().at(3).toBool());
+        QCOMPARE(shown.front().at(0).value<SearchStepPtr>(), c.lastStep());
+        // Read-only: stepping is refused in one line.
         c.stepOne();
         QCOMPARE(error.count(), 1);
         QVERIFY(!error.front().front().toString().contains('\n'));
-        std::vector<SearchStepPtr> gap{fresh.steps[0], fresh.steps[2]};
-        QVERIFY_THROWS_EXCEPTION(Error, c.setReadOnlyHistory(fresh.dag, gap));
+
+        // A record that its replayed step does not match: one line naming the trace's line.
+        std::vector<HistoryRecord> tampered = kept;
+        auto changed = std::make_shared<SearchStep>(*tampered[2].step);
+        changed->beam.front().hash ^= 1;
+        tampered[2].step = changed;
+        c.setReadOnlyHistory(replay.dag, replay.search.options, std::move(tampered), newest,
+                             QStringLiteral("trace 't.jsonl'"));
+        error.clear();
+        c.showStep(2);
+        QTRY_COMPARE_WITH_TIMEOUT(error.count(), 1, 60000);
+        const QString message = error.front().front().toString();
+        QVERIFY2(message.startsWith(QStringLiteral("trace 't.jsonl' line 3: step 2 replayed")),
+                 qPrintable(message));
+        QVERIFY(message.contains(QStringLiteral("'beam' differs")));
+
+        // Records out of order, or a newest step that is not the last record, are refused.
+        std::vector<HistoryRecord> gap{kept[0], kept[2]};
+        QVERIFY_THROWS_EXCEPTION(Error, c.setReadOnlyHistory(live.dag, options, gap, live.steps[2],
+                                                             QStringLiteral("t")));
+        std::vector<HistoryRecord> two{kept[0], kept[1]};
+        QVERIFY_THROWS_EXCEPTION(
+            Error, c.setReadOnlyHistory(live.dag, options, two, newest, QStringLiteral("t")));
     }
 };
 

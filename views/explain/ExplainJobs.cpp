@@ -45,19 +45,21 @@ void ExplainJobs::askWhy(std::shared_ptr<const FunctionDAG> dag, const SearchOpt
     });
 }
 
-void ExplainJobs::openTrace(const QString &path) {
+void ExplainJobs::openTrace(const QString &path, TraceStepSink sink) {
     m_trace.restart();
-    m_trace.post([this, path](const JobTracker::Job &job) {
+    m_trace.post([this, path, sink = std::move(sink)](const JobTracker::Job &job) {
         if (job.isCancelled()) return;
         std::shared_ptr<const TraceReplay> replay;
         QString message;
         try {
             const TraceReader reader(path.toStdString());
-            replay = std::make_shared<const TraceReplay>(
-                reader.replay(&job.cancelFlag(), [this, &job](int done, int total) {
+            replay = std::make_shared<const TraceReplay>(reader.replay(
+                &job.cancelFlag(),
+                [this, &job](int done, int total) {
                     if (done % 16 == 0 || done == total)
                         job.deliver([this, done, total] { Q_EMIT traceProgress(done, total); });
-                }));
+                },
+                sink));
         } catch (const SearchCancelled &) {
             return;
         } catch (const std::exception &e) {

@@ -1,7 +1,8 @@
 // ExplainJobs: the two long core calls of the "explain" features, each on its own JobTracker
 // worker so the GUI thread never waits: "why not?" (WhyNot: a whole search followed for one
 // described decision) and opening a search trace (TraceReader: the search replayed and checked
-// line by line). A newer request drops an older one's result.
+// line by line; the caller's sink may keep the steps compactly). A newer request drops an older
+// one's result.
 #pragma once
 
 #include "search/TraceReader.h"
@@ -24,8 +25,9 @@ public:
     /// Runs the search of `options` over `dag` and answers for `decision`: answered() or failed().
     void askWhy(std::shared_ptr<const FunctionDAG> dag, const SearchOptions &options,
                 const Pin &decision);
-    /// Reads and replays the trace at `path`: traceReplayed() or failed().
-    void openTrace(const QString &path);
+    /// Reads and replays the trace at `path`: traceReplayed() or failed(). Each checked step goes
+    /// to `sink` on the worker thread when one is given (the replay's steps then stay empty).
+    void openTrace(const QString &path, beamscope::TraceStepSink sink = {});
     /// True while a request runs.
     bool isBusy() const { return m_why.isBusy() || m_trace.isBusy(); }
 
