@@ -15,6 +15,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QFont>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -237,11 +239,12 @@ private Q_SLOTS:
         QCOMPARE(model.index(2, TimelineModel::StepColumn).data().toInt(), 3);
         QCOMPARE(model.index(2, TimelineModel::FuncColumn).data().toString(),
                  QStringLiteral("stage_2"));
-        QCOMPARE(model.index(1, TimelineModel::PhaseColumn).data().toString(),
-                 QStringLiteral("tiling"));
-        QCOMPARE(model.index(0, TimelineModel::PassColumn).data().toString(),
-                 QStringLiteral("pre"));
-        QVERIFY(model.index(2, TimelineModel::CandidatesColumn).data().toString().startsWith("30"));
+        QCOMPARE(model.index(1, TimelineModel::PassColumn).data().toString(),
+                 QStringLiteral("pre tile"));
+        QCOMPARE(model.index(2, TimelineModel::PassColumn).data().toString(),
+                 QStringLiteral("1 loc"));
+        QCOMPARE(model.index(2, TimelineModel::CandidatesColumn).data().toString(),
+                 QStringLiteral("30"));
         model.setShown(1);
         QVERIFY(model.index(1, 0).data(Qt::FontRole).value<QFont>().bold());
         QVERIFY(!model.index(0, 0).data(Qt::FontRole).isValid());
@@ -272,6 +275,47 @@ private Q_SLOTS:
         QVERIFY(panel.caption().contains("of 6"));
         panel.setShown(1, false, true);
         QVERIFY(!panel.caption().contains("replaying"));
+    }
+
+    void timelineReadsAtTheDocksDefaultWidth() {
+        // Compact figures: at most four characters a count, three significant digits a cost.
+        QCOMPARE(compactCount(950), QStringLiteral("950"));
+        QCOMPARE(compactCount(1234), QStringLiteral("1.2k"));
+        QCOMPARE(compactCount(21504), QStringLiteral("22k"));
+        QCOMPARE(compactCount(3400000), QStringLiteral("3.4M"));
+        QCOMPARE(compactMs(0.41234), QStringLiteral("0.412"));
+        QCOMPARE(compactMs(1.2449), QStringLiteral("1.24"));
+        QCOMPARE(compactMs(12.345), QStringLiteral("12.3"));
+        QCOMPARE(compactMs(124.4), QStringLiteral("124"));
+        // At 290 px (the dock's default) every column fits: no sideways scrolling, and a long
+        // Func name is elided in the middle rather than widening its column.
+        TimelinePanel panel;
+        panel.resize(290, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        for (int k = 0; k < 600; ++k) {
+            TimelineEntry e = entry(k, "output_laplacian_pyramid_level_" + std::to_string(k), 12.5);
+            e.candidates = 2904;
+            e.sampled = 105;
+            panel.appendStep(e);
+        }
+        panel.flush();
+        QTest::qWait(50);
+        const QTreeView *list = panel.list();
+        QVERIFY2(list->header()->length() <= list->viewport()->width(),
+                 qPrintable(QStringLiteral("%1 > %2")
+                                .arg(list->header()->length())
+                                .arg(list->viewport()->width())));
+        QVERIFY(!list->horizontalScrollBar()->isVisible());
+        QVERIFY(list->header()->sectionSize(TimelineModel::FuncColumn) >= 70);
+        const QModelIndex cands = panel.model()->index(599, TimelineModel::CandidatesColumn);
+        QVERIFY(list->fontMetrics().horizontalAdvance(cands.data().toString()) <=
+                list->header()->sectionSize(TimelineModel::CandidatesColumn));
+        QVERIFY(panel.model()
+                    ->index(599, 0)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("2,904 candidates, 105 costed"));
     }
 
     void clickingTheBestCostChartGoesToThatStep() {

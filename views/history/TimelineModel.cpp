@@ -5,9 +5,28 @@
 
 #include <QFont>
 
+#include <cmath>
 #include <utility>
 
 namespace beamscope {
+
+QString compactCount(int64_t n) {
+    if (n < 0) return QStringLiteral("-") + compactCount(-n);
+    if (n < 1000) return QString::number(n);
+    if (n < 9950) return QString::number(double(n) / 1e3, 'f', 1) + QLatin1Char('k');
+    if (n < 999500) return QString::number(std::llround(double(n) / 1e3)) + QLatin1Char('k');
+    if (n < 9950000) return QString::number(double(n) / 1e6, 'f', 1) + QLatin1Char('M');
+    return QString::number(std::llround(double(n) / 1e6)) + QLatin1Char('M');
+}
+
+QString compactMs(double v) {
+    if (!std::isfinite(v)) return QStringLiteral("—");
+    const double a = std::fabs(v);
+    if (a >= 99.95) return QString::number(v, 'f', 0);
+    if (a >= 9.995) return QString::number(v, 'f', 1);
+    if (a >= 0.9995) return QString::number(v, 'f', 2);
+    return QString::number(v, 'g', 3);
+}
 
 TimelineModel::TimelineModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -60,18 +79,15 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
         switch (index.column()) {
         case StepColumn:
             return e.index + 1;
-        case PassColumn:
-            return e.pass == 0 ? tr("pre") : QString::number(e.pass);
         case FuncColumn:
             return QString::fromStdString(e.func);
-        case PhaseColumn:
-            return e.phase == Phase::ComputeLocation ? tr("location") : tr("tiling");
+        case PassColumn:
+            return tr("%1 %2").arg(e.pass == 0 ? tr("pre") : QString::number(e.pass),
+                                   e.phase == Phase::ComputeLocation ? tr("loc") : tr("tile"));
         case CandidatesColumn:
-            return tr("%1 (%2)").arg(format::count(e.candidates), format::count(e.sampled));
-        case PrunedColumn:
-            return format::count(e.pruned);
+            return compactCount(e.candidates);
         case BestColumn:
-            return format::ms(e.bestCost);
+            return compactMs(e.bestCost);
         default:
             return {};
         }
@@ -83,23 +99,34 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
         bold.setBold(true);
         return bold;
     }
-    if (role == Qt::ToolTipRole && e.passFinished)
-        return tr("The last step of pass %1").arg(e.pass);
+    if (role == Qt::ToolTipRole) {
+        // The exact figures behind the compact ones.
+        QString tip =
+            tr("Step %1 (%2): %3 of %4\nBest in the beam: %5\n%6 candidates, %7 costed, %8 "
+               "pruned")
+                .arg(e.index + 1)
+                .arg(e.pass == 0 ? tr("pre-pass") : tr("pass %1").arg(e.pass))
+                .arg(e.phase == Phase::ComputeLocation ? tr("compute location") : tr("tiling"),
+                     QString::fromStdString(e.func), format::ms(e.bestCost),
+                     format::count(e.candidates), format::count(e.sampled),
+                     format::count(e.pruned));
+        if (e.passFinished) tip += tr("\nThe last step of pass %1").arg(e.pass);
+        return tip;
+    }
     return {};
 }
 
 QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-    static const char *const names[] = {"Step", "Pass",       "Func",  "Phase",
-                                        "Best", "Candidates", "Pruned"};
+    static const char *const names[] = {"#", "Func", "Pass", "Best", "Cands"};
     static const char *const tips[] = {
         "The step's number (1-based)",
-        "The pass it belongs to (pre: the freezing pre-pass)",
-        "The Func the step decided",
-        "Compute location, or the tiling of a root Func",
-        "The best predicted cost in the beam after the step",
-        "Candidates enumerated, and how many of them were costed (sampled)",
-        "Candidates dropped by the pruning rules"};
+        "The Func the step decided (the row's tooltip has the whole name)",
+        "The pass (pre: the freezing pre-pass) and what the step decided: loc, the Func's compute "
+        "location; tile, the tiling of a root Func",
+        "The best predicted cost in the beam after the step, in ms",
+        "Candidates enumerated (k: thousands); the row's tooltip has the exact count, how many "
+        "were costed (sampled) and how many pruned"};
     if (role == Qt::DisplayRole) return tr(names[section]);
     if (role == Qt::ToolTipRole) return tr(tips[section]);
     return {};

@@ -1,6 +1,8 @@
-// TimelineModel: one row per step of the search's history — step number, pass, the Func decided,
-// the phase, candidates (sampled of them), pruned, and the best cost in the beam after it. Rows
-// are appended as steps arrive (one insert each, no reset); the step on screen is emphasized.
+// TimelineModel: one row per step of the search's history — step number, the Func decided, the
+// pass with the phase, the best cost in the beam after it and the candidates enumerated, in compact
+// numbers so the list reads at the dock's default width (290 px) without scrolling; the row's
+// tooltip has the exact figures, the costed (sampled) and the pruned counts. Rows are appended as
+// steps arrive (one insert each, no reset); the step on screen is emphasized.
 #pragma once
 
 #include "search/SearchStep.h"
@@ -24,17 +26,20 @@ struct TimelineEntry {
     bool passFinished = false;
 };
 
+/// A count in at most four characters ("950", "1.2k", "21k", "3.4M").
+QString compactCount(int64_t n);
+/// A cost in milliseconds with three significant digits and no unit ("0.412", "12.4", "124").
+QString compactMs(double milliseconds);
+
 class TimelineModel final : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
         StepColumn,
-        PassColumn,
         FuncColumn,
-        PhaseColumn,
+        PassColumn, ///< the pass and the phase ("1 loc", "2 tile", "pre loc")
         BestColumn,
         CandidatesColumn,
-        PrunedColumn,
         ColumnCount
     };
 

@@ -3,6 +3,7 @@
 
 #include "views/common/Format.h"
 
+#include <QFont>
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,6 +14,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 namespace beamscope {
@@ -39,22 +41,33 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     m_list->setAlternatingRowColors(true);
     m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_list->setContextMenuPolicy(Qt::CustomContextMenu);
-    // Fixed widths from the font (measuring every row on each new step would cost a run dearly);
-    // the Func column takes the rest.
-    const QFontMetrics metrics = m_list->fontMetrics();
-    auto width = [&](const char *sample) {
-        return metrics.horizontalAdvance(QString::fromUtf8(sample)) + 14;
+    // Fixed widths from the font (measuring every row on each new step would cost a run dearly),
+    // each the wider of its header and its widest compact value; the Func column takes the rest,
+    // its long names elided in the middle (the row's tooltip has them whole). At the dock's
+    // default width nothing scrolls sideways.
+    QFont bold = m_list->font(); // the shown step's row is bold: its figures are the widest
+    bold.setBold(true);
+    const QFontMetrics metrics(bold);
+    auto width = [&](int column, const char *sample) {
+        const QString header =
+            m_model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+        return std::max(metrics.horizontalAdvance(header),
+                        metrics.horizontalAdvance(QString::fromUtf8(sample))) +
+               8;
     };
+    m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     QHeaderView *header = m_list->header();
     header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Fixed);
     header->setSectionResizeMode(TimelineModel::FuncColumn, QHeaderView::Stretch);
-    header->setMinimumSectionSize(20);
-    header->resizeSection(TimelineModel::StepColumn, width("0000"));
-    header->resizeSection(TimelineModel::PassColumn, width("Pass"));
-    header->resizeSection(TimelineModel::PhaseColumn, width("location"));
-    header->resizeSection(TimelineModel::BestColumn, width("000.0 ms"));
-    header->resizeSection(TimelineModel::CandidatesColumn, width("00,000 (000)"));
-    header->resizeSection(TimelineModel::PrunedColumn, width("Pruned"));
+    header->setMinimumSectionSize(16);
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    header->resizeSection(TimelineModel::StepColumn, width(TimelineModel::StepColumn, "000"));
+    header->resizeSection(TimelineModel::PassColumn, width(TimelineModel::PassColumn, "pre tile"));
+    header->resizeSection(TimelineModel::BestColumn, width(TimelineModel::BestColumn, "0.000"));
+    header->resizeSection(TimelineModel::CandidatesColumn,
+                          width(TimelineModel::CandidatesColumn, "0.0k"));
 
     auto *controls = new QHBoxLayout;
     controls->addWidget(m_back);
