@@ -23,6 +23,7 @@ ExplainCoordinator::ExplainCoordinator(SelectionHub *hub, SearchController *sear
         if (m_dialog->isVisible()) m_dialog->showError(text);
         Q_EMIT error(text);
     });
+    connect(m_jobs, &ExplainJobs::traceFailed, this, [this] { m_opening.reset(); });
     connect(m_jobs, &ExplainJobs::traceProgress, this, [this](int done, int total) {
         Q_EMIT message(tr("Replaying the trace: step %1 of %2").arg(done).arg(total));
     });

@@ -283,6 +283,7 @@ private Q_SLOTS:
         QCOMPARE(compactCount(1234), QStringLiteral("1.2k"));
         QCOMPARE(compactCount(21504), QStringLiteral("22k"));
         QCOMPARE(compactCount(3400000), QStringLiteral("3.4M"));
+        QCOMPARE(compactMs(0.05586), QStringLiteral("0.056"));
         QCOMPARE(compactMs(0.41234), QStringLiteral("0.412"));
         QCOMPARE(compactMs(1.2449), QStringLiteral("1.24"));
         QCOMPARE(compactMs(12.345), QStringLiteral("12.3"));

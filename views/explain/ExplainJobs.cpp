@@ -66,10 +66,12 @@ void ExplainJobs::openTrace(const QString &path, TraceStepSink sink) {
             message = firstLine(e.what());
         }
         job.finish([this, path, replay, message] {
-            if (replay)
+            if (replay) {
                 Q_EMIT traceReplayed(path, replay);
-            else
+            } else {
+                Q_EMIT traceFailed();
                 Q_EMIT failed(message);
+            }
         });
     });
 }

@@ -36,6 +36,8 @@ Q_SIGNALS:
     void traceReplayed(QString path, std::shared_ptr<const beamscope::TraceReplay> replay);
     /// One line fit for a user.
     void failed(QString message);
+    /// An openTrace() failed (before failed()): what its sink kept can go.
+    void traceFailed();
     /// A trace replay's progress (steps replayed of the lines).
     void traceProgress(int done, int total);
 

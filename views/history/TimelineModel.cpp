@@ -25,7 +25,8 @@ QString compactMs(double v) {
     if (a >= 99.95) return QString::number(v, 'f', 0);
     if (a >= 9.995) return QString::number(v, 'f', 1);
     if (a >= 0.9995) return QString::number(v, 'f', 2);
-    return QString::number(v, 'g', 3);
+    if (a >= 0.09995) return QString::number(v, 'f', 3);
+    return QString::number(v, 'g', 2); // "0.056": the column holds five characters
 }
 
 TimelineModel::TimelineModel(QObject *parent) : QAbstractTableModel(parent) {}

@@ -28,7 +28,8 @@ struct TimelineEntry {
 
 /// A count in at most four characters ("950", "1.2k", "21k", "3.4M").
 QString compactCount(int64_t n);
-/// A cost in milliseconds with three significant digits and no unit ("0.412", "12.4", "124").
+/// A cost in milliseconds with three significant digits (two below 0.1) and no unit ("0.056",
+/// "0.412", "12.4", "124").
 QString compactMs(double milliseconds);
 
 class TimelineModel final : public QAbstractTableModel {
