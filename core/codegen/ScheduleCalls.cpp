@@ -83,9 +83,10 @@ void fuseToThree(StagePlan &plan, int stage, std::vector<CallVar> &vars, StageNa
     }
 }
 
-/// Unrolls the serial loops when they are few; true if there were any to unroll.
-bool unrollSmall(StagePlan &plan, int stage, const std::vector<CallVar> &serial, int64_t product) {
-    if (product >= kUnrollLimit) return false;
+/// Unrolls the serial loops when they are few (or `always`); true if there were any to unroll.
+bool unrollSmall(StagePlan &plan, int stage, const std::vector<CallVar> &serial, int64_t product,
+                 bool always = false) {
+    if (product >= kUnrollLimit && !always) return false;
     for (const CallVar &v : serial)
         plan.calls.push_back(makeCall(CallKind::Unroll, stage, {v}));
     return !serial.empty();
@@ -165,7 +166,12 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
     fuseToThree(plan, stageIndex, blocks, names, "fused_b");
     plan.calls.push_back(makeCall(CallKind::GpuBlocks, stageIndex, blocks));
     plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
-    plan.unrolled = unrollSmall(plan, stageIndex, serial, serialProduct);
+    // A guarded tile split of a pure stage puts `if (likely(v <= v.max))` around the serial
+    // loops inside v's; Halide 21's loop partitioning, partitioning an outer (block or thread)
+    // loop, can simplify that guard to true and write past the allocation when the guard
+    // encloses a loop (docs/design-notes.md). Unrolled, the guards enclose straight-line code.
+    const bool guardedPure = stageIndex == 0 && !plan.constantTiles;
+    plan.unrolled = unrollSmall(plan, stageIndex, serial, serialProduct, guardedPure);
     plan.blockVars = blocks;
     plan.threadVars = threads;
     return plan;

@@ -63,6 +63,24 @@ TEST(CrashTriage, CorrectScheduleThatCrashedTheDeviceRunIsAToolchainCrash) {
     EXPECT_EQ(Measurement::fromJson(m.toJson()).crashVerdict, kVerdictToolchainCrash);
 }
 
+// Regression (issue 12): lens_blur's greedy#2 on the pocl-cpu model (the saved job) crashed its
+// worker on PoCL and, moved to the host, corrupted the heap ('malloc(): invalid size'). The
+// guarded tile split of 'left' (52 rows estimated, 64-row tile: GuardWithIf) had its guard
+// dropped by Halide's loop partitioning, so whole tiles were written past the allocation
+// (docs/design-notes.md); ScheduleCalls now unrolls such tiles. The triage worker finds it
+// correct on the host. 6-10 s.
+TEST(CrashTriage, SavedLensBlurScheduleRunsCorrectlyOnTheHost) {
+    const std::string job =
+        std::string(BEAMSCOPE_TEST_DATA_DIR) + "/crashes/lens_blur-pocl-cpu-seed1-greedy2.json";
+    ProcessOptions options;
+    options.timeoutS = 120;
+    const ProcessResult r = runProcess(
+        {testWorker().workerPath, "--triage", job, ::testing::TempDir() + "/lens_blur.cl"},
+        options);
+    EXPECT_TRUE(r.succeeded()) << r.describeEnd(options.timeoutS) << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("{\"host\":\"correct\""), std::string::npos) << r.out << r.err;
+}
+
 TEST(CrashTriage, VerdictsFromTheHostRunsFindings) {
     // A schedule that reads out of bounds cannot be made from the search (Halide's bounds
     // inference sizes every buffer), so the rule is checked on Halide's real assertion: a
