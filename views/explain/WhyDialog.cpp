@@ -113,9 +113,8 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
     if (!std::isnan(a.cutoff)) item(nullptr, tr("Cost to beat"), ms(a.cutoff));
     item(nullptr, tr("Best schedule's cost"), ms(result->bestCost));
     if (a.termsDelta) {
-        QTreeWidgetItem *terms =
-            item(nullptr, tr("Against '%1'").arg(QString::fromStdString(a.against)),
-                 number(a.againstCost));
+        QTreeWidgetItem *terms = item(
+            nullptr, tr("Against '%1'").arg(QString::fromStdString(a.against)), ms(a.againstCost));
         for (size_t t = 0; t < result->termNames.size(); ++t)
             item(terms, QString::fromStdString(result->termNames[t]),
                  signedNumber((*a.termsDelta)[t]));
