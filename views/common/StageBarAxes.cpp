@@ -2,9 +2,21 @@
 #include "views/common/StageBarAxes.h"
 
 #include <QBarCategoryAxis>
+#include <QGraphicsLayout>
+#include <QLegend>
 #include <QValueAxis>
 
 namespace beamscope {
+
+QChart *newStageBarChart() {
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setBackgroundRoundness(0);
+    return chart;
+}
 
 void attachStageBarAxes(QChart *chart, QAbstractBarSeries *series, const QStringList &stages,
                         const QString &timeTitle) {

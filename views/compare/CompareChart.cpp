@@ -5,7 +5,6 @@
 #include "views/common/StageBarAxes.h"
 
 #include <QBarSet>
-#include <QGraphicsLayout>
 #include <QHorizontalBarSeries>
 
 #include <algorithm>
@@ -27,13 +26,7 @@ std::map<std::pair<int, int>, double> byStage(const CompareSide &s, int term) {
 
 CompareChart::CompareChart(QWidget *parent) : QChartView(parent) {
     setRenderHint(QPainter::Antialiasing);
-    auto *chart = new QChart;
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->layout()->setContentsMargins(0, 0, 0, 0);
-    chart->setBackgroundRoundness(0);
-    setChart(chart);
+    setChart(newStageBarChart());
     setMinimumHeight(200);
 }
 

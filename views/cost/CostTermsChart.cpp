@@ -8,7 +8,6 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
-#include <QGraphicsLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLegendMarker>
 
@@ -28,13 +27,7 @@ QColor termColor(size_t t) {
 CostTermsChart::CostTermsChart(SelectionHub *hub, QWidget *parent)
     : QChartView(parent), m_hub(hub) {
     setRenderHint(QPainter::Antialiasing);
-    auto *chart = new QChart;
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->layout()->setContentsMargins(0, 0, 0, 0);
-    chart->setBackgroundRoundness(0);
-    setChart(chart);
+    setChart(newStageBarChart());
     setMinimumHeight(170);
     connect(hub, &SelectionHub::stateChanged, this, &CostTermsChart::rebuild);
     connect(hub, &SelectionHub::funcSelected, this, &CostTermsChart::rebuild);
