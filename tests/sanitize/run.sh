@@ -27,11 +27,15 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$here/ubsa
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$here/tsan.supp"
 export QT_QPA_PLATFORM=offscreen
 
-qt_asan=(views-models views-dag views-pin-menu views-code views-benchmark views-tune
-         app-search-controller app-session app-benchmark-controller app-tune-controller
-         app-job-tracker app-window-layout app-pipeline-panel app-gui-settings app-gpu-choice
+# Every Qt test but app-responsiveness (timing figures mean nothing under a sanitizer) and
+# app-screenshot (it runs the GUI executable, not test code).
+qt_asan=(views-models views-dag views-pin-menu views-code views-benchmark views-tune views-runner
+         views-history-compare app-search-controller app-session app-step-history
+         app-benchmark-controller app-tune-controller app-slurm-controller app-job-tracker
+         app-window-layout app-pipeline-panel app-gui-settings app-gpu-choice app-explain
          app-main-window)
-qt_tsan=(app-search-controller app-benchmark-controller app-tune-controller app-job-tracker)
+qt_tsan=(app-search-controller app-step-history app-benchmark-controller app-tune-controller
+         app-job-tracker)
 # The ci subset: parsers (GPU spec, bench job, schedule JSON, pins, estimates, sessions), the
 # measurement store and the search; no Halide JIT or device run (those take minutes under ASan).
 ci_filter='GpuSpec*:Estimates*:ScalarInputs*:MeasurementStore.*:MeasurementStoreFile.*:MeasurementStoreProcess.*:SearchSpace*:SearchEngine*:SearchPasses*:StructuralHash*:Sampler*:RankMetrics*:BenchData*:TrainingData*'
