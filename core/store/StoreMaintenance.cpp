@@ -81,7 +81,8 @@ void MeasurementStore::exportCsv(const std::string &path) const {
         out << "id,created_at,origin,run_id,round,app,generator_library,params,estimates,"
                "dag_hash,pipeline_key,device_kind,device_name,device_platform,device_driver,"
                "halide_version,device_key,schedule_hash,baseline,label,cost_model,predicted_ms,"
-               "median_ms,min_ms,max_ms,repeats,correct,max_error,failure,registers,spill_bytes,"
+               "median_ms,min_ms,max_ms,repeats,correct,max_error,failure,crash_verdict,registers,"
+               "spill_bytes,"
                "compile_ms,target,feature_schema,gpu,predicted_terms,schedule\n";
         for (const MeasurementRecord &r : rows) {
             const Measurement &m = r.measurement;
@@ -97,8 +98,8 @@ void MeasurementStore::exportCsv(const std::string &path) const {
                 << (m.measuredMs ? csvNumber(m.measuredMs->min) : "") << ','
                 << (m.measuredMs ? csvNumber(m.measuredMs->max) : "") << ',' << r.repeats << ','
                 << (m.correct ? (*m.correct ? "true" : "false") : "") << ','
-                << csvNumber(m.maxError) << ',' << csv(m.failure) << ','
-                << (m.registers >= 0 ? std::to_string(m.registers) : "") << ','
+                << csvNumber(m.maxError) << ',' << csv(m.failure) << ',' << csv(m.crashVerdict)
+                << ',' << (m.registers >= 0 ? std::to_string(m.registers) : "") << ','
                 << (m.spillBytes >= 0 ? std::to_string(m.spillBytes) : "") << ','
                 << csvNumber(m.compileMs) << ',' << csv(m.target) << ',' << r.featureSchema << ','
                 << csvJson(r.gpu) << ',' << csvJson(r.predictedTerms) << ',' << csvJson(r.schedule)

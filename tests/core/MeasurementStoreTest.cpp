@@ -295,7 +295,10 @@ std::vector<std::vector<std::string>> readCsv(const std::string &path) {
 TEST(MeasurementStore, ExportCsvWritesAHeaderAndOneRowPerRecord) {
     TempDir dir;
     MeasurementStore store(dir.file("m.sqlite"));
-    const std::vector<MeasurementRecord> want{sampleRecord(), failureRecord(), baselineRecord()};
+    MeasurementRecord crashed = failureRecord();
+    crashed.measurement.failure = "crash: worker killed by signal 11";
+    crashed.measurement.crashVerdict = "device compiler crashed";
+    const std::vector<MeasurementRecord> want{sampleRecord(), crashed, baselineRecord()};
     std::vector<std::int64_t> ids;
     for (const MeasurementRecord &r : want)
         ids.push_back(store.add(r));
@@ -339,6 +342,8 @@ TEST(MeasurementStore, ExportCsvWritesAHeaderAndOneRowPerRecord) {
     EXPECT_EQ(rows[1][column("correct")], "true");
     EXPECT_EQ(rows[2][column("median_ms")], ""); // failed: not measured
     EXPECT_EQ(rows[2][column("correct")], "");
+    EXPECT_EQ(rows[1][column("crash_verdict")], ""); // ran: no verdict
+    EXPECT_EQ(rows[2][column("crash_verdict")], "device compiler crashed");
     EXPECT_EQ(rows[2][column("predicted_ms")], "");
     EXPECT_EQ(nlohmann::json::parse(rows[1][column("predicted_terms")]), want[0].predictedTerms);
     EXPECT_THROW(store.exportCsv(dir.file("no/such/dir/out.csv")), StoreError);
