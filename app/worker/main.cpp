@@ -41,23 +41,30 @@ int buildOpenCl(const std::string &path) {
     return 0;
 }
 
-int triage(const std::string &jobPath, const std::string &kernelPath) {
-    using namespace beamscope;
-    std::string text;
-    if (!readFile(jobPath, text)) return fail("cannot read job file '" + jobPath + "'");
+/// Runs one job body; what it throws becomes the one-line {"failure": ...} the runners read.
+template <typename Body> int guarded(Body body) {
     try {
-        triageOnHost(BenchJob::fromJson(nlohmann::json::parse(text)), kernelPath,
-                     [](const nlohmann::json &finding) {
-                         std::cout << finding.dump() << std::endl; // flushed: a crash keeps it
-                     });
-        return 0;
+        return body();
     } catch (const nlohmann::json::exception &e) {
         return fail(std::string("bad job JSON: ") + e.what());
     } catch (const std::exception &e) {
         return fail(e.what());
     } catch (const Halide::Error &e) {
-        return fail(std::string("Halide: ") + detail::firstLine(e.what()));
+        return fail(std::string("Halide: ") + beamscope::detail::firstLine(e.what()));
     }
+}
+
+int triage(const std::string &jobPath, const std::string &kernelPath) {
+    using namespace beamscope;
+    std::string text;
+    if (!readFile(jobPath, text)) return fail("cannot read job file '" + jobPath + "'");
+    return guarded([&] {
+        triageOnHost(BenchJob::fromJson(nlohmann::json::parse(text)), kernelPath,
+                     [](const nlohmann::json &finding) {
+                         std::cout << finding.dump() << std::endl; // flushed: a crash keeps it
+                     });
+        return 0;
+    });
 }
 
 } // namespace
@@ -79,21 +86,12 @@ int main(int argc, char **argv) {
     const std::string path = argv[1];
     if (path == "-") {
         text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-        std::ifstream in(path);
-        if (!in) return fail("cannot read job file '" + path + "'");
-        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } else if (!readFile(path, text)) {
+        return fail("cannot read job file '" + path + "'");
     }
-    try {
-        const nlohmann::json json = nlohmann::json::parse(text);
-        const Measurement m = executeJob(BenchJob::fromJson(json));
+    return guarded([&] {
+        const Measurement m = executeJob(BenchJob::fromJson(nlohmann::json::parse(text)));
         std::cout << m.toJson().dump() << std::endl;
         return 0;
-    } catch (const nlohmann::json::exception &e) {
-        return fail(std::string("bad job JSON: ") + e.what());
-    } catch (const std::exception &e) {
-        return fail(e.what());
-    } catch (const Halide::Error &e) {
-        return fail(std::string("Halide: ") + detail::firstLine(e.what()));
-    }
+    });
 }
