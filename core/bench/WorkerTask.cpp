@@ -3,20 +3,19 @@
 // together, with the test-only fault injection.
 #include "bench/WorkerTask.h"
 
+#include "bench/AotArtifact.h"
 #include "bench/Baselines.h"
 #include "bench/BenchData.h"
 #include "bench/Compiler.h"
+#include "bench/DeviceLock.h"
 #include "bench/ReferenceCheck.h"
 #include "codegen/ScheduleApplier.h"
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -26,28 +25,6 @@
 namespace beamscope {
 
 namespace {
-
-/// Holds an exclusive flock on a file for its lifetime (no lock for an empty path). The kernel
-/// drops the lock when the process dies, so a crashed worker never blocks the others.
-class DeviceLock {
-public:
-    explicit DeviceLock(const std::string &path) {
-        if (path.empty()) return;
-        m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        if (m_fd < 0) throw Error("cannot open the device lock " + path);
-        while (::flock(m_fd, LOCK_EX) != 0) {
-            if (errno != EINTR) throw Error("cannot lock the device lock " + path);
-        }
-    }
-    ~DeviceLock() {
-        if (m_fd >= 0) ::close(m_fd); // closing releases the lock
-    }
-    DeviceLock(const DeviceLock &) = delete;
-    DeviceLock &operator=(const DeviceLock &) = delete;
-
-private:
-    int m_fd = -1;
-};
 
 using Clock = std::chrono::steady_clock;
 
@@ -149,7 +126,11 @@ Measurement executeJob(const BenchJob &job) {
     m.predicted = job.predicted;
     m.target = job.target;
     // Fault injection, for tests of the parent's handling only.
-    if (injected(job, "crash")) std::raise(SIGSEGV);
+    // The default action, so that a handler (a sanitizer's runtime) cannot turn it into an abort.
+    if (injected(job, "crash")) {
+        std::signal(SIGSEGV, SIG_DFL);
+        std::raise(SIGSEGV);
+    }
     if (injected(job, "hang"))
         for (;;)
             pause();
@@ -179,6 +160,16 @@ Measurement executeJob(const BenchJob &job) {
     const Clock::time_point ptxStart = Clock::now();
     if (cc > 0 && !ptxReport(instance, cc, m)) return m;
     if (cc > 0) log("PTX report", ptxStart);
+    if (job.target.empty() && !job.aotLibrary.empty()) { // compile here, run on a Slurm node
+        const Clock::time_point aotStart = Clock::now();
+        try {
+            m.compileMs = buildAotArtifact(job);
+            log("AOT-compiled the artifact and shipped its data", aotStart);
+        } catch (const Error &e) {
+            m.failure = std::string("AOT compile: ") + e.what();
+        }
+        return m;
+    }
     if (job.target.empty()) return m; // compile only
 
     const std::vector<Halide::Buffer<>> inputs = makeInputs(instance, job.seed, job.intMax);
@@ -204,7 +195,7 @@ Measurement executeJob(const BenchJob &job) {
             for (Halide::Buffer<> &out : outputs)
                 out.copy_to_host();
         });
-    } catch (const Error &e) {
+    } catch (const std::runtime_error &e) { // Error, or the device lock's
         m.failure = e.what();
         return m;
     }

@@ -52,6 +52,9 @@ StageTiling ScheduleState::makeTiling(const Stage &stage, std::vector<int64_t> t
     StageTiling t;
     t.threads = std::move(threads);
     t.serial = std::move(serial);
+    // A 2-D tiling given to a 3-D stage would be read past its end.
+    t.threads.resize(stage.loops.size(), 1);
+    t.serial.resize(stage.loops.size(), 1);
     t.blocks.resize(stage.loops.size());
     for (size_t l = 0; l < stage.loops.size(); ++l) {
         const int64_t extent = stage.loops[l].estimate.extent();

@@ -126,7 +126,8 @@ public:
     /// A tiling that a root Func uses until decision 2 is taken (32 threads on the innermost
     /// loop of size >= 16, up to 8 on the next, serial 1).
     static std::vector<StageTiling> provisionalTiling(const FunctionDAG &dag, int node);
-    /// Blocks for threads/serial over a stage's full extents.
+    /// Blocks for threads/serial over a stage's full extents. Loops past the end of `threads` or
+    /// `serial` get 1; entries past the stage's loops are dropped.
     static StageTiling makeTiling(const Stage &stage, std::vector<int64_t> threads,
                                   std::vector<int64_t> serial);
 

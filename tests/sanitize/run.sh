@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sanitizer runs of the test suites, each in a build directory of its own (never the shared
 # build/ci), at nice 19 so that other builds on the machine go first.
-#   tests/sanitize/run.sh asan [GTEST_FILTER]  ASan + UBSan (preset dev-asan, build/asan): the core
-#                                             GoogleTest suite and every Qt test executable
+#   tests/sanitize/run.sh asan [CTEST_REGEX]   ASan + UBSan (preset dev-asan, build/asan): the core
+#                                             GoogleTest suite (through ctest: one process per
+#                                             test, as in CI) and every Qt test executable
 #   tests/sanitize/run.sh tsan                ThreadSanitizer (build/tsan): the controller tests
 #                                             (SearchController, BenchmarkController,
 #                                             TuneController, JobTracker)
@@ -15,8 +16,8 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-mode="${1:?usage: run.sh asan|tsan|ci [GTEST_FILTER]}"
-filter="${2:-*}"
+mode="${1:?usage: run.sh asan|tsan|ci [CTEST_REGEX]}"
+regex="${2:-.}"
 jobs="${JOBS:-1}"
 export PATH="$root/.venv/bin:$PATH"
 cmake="$root/.venv/bin/cmake"; [ -x "$cmake" ] || cmake=cmake
@@ -62,7 +63,7 @@ run() { # NAME COMMAND...
     if nice -n 19 "$@" >"$log" 2>&1; then
         echo "PASS: $name ($((SECONDS - start)) s)"
     else
-        grep -m3 -E "ERROR: (Address|Thread)Sanitizer|runtime error|WARNING: ThreadSanitizer|FAIL!|\[  FAILED  \]" "$log"
+        grep -m5 -E "ERROR: (Address|Thread)Sanitizer|runtime error|WARNING: ThreadSanitizer|FAIL!|\[  FAILED  \]|\*\*\*(Failed|Exception|Timeout)" "$log"
         echo "FAIL: $name ($((SECONDS - start)) s, log: ${log#$root/})"
         failed=$((failed + 1))
     fi
@@ -78,7 +79,11 @@ case "$mode" in
     else
         build build/asan beamscope-core-tests beamscope-worker beamscope-cli "${qt_asan[@]}"
         [ "${BUILD_ONLY:-0}" = 1 ] && exit 0
-        run core-tests "$root/build/asan/tests/beamscope-core-tests" --gtest_filter="$filter"
+        # One process per test, as CI runs them: some set their environment before the OpenCL
+        # driver starts (LocalRunner's two PoCL devices). The e2e scripts, the Qt tests (below)
+        # and the fuzz/sanitize entries are not core tests.
+        run core-tests ctest --test-dir "$root/build/asan" -R "$regex" \
+            -E '^(qt|e2e|fuzz|sanitize)\.' -j "$jobs" --output-on-failure
         for t in "${qt_asan[@]}"; do run "$t" "$root/build/asan/tests/$t"; done
     fi
     ;;
@@ -92,6 +97,6 @@ case "$mode" in
     for t in "${qt_tsan[@]}"; do run "tsan-$t" "$root/build/tsan/tests/$t"; done
     ;;
   *)
-    echo "usage: run.sh asan|tsan|ci [GTEST_FILTER]" >&2; exit 2 ;;
+    echo "usage: run.sh asan|tsan|ci [CTEST_REGEX]" >&2; exit 2 ;;
 esac
 [ $failed -eq 0 ]
