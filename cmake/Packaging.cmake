@@ -30,7 +30,7 @@ endforeach()
 install(FILES ${beamscope_gpu_presets} DESTINATION "${BEAMSCOPE_DATADIR}/gpus")
 
 # ---- executables, with the private Halide runtime beside them -----------------------------------
-set(beamscope_installed_programs beamscope-cli beamscope-worker)
+set(beamscope_installed_programs beamscope-cli beamscope-worker beamscope-aot-runner)
 if(BEAMSCOPE_GUI)
   list(APPEND beamscope_installed_programs beamscope)
 endif()

@@ -1,5 +1,5 @@
-// Contents: element access by halide_type_t; deterministic input fill; output allocation from
-// estimates; tolerance comparison; the reference cache file format:
+// Contents: deterministic input fill; output allocation from estimates; the comparison over
+// Halide::Buffer (BufferCompare does the work); the reference cache file format:
 //   "BSREF1\n" key "\n" count "\n", then per buffer a text line
 //   "code bits lanes dims min0 extent0 ..." and its dense bytes.
 #include "bench/BenchData.h"
@@ -17,66 +17,7 @@
 
 namespace beamscope {
 
-namespace {
-
-/// Address of the element at `pos` (coordinates, not offsets from min).
-unsigned char *addressOf(const halide_buffer_t *b, const int *pos) {
-    int64_t offset = 0;
-    for (int d = 0; d < b->dimensions; ++d) {
-        offset += int64_t(pos[d] - b->dim[d].min) * b->dim[d].stride;
-    }
-    return b->host + offset * b->type.bytes();
-}
-
-template <typename F> auto dispatch(halide_type_t t, F &&f) {
-    switch (t.code) {
-    case halide_type_float:
-        if (t.bits == 64) return f(double());
-        return f(float()); // float16 inputs are not supported by catalog apps
-    case halide_type_uint:
-        if (t.bits == 1) return f(bool());
-        if (t.bits == 8) return f(uint8_t());
-        if (t.bits == 16) return f(uint16_t());
-        if (t.bits == 32) return f(uint32_t());
-        return f(uint64_t());
-    default:
-        if (t.bits == 8) return f(int8_t());
-        if (t.bits == 16) return f(int16_t());
-        if (t.bits == 32) return f(int32_t());
-        return f(int64_t());
-    }
-}
-
-double load(const halide_buffer_t *b, const int *pos) {
-    const unsigned char *p = addressOf(b, pos);
-    return dispatch(b->type, [&](auto tag) {
-        decltype(tag) v;
-        std::memcpy(&v, p, sizeof v);
-        return double(v);
-    });
-}
-
-void store(halide_buffer_t *b, const int *pos, double value) {
-    unsigned char *p = addressOf(b, pos);
-    dispatch(b->type, [&](auto tag) {
-        const auto v = static_cast<decltype(tag)>(value);
-        std::memcpy(p, &v, sizeof v);
-        return 0;
-    });
-}
-
-std::string coordinates(const halide_buffer_t *b, const int *pos) {
-    std::string s = "(";
-    for (int d = 0; d < b->dimensions; ++d)
-        s += (d ? ", " : "") + std::to_string(pos[d]);
-    return s + ")";
-}
-
-bool isFloat(const Halide::Type &t) {
-    return t.is_float();
-}
-
-} // namespace
+namespace {} // namespace
 
 std::vector<Halide::Buffer<>> makeInputs(const PipelineInstance &instance, std::uint64_t seed,
                                          std::int64_t intMax) {
@@ -110,7 +51,7 @@ std::vector<Halide::Buffer<>> makeInputs(const PipelineInstance &instance, std::
             } else {
                 v = double(rng.below(uint64_t(intMax) + 1));
             }
-            store(raw, pos, v);
+            storeElement(raw, pos, v);
         });
         buffer.set_host_dirty(); // written through the raw pointer: make devices copy it
         buffers.push_back(buffer);
@@ -170,43 +111,16 @@ std::vector<std::string> outputNames(const PipelineInstance &instance) {
 Comparison compareOutputs(const std::vector<Halide::Buffer<>> &actual,
                           const std::vector<Halide::Buffer<>> &expected, double rtol, double atol,
                           const std::vector<std::string> &names) {
-    if (actual.size() != expected.size()) throw Error("output count mismatch");
-    Comparison c;
-    for (size_t i = 0; i < actual.size(); ++i) {
-        const halide_buffer_t *a = actual[i].raw_buffer();
-        const halide_buffer_t *e = expected[i].raw_buffer();
-        bool same = a->dimensions == e->dimensions && a->type == e->type;
-        for (int d = 0; same && d < a->dimensions; ++d)
-            same = a->dim[d].min == e->dim[d].min && a->dim[d].extent == e->dim[d].extent;
-        if (!same)
-            throw Error("output " + std::to_string(i) + " differs in shape from the reference");
-        const bool floating = isFloat(actual[i].type());
-        Halide::Buffer<> walk = expected[i];
-        walk.for_each_element([&](const int *pos) {
-            const double av = load(a, pos), ev = load(e, pos);
-            ++c.elements;
-            double err = std::fabs(av - ev);
-            if (std::isnan(av) || std::isnan(ev)) {
-                err = (std::isnan(av) && std::isnan(ev)) ? 0.0 : INFINITY;
-            }
-            const double rel = err / std::max(1.0, std::fabs(ev));
-            c.maxAbsError = std::max(c.maxAbsError, err);
-            c.maxRelError = std::max(c.maxRelError, rel);
-            const double tolerance = (floating ? atol : 1.0) + rtol * std::fabs(ev);
-            if (!(err <= tolerance)) {
-                if (c.mismatches++ == 0) {
-                    std::ostringstream os;
-                    if (i < names.size())
-                        os << "output '" << names[i] << "'";
-                    else
-                        os << "output " << i;
-                    os << " at " << coordinates(e, pos) << ": " << av << " vs " << ev;
-                    c.firstMismatch = os.str();
-                }
-            }
-        });
+    std::vector<const halide_buffer_t *> a, e;
+    for (const Halide::Buffer<> &b : actual)
+        a.push_back(b.raw_buffer());
+    for (const Halide::Buffer<> &b : expected)
+        e.push_back(b.raw_buffer());
+    try {
+        return compareBuffers(a, e, rtol, atol, names);
+    } catch (const std::runtime_error &err) {
+        throw Error(err.what());
     }
-    return c;
 }
 
 void perturbFirstElement(Halide::Buffer<> &buffer, double delta) {
@@ -214,7 +128,7 @@ void perturbFirstElement(Halide::Buffer<> &buffer, double delta) {
     std::vector<int> pos(size_t(raw->dimensions));
     for (int d = 0; d < raw->dimensions; ++d)
         pos[size_t(d)] = raw->dim[d].min;
-    store(raw, pos.data(), load(raw, pos.data()) + delta);
+    storeElement(raw, pos.data(), loadElement(raw, pos.data()) + delta);
     buffer.set_host_dirty();
 }
 
@@ -225,7 +139,7 @@ void perturbFirstRow(Halide::Buffer<> &buffer, double delta) {
         pos[size_t(d)] = raw->dim[d].min;
     for (int x = 0; raw->dimensions > 0 && x < raw->dim[0].extent; ++x) {
         pos[0] = raw->dim[0].min + x;
-        store(raw, pos.data(), load(raw, pos.data()) + delta);
+        storeElement(raw, pos.data(), loadElement(raw, pos.data()) + delta);
     }
     buffer.set_host_dirty();
 }

@@ -3,6 +3,7 @@
 // reference, and a small file cache of reference outputs.
 #pragma once
 
+#include "bench/BufferCompare.h"
 #include "pipeline/PipelineInstance.h"
 
 #include <Halide.h>
@@ -28,16 +29,6 @@ std::vector<Halide::Buffer<>> makeOutputs(const PipelineInstance &instance);
 /// The name of each buffer makeOutputs returns, as the generator's author wrote it: "blur", and
 /// "stats[0]", "stats[1]" for the elements of a Tuple-valued output.
 std::vector<std::string> outputNames(const PipelineInstance &instance);
-
-/// How far outputs are from the reference.
-struct Comparison {
-    double maxAbsError = 0; ///< max |actual - expected| (inf for NaN mismatches)
-    double maxRelError = 0; ///< max |actual - expected| / max(|expected|, 1)
-    std::int64_t elements = 0;
-    std::int64_t mismatches = 0; ///< elements beyond tolerance
-    std::string firstMismatch;   ///< "output 0 at (3, 4): 17 vs 12" ("output 'mask' at ..." named)
-    bool ok() const { return mismatches == 0; }
-};
 
 /// Compares element by element; a float element passes when |a - e| <= atol + rtol |e|, an
 /// integer one when |a - e| <= 1 + rtol |e| (float-to-integer rounding on another device).

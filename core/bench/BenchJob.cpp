@@ -31,6 +31,8 @@ nlohmann::json BenchJob::toJson() const {
     j["atol"] = atol;
     j["reference_cache"] = referenceCache;
     if (!deviceLock.empty()) j["device_lock"] = deviceLock;
+    if (!aotLibrary.empty())
+        j["aot"] = {{"target", aotTarget}, {"library", aotLibrary}, {"data", aotData}};
     if (!inject.empty()) j["inject"] = inject;
     return j;
 }
@@ -70,6 +72,12 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
         job.referenceCache = j.value("reference_cache", std::string());
         job.deviceLock = j.value("device_lock", std::string());
         job.inject = j.value("inject", std::string());
+        if (j.contains("aot") && !j["aot"].is_null()) {
+            const nlohmann::json &aot = j["aot"];
+            job.aotTarget = aot.value("target", std::string());
+            job.aotLibrary = aot.at("library").get<std::string>();
+            job.aotData = aot.value("data", std::string());
+        }
     } catch (const nlohmann::json::exception &e) {
         throw Error(std::string("bad bench job: ") + e.what());
     }

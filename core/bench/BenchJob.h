@@ -51,6 +51,11 @@ struct BenchJob {
     /// File locked (flock) around the device runs, so that workers compiling in parallel never
     /// measure on one device at the same time, across processes; "": no lock.
     std::string deviceLock;
+    /// Shipping to a Slurm node (AotArtifact.h): with `target` empty, the worker AOT-compiles
+    /// the scheduled pipeline for `aotTarget` into the shared object `aotLibrary` and writes the
+    /// batch's inputs and references into `aotData`; beamscope-aot-runner then runs a job with
+    /// `target` set from those files, without Halide. JSON: "aot": {"target", "library", "data"}.
+    std::string aotTarget, aotLibrary, aotData;
     std::string inject; ///< TEST ONLY: "crash", "hang", "wrong", "error", "skew-reference"
 
     nlohmann::json toJson() const;

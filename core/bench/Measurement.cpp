@@ -50,6 +50,7 @@ nlohmann::json Measurement::toJson() const {
     j["reused"] = reused;
     j["check_note"] = checkNote.empty() ? nlohmann::json() : nlohmann::json(checkNote);
     j["crash_verdict"] = crashVerdict.empty() ? nlohmann::json() : nlohmann::json(crashVerdict);
+    if (!ranFrom.empty()) j["ran_from"] = ranFrom;
     return j;
 }
 
@@ -91,6 +92,8 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
         m.checkNote = it->get<std::string>();
     if (auto it = j.find("crash_verdict"); it != j.end() && it->is_string())
         m.crashVerdict = it->get<std::string>();
+    if (auto it = j.find("ran_from"); it != j.end() && it->is_string())
+        m.ranFrom = it->get<std::string>();
     return m;
 }
 
@@ -108,6 +111,7 @@ void Measurement::dump(std::ostream &os) const {
     os << "max_error: " << maxError << "\nfailure: " << failure << "\n";
     if (!checkNote.empty()) os << "check_note: " << checkNote << "\n";
     if (!crashVerdict.empty()) os << "crash_verdict: " << crashVerdict << "\n";
+    if (!ranFrom.empty()) os << "ran_from: " << ranFrom << "\n";
     for (const KernelResources &k : kernels) {
         os << "kernel " << k.name << ": " << k.registers << " registers, " << k.spillStoreBytes
            << " B spill stores, " << k.spillLoadBytes << " B spill loads\n";

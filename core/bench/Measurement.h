@@ -56,6 +56,9 @@ struct Measurement {
     /// Set when the worker died by a signal: CrashTriage's verdict ("schedule reads out of
     /// bounds", "device compiler crashed", ...); the evidence is in `failure`.
     std::string crashVerdict;
+    /// "shipped artifact" when beamscope-aot-runner ran a compiled artifact shipped to a Slurm
+    /// node (AotArtifact.h): the node compiled nothing; "" : the worker compiled it.
+    std::string ranFrom;
 
     bool failed() const { return !failure.empty(); }
     /// True when ptxas reported spilling (spillBytes > 0).

@@ -12,14 +12,6 @@ namespace beamscope {
 
 namespace {
 
-/// "N of M values beyond tolerance, max error E (first: output 'x' at (..): a vs b)".
-std::string describe(const Comparison &c) {
-    std::ostringstream os;
-    os << c.mismatches << " of " << c.elements << " values beyond tolerance, max error "
-       << c.maxAbsError << " (first: " << c.firstMismatch << ")";
-    return os.str();
-}
-
 std::string deviceCachePath(const BenchJob &job) {
     return job.referenceCache.empty() ? "" : job.referenceCache + ".device-naive";
 }
@@ -75,44 +67,21 @@ OutputCheck checkOutputs(const BenchJob &job, const std::vector<Halide::Buffer<>
                          const std::vector<Halide::Buffer<>> &cpu,
                          const std::vector<std::string> &names,
                          const std::function<std::vector<Halide::Buffer<>>()> &deviceNaive) {
-    OutputCheck check;
-    Comparison c = compareOutputs(outputs, cpu, job.rtol, job.atol, names);
-    std::string against;
-    if (!c.ok()) {
-        std::vector<Halide::Buffer<>> naive;
-        try {
+    const auto raw = [](const std::vector<Halide::Buffer<>> &buffers) {
+        std::vector<const halide_buffer_t *> out;
+        for (const Halide::Buffer<> &b : buffers)
+            out.push_back(b.raw_buffer());
+        return out;
+    };
+    std::vector<Halide::Buffer<>> naive; // kept alive while judgeOutputs compares with it
+    try {
+        return judgeOutputs(job.rtol, job.atol, raw(outputs), raw(cpu), names, [&] {
             naive = deviceNaive();
-        } catch (const Error &e) {
-            check.note = std::string("the naive schedule could not run on the device to check "
-                                     "the CPU reference: ") +
-                         e.what();
-        }
-        if (!naive.empty()) {
-            const Comparison naiveVsCpu = compareOutputs(naive, cpu, job.rtol, job.atol, names);
-            if (!naiveVsCpu.ok()) {
-                check.note = "float-sensitive on this device: the naive schedule differs from "
-                             "the CPU reference in " +
-                             describe(naiveVsCpu) + "; checked against the device's naive output";
-                c = compareOutputs(outputs, naive, job.rtol, job.atol, names);
-                against = " against the device's naive output";
-                // Other schedules round differently from the naive one at about as many
-                // float-sensitive values: a few such differences are within the budget.
-                const std::int64_t budget = kFloatSensitiveBudget * naiveVsCpu.mismatches;
-                if (!c.ok() && c.mismatches <= budget) {
-                    check.note += "; " + describe(c) + " against it, within the budget of " +
-                                  std::to_string(budget) + " (" +
-                                  std::to_string(kFloatSensitiveBudget) +
-                                  " x the naive schedule's differences)";
-                    c.mismatches = 0;
-                }
-            }
-        }
+            return raw(naive);
+        });
+    } catch (const std::runtime_error &e) {
+        throw Error(e.what());
     }
-    check.correct = c.ok();
-    check.maxAbsError = c.maxAbsError;
-    check.maxRelError = c.maxRelError;
-    if (!c.ok()) check.failure = "wrong output: " + describe(c) + against;
-    return check;
 }
 
 } // namespace beamscope

@@ -23,10 +23,6 @@
 
 namespace beamscope {
 
-/// Differences from the device's naive output a float-sensitive pipeline's candidate may have,
-/// per value in which that naive output differs from the CPU reference.
-constexpr std::int64_t kFloatSensitiveBudget = 4;
-
 /// Identifies the reference outputs: same pipeline, parameters, scalar inputs and input data.
 std::string referenceKey(const BenchJob &job);
 
@@ -40,15 +36,6 @@ std::vector<Halide::Buffer<>> cpuReference(const BenchJob &job,
 std::vector<Halide::Buffer<>>
 deviceNaiveReference(const BenchJob &job,
                      const std::function<std::vector<Halide::Buffer<>>()> &run);
-
-/// The verdict on one candidate's outputs.
-struct OutputCheck {
-    bool correct = false;
-    double maxAbsError = 0;
-    double maxRelError = 0;
-    std::string failure; ///< "wrong output: N of M values beyond tolerance, ..."; "" if correct
-    std::string note;    ///< set when the device's naive output was the reference, and why
-};
 
 /// Compares `outputs` with the CPU reference `cpu` (names: outputNames); when they differ,
 /// `deviceNaive` (deviceNaiveReference) is asked for the naive schedule's device outputs and

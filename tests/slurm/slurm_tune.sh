@@ -2,7 +2,8 @@
 # End-to-end test of `tune --runner slurm` on a real single-node Slurm cluster (cluster.sh: Debian's
 # munged, slurmctld and slurmd for this host) with PoCL workers:
 #   1. one round of 4 through a job array (GRES gpu:1, so tasks take turns on the device): every
-#      measurement arrives in a real SQLite database, progress lines name the node;
+#      measurement arrives in a real SQLite database, progress lines name the node; the tasks ran
+#      the artifacts compiled here (beamscope-aot-runner, no libHalide) and compiled nothing;
 #   2. a second run is interrupted (SIGINT) while its array is queued: it exits 130, keeps what it
 #      collected, and squeue is empty afterwards (scancel);
 #   3. a resumed run after a killed CLI (SIGKILL, array left queued) follows the queued jobs
@@ -72,6 +73,19 @@ n=$(records "$tmp/a.sqlite")
 [ "$n" = "4" ] || fail "expected 4 records, got $n"
 ls "$tmp"/jobs/batch-*/manifest.json >/dev/null 2>&1 || fail "no batch manifest in --slurm-dir"
 [ "$(queued)" = "0" ] || fail "jobs left in the queue after a finished run"
+# compile = local (the default) ships artifacts: the nodes ran beamscope-aot-runner, which links
+# no libHalide, and compiled nothing (no "JIT compiled" progress line of a worker).
+batch=$(ls -d "$tmp"/jobs/batch-* | head -n 1)
+runner=$(dirname "$cli")/../aot-runner/beamscope-aot-runner
+grep -q "beamscope-aot-runner" "$batch/run.sh" || fail "run.sh does not run the shipped artifact"
+[ -x "$runner" ] || fail "no beamscope-aot-runner at $runner"
+ldd "$runner" | grep -qi "halide\|llvm" && fail "beamscope-aot-runner links Halide: $(ldd "$runner")"
+ls "$batch"/aot/*.so >/dev/null 2>&1 || fail "no artifact in $batch/aot"
+ls "$batch"/data-*/data.json >/dev/null 2>&1 || fail "no shipped inputs and references"
+shipped=$(cat "$batch"/[0-9]*.out | grep -c '"ran_from":"shipped artifact"')
+[ "$shipped" -gt 0 ] && [ "$shipped" = "$(ls "$batch"/[0-9]*.out | wc -l)" ] || fail "only $shipped task(s) ran a shipped artifact"
+grep -l "JIT compiled" "$batch"/[0-9]*.err && fail "a node JIT-compiled a shipped candidate"
+grep -q "without compiling" "$batch"/0.err || fail "task 0's log does not say it ran without compiling"
 
 # 2. Interrupt a run while its array is queued: exit 130, nothing left queued.
 "$cli" tune "${pipe[@]}" --rounds 1 --batch 6 --seed 7 "${slurm[@]}" --db "$tmp/b.sqlite" \
@@ -114,6 +128,8 @@ grep -q "slurm: submitted array job" "$tmp/c2.err" && fail "resume submitted the
 n=$(records "$tmp/c.sqlite")
 [ "$n" = "3" ] || fail "after resume: expected 3 records, got $n"
 [ "$(queued)" = "0" ] || fail "jobs left in the queue after the resumed run"
+grep -q "beamscope-worker" "$(ls -d "$tmp"/jobs/batch-* | tail -n 1)/run.sh" ||
+    fail "--slurm-compile job does not run the worker"
 
 if [ $failed -ne 0 ]; then
     echo "--- slurmctld.log"

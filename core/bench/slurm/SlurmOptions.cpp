@@ -46,6 +46,8 @@ void SlurmOptions::set(const std::string &key, const std::string &value) {
         compileLocally = value == "local";
     } else if (key == "worker") {
         worker = value;
+    } else if (key == "aot_runner") {
+        aotRunner = value;
     } else if (key == "max_parallel") {
         maxParallel = int(number(key, value));
     } else if (key == "poll") {
@@ -54,7 +56,7 @@ void SlurmOptions::set(const std::string &key, const std::string &value) {
     } else {
         throw UsageError("unknown slurm option '" + key +
                          "' (dir, partition, account, gres, time, option, compile, worker, "
-                         "max_parallel, poll)");
+                         "aot_runner, max_parallel, poll)");
     }
 }
 

@@ -10,7 +10,8 @@
 //   time = 10                      # --slurm-time: sbatch --time (minutes or D-HH:MM:SS)
 //   option = --qos=short           # --slurm-option, repeatable: passed to sbatch as is
 //   compile = local                # --slurm-compile local|job
-//   worker = /shared/bin/beamscope-worker  # the worker as the nodes see it
+//   worker = /shared/bin/beamscope-worker  # the worker as the nodes see it (compile = job)
+//   aot_runner = /shared/bin/beamscope-aot-runner  # runs shipped artifacts (compile = local)
 //   max_parallel = 8               # array throttle (sbatch --array=0-N%8); 0: no limit
 //   poll = 2                       # seconds between squeue polls
 #pragma once
@@ -28,12 +29,15 @@ struct SlurmOptions {
     std::string gres = "gpu:1";       ///< "" : no GRES (jobs then share a node-local device lock)
     std::string time;                 ///< "" : from the job's time limit
     std::vector<std::string> options; ///< extra sbatch options
-    /// true: the candidates are compiled on this machine first (in parallel on every core), so
-    /// that what does not compile never takes a cluster slot and the PTX report comes from here;
-    /// false: the job alone compiles it (the nodes need the toolchain either way: the worker
-    /// JIT-compiles for the node's device).
+    /// true: the candidates are AOT-compiled on this machine (in parallel on every core) into
+    /// shared objects shipped in the batch directory with the inputs and references, and the
+    /// nodes run them with beamscope-aot-runner, which needs no Halide (AotArtifact.h); what
+    /// does not compile never takes a cluster slot and the PTX report comes from here.
+    /// false: the job's beamscope-worker builds and JIT-compiles it (nodes need libHalide).
     bool compileLocally = true;
-    std::string worker;  ///< beamscope-worker on the nodes; "" : this machine's worker path
+    std::string worker; ///< beamscope-worker on the nodes; "" : this machine's worker path
+    /// beamscope-aot-runner on the nodes; "" : the one beside `worker`
+    std::string aotRunner;
     int maxParallel = 0; ///< at most this many array tasks at once (0: no limit)
     double pollS = 2;    ///< squeue polling interval
 

@@ -5,6 +5,7 @@
 #include "bench/slurm/SlurmRunner.h"
 
 #include "bench/ParallelWorkers.h"
+#include "bench/ReferenceCheck.h"
 #include "bench/Subprocess.h"
 #include "util/Error.h"
 #include "util/Hash.h"
@@ -102,7 +103,8 @@ std::string timeLimit(double timeoutS) {
 
 std::string slurmJobHash(const BenchJob &job) {
     nlohmann::json json = job.toJson();
-    for (const char *key : {"label", "predicted", "reference_cache", "device_lock", "timeout_s"})
+    for (const char *key :
+         {"label", "predicted", "reference_cache", "device_lock", "timeout_s", "aot"})
         json.erase(key);
     return fnv1a64Hex(json.dump());
 }
@@ -115,6 +117,14 @@ SlurmRunner::SlurmRunner(SlurmOptions options, WorkerOptions worker, int compile
         m_options.worker = m_worker.workerPath.empty() ? defaultWorkerPath() : m_worker.workerPath;
     if (m_options.worker.empty()) throw UsageError("slurm: no beamscope-worker to run on nodes");
     m_options.worker = fs::absolute(m_options.worker).string();
+    if (m_options.aotRunner.empty()) { // beside the worker (install), else the build tree's
+        const fs::path dir = fs::path(m_options.worker).parent_path();
+        m_options.aotRunner = (dir / "beamscope-aot-runner").string();
+        const fs::path built = dir / ".." / "aot-runner" / "beamscope-aot-runner";
+        if (!isExecutableFile(m_options.aotRunner) && isExecutableFile(built.string()))
+            m_options.aotRunner = built.lexically_normal().string();
+    }
+    m_options.aotRunner = fs::absolute(m_options.aotRunner).string();
     m_options.dir = fs::absolute(m_options.dir).string();
 }
 
@@ -122,7 +132,7 @@ std::string SlurmRunner::describe() const {
     std::string text = "Slurm job arrays in " + m_options.dir;
     if (!m_options.partition.empty()) text += ", partition " + m_options.partition;
     if (!m_options.gres.empty()) text += ", --gres=" + m_options.gres;
-    text += m_options.compileLocally ? ", compiled here first" : ", compiled in the job";
+    text += m_options.compileLocally ? ", compiled here and shipped" : ", compiled in the job";
     return text;
 }
 
@@ -134,7 +144,8 @@ void SlurmRunner::submit(Batch &batch, const std::vector<BenchJob> &jobs,
            << "# Beamscope measurement jobs: one array task per job file (SlurmRunner).\n"
            << "t=${SLURM_ARRAY_TASK_ID:?not an array task}\n"
            << "d=" << quote(batch.dir) << "\n"
-           << "timeout -s KILL " << int(std::ceil(limit)) << " " << quote(m_options.worker)
+           << "timeout -s KILL " << int(std::ceil(limit)) << " "
+           << quote(m_options.compileLocally ? m_options.aotRunner : m_options.worker)
            << " \"$d/$t.json\" >\"$d/$t.out\" 2>\"$d/$t.err\"\n"
            << "rc=$?\n"
            << "echo $rc >\"$d/$t.status.part\" && mv \"$d/$t.status.part\" \"$d/$t.status\"\n"
@@ -220,10 +231,34 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
     };
     fs::create_directories(m_options.dir);
 
-    // 1. Compile here first: what does not compile never reaches the queue.
+    // The batch directory exists before the compile pass: the artifacts go into it.
+    static int counter = 0;
+    Batch batch;
+    batch.dir = m_options.dir + "/batch-" + std::to_string(std::time(nullptr)) + "-" +
+                std::to_string(getpid()) + "-" + std::to_string(++counter);
+    fs::create_directories(batch.dir);
+    struct DropUnused { // a batch nothing was submitted from leaves no directory behind
+        const Batch &batch;
+        ~DropUnused() {
+            std::error_code ec;
+            if (batch.array == 0) fs::remove_all(batch.dir, ec);
+        }
+    } dropUnused{batch};
+
+    // 1. Compile here first: what does not compile never reaches the queue. Each candidate is
+    // AOT-compiled into BATCH/aot/N.so for its run target; the inputs and references it runs
+    // on go once per pipeline, size and scalar inputs into BATCH/data-HASH (AotArtifact.h).
     std::vector<Measurement> compiled(jobs.size());
+    std::vector<BenchJob> shipped = jobs;
     if (m_options.compileLocally && !jobs.empty()) {
-        std::vector<BenchJob> compileOnly = jobs;
+        fs::create_directories(batch.dir + "/aot");
+        for (size_t i = 0; i < shipped.size(); ++i) {
+            BenchJob &job = shipped[i];
+            job.aotTarget = job.target;
+            job.aotLibrary = batch.dir + "/aot/" + std::to_string(i) + ".so";
+            job.aotData = batch.dir + "/data-" + fnv1a64Hex(referenceKey(job) + "|" + job.target);
+        }
+        std::vector<BenchJob> compileOnly = shipped;
         for (BenchJob &job : compileOnly) {
             job.target.clear();
             job.deviceLock.clear();
@@ -285,15 +320,10 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
         if (!attached) fresh.push_back(i);
     }
     if (!fresh.empty()) {
-        static int counter = 0;
-        Batch batch;
-        batch.dir = m_options.dir + "/batch-" + std::to_string(std::time(nullptr)) + "-" +
-                    std::to_string(getpid()) + "-" + std::to_string(++counter);
-        fs::create_directories(batch.dir);
         std::vector<BenchJob> batchJobs;
         std::vector<std::string> hashes; // of the caller's jobs: what a resumed run looks for
         for (size_t t = 0; t < fresh.size(); ++t) {
-            BenchJob job = jobs[fresh[t]];
+            BenchJob job = shipped[fresh[t]];
             hashes.push_back(slurmJobHash(job));
             job.referenceCache = batch.dir + "/reference.bin";
             // With a GRES the task owns its GPU; without one, tasks on a node take turns.
@@ -371,6 +401,8 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
                 if (m->spillBytes < 0) m->spillBytes = local.spillBytes;
                 if (m->kernels.empty()) m->kernels = local.kernels;
                 if (m->ptxArch.empty()) m->ptxArch = local.ptxArch;
+                // A shipped artifact was compiled here: its compile time is the local one.
+                if (!std::isfinite(m->compileMs)) m->compileMs = local.compileMs;
                 deliver(p.index, *m);
                 ++now.at(node).done;
                 continue;
