@@ -25,9 +25,10 @@ void MeasureCliOptions::addTo(CLI::App &command, const std::string &baselineHelp
                     "where candidates are measured: local (every device of this machine at "
                     "once) or slurm (job arrays on a Slurm cluster; docs/cluster.md)")
         ->check(CLI::IsMember({"local", "slurm"}));
-    command.add_option("--slurm-config", slurmConfig,
-                       "Slurm settings file (key = value: dir, partition, account, gres, time, "
-                       "option, compile, worker, max_parallel, poll); flags override it");
+    command.add_option(
+        "--slurm-config", slurmConfig,
+        "Slurm settings file (key = value: dir, partition, account, gres, time, "
+        "option, compile, worker, aot_runner, max_parallel, poll); flags override it");
     command.add_option("--slurm-dir", slurmDir,
                        "directory shared with the cluster's nodes for job files and results");
     command.add_option("--slurm-partition", slurmPartition, "sbatch --partition");
@@ -38,11 +39,13 @@ void MeasureCliOptions::addTo(CLI::App &command, const std::string &baselineHelp
     command.add_option("--slurm-option", slurmOptions, "extra sbatch option (repeatable)");
     command
         .add_option("--slurm-compile", slurmCompile,
-                    "local: compile here first, only what compiles is queued (default); job: "
-                    "the job compiles")
+                    "local: compile here and ship the compiled artifact, only what compiles is "
+                    "queued, nodes need no Halide (default); job: the job's worker compiles")
         ->check(CLI::IsMember({"local", "job"}));
     command.add_option("--slurm-worker", slurmWorker,
                        "beamscope-worker as the nodes see it (default: this one)");
+    command.add_option("--slurm-aot-runner", slurmAotRunner,
+                       "beamscope-aot-runner as the nodes see it (default: beside the worker)");
     command.add_option("--slurm-poll", slurmPoll, "seconds between squeue polls (default 2)")
         ->check(CLI::Range(0.05, 600.0));
     command
@@ -53,9 +56,9 @@ void MeasureCliOptions::addTo(CLI::App &command, const std::string &baselineHelp
 
 SlurmOptions MeasureCliOptions::slurm() const {
     std::vector<std::pair<std::string, std::string>> settings = {
-        {"dir", slurmDir},      {"partition", slurmPartition}, {"account", slurmAccount},
-        {"gres", slurmGres},    {"time", slurmTime},           {"compile", slurmCompile},
-        {"worker", slurmWorker}};
+        {"dir", slurmDir},       {"partition", slurmPartition}, {"account", slurmAccount},
+        {"gres", slurmGres},     {"time", slurmTime},           {"compile", slurmCompile},
+        {"worker", slurmWorker}, {"aot_runner", slurmAotRunner}};
     for (const std::string &o : slurmOptions)
         settings.emplace_back("option", o);
     if (slurmPoll > 0) settings.emplace_back("poll", std::to_string(slurmPoll));

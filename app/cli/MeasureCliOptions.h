@@ -25,7 +25,7 @@ struct MeasureCliOptions {
     bool noStaging = false;
     std::string runner = "local";
     std::string slurmConfig, slurmDir, slurmPartition, slurmAccount, slurmGres, slurmTime;
-    std::string slurmCompile, slurmWorker;
+    std::string slurmCompile, slurmWorker, slurmAotRunner;
     std::vector<std::string> slurmOptions;
     double slurmPoll = 0;
     int slurmMaxParallel = -1;

@@ -1,7 +1,8 @@
 // The Tune dock's controller measuring through the Slurm runner on the real single-node test
 // cluster (tests/slurm/cluster.sh: Debian's munged, slurmctld and slurmd; the node's one "gpu"
 // GRES stands for the PoCL device): one round of two schedules of a small stencil chain is
-// compiled here, submitted as a job array, measured by beamscope-worker on the node and recorded
+// AOT-compiled here, submitted as a job array, run by beamscope-aot-runner on the node from the
+// shipped artifact (the node compiles nothing) and recorded
 // in a fresh SQLite file; the per-node progress signals name the cluster node and end with every
 // job done and none pending or running; final states of finished tasks come from the cluster's
 // job completion log through sacct --completion (no accounting storage there). FAILS (never skips)
@@ -13,6 +14,7 @@
 #include "controllers/TuneController.h"
 #include "store/MeasurementStore.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -179,6 +181,16 @@ private Q_SLOTS:
         for (const MeasurementRecord &r : records)
             QCOMPARE(QString::fromStdString(r.origin), QStringLiteral("gui-tune"));
         QVERIFY(report->best && report->best->correct.value_or(false));
+
+        // compile = local (the default) shipped the artifacts: the array ran the AOT runner.
+        const QDir jobs(m_dir.filePath(QStringLiteral("jobs")));
+        const QStringList batches = jobs.entryList({QStringLiteral("batch-*")}, QDir::Dirs);
+        QVERIFY(!batches.isEmpty());
+        for (const QString &batch : batches) {
+            QFile script(jobs.filePath(batch + QStringLiteral("/run.sh")));
+            QVERIFY(script.open(QIODevice::ReadOnly));
+            QVERIFY(script.readAll().contains("beamscope-aot-runner"));
+        }
     }
 };
 
