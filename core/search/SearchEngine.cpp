@@ -55,6 +55,12 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
         if (pin.frozen) m_frozen.insert(pin.node);
     }
     m_order = m_dag->outputsFirst();
+    for (int node : m_order) {
+        bool pinned = false;
+        for (const ResolvedPin &p : m_pins)
+            pinned |= p.node == node || p.host == node;
+        if (!pinned && isInputWrapper(m_dag->node(node))) m_inputs.insert(node);
+    }
     // The pre-pass takes the place of one of the passes, and needs one left after it.
     const bool prepass = m_options.freezing && m_order.size() > 1 && m_options.passes > 1;
     m_mainPasses = m_options.passes - (prepass ? 1 : 0);
@@ -66,7 +72,7 @@ int SearchEngine::estimatedSteps() const {
     // the set of frozen Funcs is known once the pre-pass is over.
     int full = 0, afterFreezing = 0;
     for (int node : m_order) {
-        const bool one = m_dag->node(node).alwaysInline;
+        const bool one = m_dag->node(node).alwaysInline || m_inputs.count(node);
         full += one ? 1 : 2;
         afterFreezing += one || m_frozen.count(node) ? 1 : 2;
     }
@@ -148,6 +154,13 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
                         kept.push_back({std::move(*d), "pinned tiling"});
                 }
             }
+        } else if (m_inputs.count(node)) {
+            // An input wrapper is read in place: inlined, as the authors' implementation leaves
+            // its inputs; searched as any Func only if it cannot be inlined here.
+            if (std::optional<Derivation> child = state.derive(node, state.inlinePlacement(node)))
+                kept.push_back({std::move(*child), "input inline"});
+            else
+                m_space.locations(state, node, kept, pruned);
         } else if (m_frozen.count(node)) {
             std::optional<Derivation> child;
             if (pin && pin->frozen) {
@@ -409,6 +422,14 @@ int SearchEngine::funcsLeftUnfrozen(int n) {
     return std::max(1, n - int(double(n) - std::log2(double(n))));
 }
 
+bool SearchEngine::isInputWrapper(const Node &node) {
+    if (node.isInput || node.isOutput || node.stages.size() != 1) return false;
+    if (node.function.has_update_definition()) return false;
+    const Halide::Internal::Call *call = node.function.is_wrapper();
+    return call && (call->call_type == Halide::Internal::Call::Image || call->param.defined() ||
+                    call->image.defined());
+}
+
 bool SearchEngine::penalizing() const {
     return m_options.beamSize > 1 && m_mainPasses > 1 && m_pass >= 1;
 }
@@ -431,6 +452,7 @@ void SearchEngine::freezeAfterPrepass() {
     const BeamEntry &best = m_beam.front();
     std::vector<std::pair<double, int>> costByFunc;
     for (int node : m_order) {
+        if (m_inputs.count(node)) continue; // inputs count neither way (not in N)
         double cost = 0;
         for (const StageCost &sc : best.cost.stages) {
             if (sc.node == node) cost += sc.total();

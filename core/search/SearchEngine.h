@@ -6,7 +6,9 @@
 // one bucket per parent) and draws floor(log2 B) from each; when the beam is selected, a state
 // is penalized by how many states with its depth-p hash were taken before it in the step, and
 // by 10 more when its depth p - 2 hash is not among those earlier passes kept (section 4.5, as
-// the authors' implementation does).
+// the authors' implementation does). A Func that only wraps an input buffer (an ImageParam's
+// "<name>_im") is an input there, never scheduled: here it is inlined in one step and left out
+// of the freezing count.
 #pragma once
 
 #include "cost/AnalyticalGpuCostModel.h"
@@ -84,6 +86,12 @@ public:
     /// Funcs of `n` that freezing leaves under search: all but log2(n) are frozen, counted as
     /// n - log2(n) rounded down, so ceil(log2(n)) stay (at least 1).
     static int funcsLeftUnfrozen(int n);
+    /// A Func that is a trivial wrapper of an input buffer or parameter (an ImageParam's
+    /// "<name>_im": one pure definition calling the input at its own variables). The authors'
+    /// implementation takes these as inputs (FunctionDAG is_input) and never schedules them.
+    static bool isInputWrapper(const Node &node);
+    /// The input wrappers this search inlines without searching (those no pin names).
+    const std::set<int> &inputWrappers() const { return m_inputs; }
     /// Wall time spent in step(), milliseconds.
     double elapsedMs() const { return m_elapsedMs; }
 
@@ -121,6 +129,7 @@ private:
     std::vector<BeamEntry> m_beam;
     std::optional<BeamEntry> m_best;
     std::set<int> m_frozen;
+    std::set<int> m_inputs; ///< input wrappers, inlined in one step (isInputWrapper)
     std::vector<FuncPlacement> m_frozenPlacements;
     /// Hashes (at the depth of the pass that kept them) of the good final states of earlier
     /// passes and of all their ancestors.

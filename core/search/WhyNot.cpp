@@ -374,6 +374,14 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
             a.detail += " since the pre-pass ended at step " + std::to_string(freezeStep);
         return a;
     }
+    if (s.node == want.node && !s.candidates.empty() &&
+        s.candidates.front().label == "input inline") {
+        a.detail =
+            "'" + name +
+            "' only wraps an input buffer: it is inlined without search (the authors' "
+            "implementation takes it as an input and never schedules it; pin it to search it)";
+        return a;
+    }
     if (auto conflict = pinConflict()) {
         a.detail = *conflict;
         return a;

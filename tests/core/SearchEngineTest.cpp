@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -142,7 +143,9 @@ TEST(SearchEngine, FreezesAllButLog2NStagesAfterThePrepass) {
     EXPECT_EQ(SearchEngine::funcsLeftUnfrozen(88), 7);
     auto dag = stencilChainDag(8);
     SearchEngine engine(dag, smallBeam());
-    const int n = int(dag->outputsFirst().size());
+    // The input wrapper (input_im) is not scheduled, so not counted among the N Funcs.
+    ASSERT_EQ(engine.inputWrappers().size(), 1u);
+    const int n = int(dag->outputsFirst().size()) - 1;
     while (!engine.finished() && engine.lastStep() == nullptr ? true
                                                               : engine.lastStep()->pass == 0) {
         engine.step();
@@ -154,6 +157,51 @@ TEST(SearchEngine, FreezesAllButLog2NStagesAfterThePrepass) {
         const ComputeKind k = engine.best()->state->placement(f).kind;
         EXPECT_TRUE(k == ComputeKind::Root || k == ComputeKind::Inline) << dag->node(f).name;
     }
+}
+
+TEST(SearchEngine, InputWrappersAreInlinedWithoutSearchAndLeftOutOfFreezing) {
+    // conv_layer reads three ImageParams through their "<name>_im" wrappers; the authors'
+    // implementation takes those as inputs (never scheduled). Here each is inlined in one step:
+    // one candidate per parent, and N = 2 (relu, conv) for freezing, so 1 Func is frozen.
+    auto dag = std::make_shared<const FunctionDAG>(buildApp(
+        "conv_layer",
+        {{"batch", 1}, {"in_channels", 8}, {"out_channels", 16}, {"width", 64}, {"height", 32}}));
+    std::set<std::string> wrappers;
+    for (const Node &node : dag->nodes()) {
+        if (SearchEngine::isInputWrapper(node)) wrappers.insert(node.name);
+    }
+    EXPECT_EQ(wrappers, (std::set<std::string>{"bias_im", "filter_im", "input_im"}));
+    SearchOptions options = smallBeam();
+    options.passes = 3;
+    SearchEngine engine(dag, options);
+    EXPECT_EQ(engine.inputWrappers().size(), 3u);
+    int wrapperSteps = 0;
+    while (!engine.finished()) {
+        const SearchStepPtr step = engine.step();
+        if (step->pass >= 1) {
+            EXPECT_EQ(engine.frozen().size(), 1u);
+        }
+        if (!wrappers.count(step->func)) continue;
+        ++wrapperSteps;
+        EXPECT_EQ(step->phase, Phase::ComputeLocation);
+        std::set<int> parents;
+        for (const StepCandidate &c : step->candidates) {
+            EXPECT_EQ(c.label, "input inline");
+            EXPECT_TRUE(parents.insert(c.parent).second) << "one candidate per parent";
+        }
+    }
+    EXPECT_EQ(wrapperSteps, 3 * 3); // one step per wrapper in the pre-pass and 2 main passes
+    for (const Node &node : dag->nodes()) {
+        if (wrappers.count(node.name)) {
+            EXPECT_EQ(engine.best()->state->placement(node.index).kind, ComputeKind::Inline);
+        }
+    }
+    // A pin naming a wrapper keeps it under search.
+    options.pins = {Pin{"input_im", ComputeKind::Root, "", {}, {}, false}};
+    SearchEngine pinned(dag, options);
+    EXPECT_EQ(pinned.inputWrappers().size(), 2u);
+    pinned.run();
+    EXPECT_EQ(pinned.best()->state->placement(dag->find("input_im")).kind, ComputeKind::Root);
 }
 
 TEST(SearchEngine, MemoizationHitsRepeatedKernelsWithoutChangingTheResult) {

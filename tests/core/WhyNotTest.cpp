@@ -79,6 +79,18 @@ TEST(WhyNot, PinExcludedDecisionIsNotReached) {
     EXPECT_EQ(r.answer.pass, 1);
 }
 
+TEST(WhyNot, AnInputWrapperIsNotReachedAndSaysWhy) {
+    // conv_layer reads its ImageParams through "<name>_im" wrappers, inlined without search.
+    auto dag = std::make_shared<const FunctionDAG>(buildApp(
+        "conv_layer",
+        {{"batch", 1}, {"in_channels", 8}, {"out_channels", 16}, {"width", 64}, {"height", 32}}));
+    const WhyResult r =
+        whyNot(dag, greedyOptions(), Pin{"input_im", ComputeKind::Root, "", {}, {}, false});
+    EXPECT_EQ(r.answer.verdict, WhyVerdict::NotReached) << r.answer.detail;
+    EXPECT_NE(r.answer.detail.find("only wraps an input buffer"), std::string::npos)
+        << r.answer.detail;
+}
+
 TEST(WhyNot, OverBudgetTilingIsPrunedWithTheEngineRecord) {
     auto dag = stencilChainDag(2);
     const SearchOptions o = greedyOptions();
