@@ -6,10 +6,12 @@
 #include "pipeline/AppCatalog.h"
 #include "search/SearchEngine.h"
 #include "search/UpstreamAutoscheduler.h"
+#include "util/Error.h"
 
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace beamscope::cli {
@@ -28,6 +30,7 @@ struct AblateArgs {
     bool json = false;
     bool wideTilings = false;
     bool noParallelFilter = false;
+    std::vector<std::string> andersonParams; ///< KEY=VALUE, Halide's Anderson2021 names
 };
 
 struct Combination {
@@ -53,6 +56,10 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
     command->add_flag("--anderson2021", args->anderson,
                       "also time Halide's Anderson2021 plugin on the same apps and GPU");
     command->add_flag("--anderson2021-only", args->andersonOnly, "only time Anderson2021");
+    command->add_option("--anderson2021-param", args->andersonParams,
+                        "extra Anderson2021 parameter as KEY=VALUE (repeatable), e.g. "
+                        "randomize_tilings=1 freeze_inline_compute_root=1 (its sampling and "
+                        "freezing, off by default)");
     command->add_flag("--json", args->json, "one JSON object per app and combination");
     command->add_flag(
         "--wide-tilings", args->wideTilings,
@@ -75,6 +82,13 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                 combos.push_back(c);
             }
             const GpuSpec gpu = GpuSpec::load(args->gpu);
+            std::map<std::string, std::string> extra;
+            for (const std::string &kv : args->andersonParams) {
+                const size_t eq = kv.find('=');
+                if (eq == std::string::npos || eq == 0)
+                    throw UsageError("--anderson2021-param wants KEY=VALUE, not '" + kv + "'");
+                extra[kv.substr(0, eq)] = kv.substr(eq + 1);
+            }
             args->anderson |= args->andersonOnly;
             if (!args->json) {
                 std::cout << std::left << std::setw(26) << "app";
@@ -125,7 +139,8 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                     }
                 }
                 if (args->anderson) {
-                    const AutoschedulerRun t = runAnderson2021(buildApp(name), gpu, args->beam);
+                    const AutoschedulerRun t =
+                        runAnderson2021(buildApp(name), gpu, args->beam, extra);
                     if (args->json) {
                         std::cout << nlohmann::json{{"app", name},
                                                     {"combination", "anderson2021"},

@@ -8,6 +8,7 @@
 
 #include <Halide.h>
 
+#include <map>
 #include <string>
 
 namespace beamscope {
@@ -31,11 +32,15 @@ AutoschedulerRun runAutoscheduler(const PipelineInstance &instance,
 
 /// Anderson2021's parameters for `gpu` (Halide 21 names): parallelism = SMs, beam_size,
 /// shared_memory_limit_kb, shared_memory_sm_limit_kb, active_block_limit, active_warp_limit
-/// (per SM), fixed dropout seed.
-Halide::AutoschedulerParams anderson2021Params(const GpuSpec &gpu, int beamSize);
+/// (per SM), fixed dropout seed; then `extra` (Halide's names, e.g. randomize_tilings=1 and
+/// freeze_inline_compute_root=1 for its sampling and freezing, both off by default in Halide 21).
+Halide::AutoschedulerParams
+anderson2021Params(const GpuSpec &gpu, int beamSize,
+                   const std::map<std::string, std::string> &extra = {});
 
 /// Anderson2021 with the same GPU parameters as our search and beam size, for a CUDA target of
-/// the GPU's compute capability (7.0 when it has none).
-AutoschedulerRun runAnderson2021(const PipelineInstance &instance, const GpuSpec &gpu, int beamSize);
+/// the GPU's compute capability (7.0 when it has none), plus `extra` parameters.
+AutoschedulerRun runAnderson2021(const PipelineInstance &instance, const GpuSpec &gpu, int beamSize,
+                                 const std::map<std::string, std::string> &extra = {});
 
 } // namespace beamscope
