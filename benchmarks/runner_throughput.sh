@@ -6,7 +6,11 @@
 #   2. slurm runner on the single-node test cluster (tests/slurm/cluster.sh) vs local, same batch:
 #      overhead per measurement.
 # Prints measurements per minute and seconds per measurement, with `uptime` load before each.
-# Usage: benchmarks/runner_throughput.sh BEAMSCOPE_CLI [BATCH=64]
+#   slurm-shipped is compile = local (artifacts AOT-compiled here, run by beamscope-aot-runner on
+#   the node); slurm-compile-in-job the worker's JIT on the node.
+# Usage: [RUNS="local-parallel slurm-shipped ..."] benchmarks/runner_throughput.sh BEAMSCOPE_CLI
+#        [BATCH=64]   (RUNS: a subset of local-serial local-parallel slurm-shipped
+#        slurm-compile-in-job; default all four)
 set -u
 cli=$1
 batch=${2:-64}
@@ -19,6 +23,7 @@ common=(--rounds 1 --batch "$batch" --repeats 3 --device opencl --seed 5 -q --js
 run() { # name, extra args...
     local name=$1
     shift
+    case " ${RUNS:-$name} " in *" $name "*) ;; *) return ;; esac
     local load start end n
     load=$(uptime | sed 's/.*load average: //')
     start=$(date +%s.%N)
@@ -34,5 +39,5 @@ echo "batch of $batch on $(nproc) cores, $(clinfo -l 2>/dev/null | grep -c Devic
 run local-serial --jobs 1
 run local-parallel --jobs "$(nproc)"
 eval "$("$here/tests/slurm/cluster.sh" start "$tmp/cluster")"
-run slurm --runner slurm --slurm-dir "$tmp/jobs" --slurm-poll 0.5
+run slurm-shipped --runner slurm --slurm-dir "$tmp/jobs" --slurm-poll 0.5
 run slurm-compile-in-job --runner slurm --slurm-dir "$tmp/jobs2" --slurm-poll 0.5 --slurm-compile job

@@ -1,9 +1,11 @@
 // AotArtifact: ships a compiled candidate to a Slurm node. Here, Halide AOT-compiles the
 // scheduled pipeline for the job's run target (host-opencl, host-cuda-cuda_capability_NN) into
-// an object with Halide's runtime (Pipeline::compile_to_object, entry kAotEntry: NAME_argv and
-// NAME_metadata) and links it into a shared object with the C++ compiler; once per batch data
-// directory it also writes the inputs, the CPU reference outputs and the naive schedule's
-// artifact (for the device-naive check of the verdict) in the AotData.h format. On the node,
+// an object without Halide's runtime (Pipeline::compile_to_object with no_runtime, entry
+// kAotEntry: NAME_argv and NAME_metadata) and links it into a shared object with the C++
+// compiler; once per batch data directory it also writes Halide's runtime for the target
+// (compile_standalone_runtime, runtime.so, shared by every artifact of the batch), the inputs,
+// the CPU reference outputs and the naive schedule's artifact (for the device-naive check of the
+// verdict) in the AotData.h format. On the node,
 // beamscope-aot-runner (AotNodeRun.h) dlopens the artifact and needs neither libHalide nor LLVM.
 #pragma once
 

@@ -5,7 +5,9 @@
 //                                 "extent": [...], "file": "input-0.raw"}, ...],
 //                    "scalars": [{"name", "type": [...], "bits": 64-bit value pattern}, ...],
 //                    "outputs": [{"name", "type", "min", "extent", "file": "reference-0.raw"}],
-//                    "naive_library": "naive.so"}
+//                    "naive_library": "naive.so", "runtime_library": "runtime.so"}
+//   DIR/runtime.so  Halide's runtime for the target, which every artifact of the batch (built
+//                   with no_runtime) uses: loaded first, RTLD_GLOBAL
 //   DIR/*.raw       dense bytes, dimension 0 innermost (the worker's deterministic inputs and
 //                   the CPU reference outputs)
 //   LIB.so.json     next to each artifact: {"entry": "NAME", "arguments": ["input", "scalar",

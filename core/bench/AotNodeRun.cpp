@@ -1,6 +1,7 @@
-// Contents: loading an artifact (dlopen, dlsym of its entry points and of Halide's runtime,
-// error capture); binding arguments from its metadata; the timed run; runShippedJob tying them
-// together with the verdict. No libHalide: compiled into beamscope-aot-runner.
+// Contents: loading the batch's Halide runtime (RTLD_GLOBAL, error capture) and an artifact
+// (dlopen, dlsym of its entry points); binding arguments from its metadata; the timed run;
+// runShippedJob tying them together with the verdict. No libHalide: compiled into
+// beamscope-aot-runner.
 #include "bench/AotNodeRun.h"
 
 #include "bench/AotData.h"
@@ -46,46 +47,39 @@ struct CandidateFailure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-/// One dlopened artifact: its entry points, Halide's runtime in it and its argument kinds.
-struct Artifact {
-    std::string path;
-    int (*argv)(void **) = nullptr;
-    const halide_filter_metadata_t *(*metadata)() = nullptr;
-    int (*deviceSync)(void *, halide_buffer_t *) = nullptr;
-    int (*copyToHost)(void *, halide_buffer_t *) = nullptr;
-    int (*deviceFree)(void *, halide_buffer_t *) = nullptr;
-    std::vector<std::string> kinds; ///< "input", "scalar", "output", from PATH.json
+/// The address of `name` in the library `handle` (or its dependencies); throws CandidateFailure.
+void *symbol(void *handle, const std::string &path, const std::string &name) {
+    void *p = ::dlsym(handle, name.c_str());
+    if (!p) throw CandidateFailure("shipped artifact: " + path + " has no " + name);
+    return p;
+}
 
-    static Artifact open(const std::string &path) {
-        Artifact a;
-        a.path = path;
-        void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!handle) {
-            const char *why = ::dlerror();
-            throw CandidateFailure("shipped artifact: cannot load " + path + ": " +
-                                   (why ? why : "dlopen failed"));
-        }
-        const auto symbol = [&](const std::string &name) {
-            void *p = ::dlsym(handle, name.c_str());
-            if (!p) throw CandidateFailure("shipped artifact: " + path + " has no " + name);
-            return p;
-        };
-        a.argv = reinterpret_cast<int (*)(void **)>(symbol(std::string(kAotEntry) + "_argv"));
-        a.metadata = reinterpret_cast<const halide_filter_metadata_t *(*)()>(
-            symbol(std::string(kAotEntry) + "_metadata"));
-        using BufferCall = int (*)(void *, halide_buffer_t *);
-        a.deviceSync = reinterpret_cast<BufferCall>(symbol("halide_device_sync"));
-        a.copyToHost = reinterpret_cast<BufferCall>(symbol("halide_copy_to_host"));
-        a.deviceFree = reinterpret_cast<BufferCall>(symbol("halide_device_free"));
+void *load(const std::string &path, int mode, const std::string &what) {
+    void *handle = ::dlopen(path.c_str(), mode);
+    if (!handle) {
+        const char *why = ::dlerror();
+        throw CandidateFailure(what + ": cannot load " + path + ": " +
+                               (why ? why : "dlopen failed"));
+    }
+    return handle;
+}
+
+/// The batch's Halide runtime (runtime.so), loaded RTLD_GLOBAL so that the artifacts, built
+/// without one, find its functions; the calls the runner makes itself.
+struct Runtime {
+    using BufferCall = int (*)(void *, halide_buffer_t *);
+    BufferCall deviceSync = nullptr, copyToHost = nullptr, deviceFree = nullptr;
+
+    static Runtime open(const std::string &path) {
+        Runtime r;
+        void *handle = load(path, RTLD_NOW | RTLD_GLOBAL, "shipped runtime");
+        r.deviceSync = reinterpret_cast<BufferCall>(symbol(handle, path, "halide_device_sync"));
+        r.copyToHost = reinterpret_cast<BufferCall>(symbol(handle, path, "halide_copy_to_host"));
+        r.deviceFree = reinterpret_cast<BufferCall>(symbol(handle, path, "halide_device_free"));
         using SetHandler = halide_error_handler_t (*)(halide_error_handler_t);
-        reinterpret_cast<SetHandler>(symbol("halide_set_error_handler"))(keepHalideError);
-        std::ifstream sidecar(path + ".json");
-        const nlohmann::json args = nlohmann::json::parse(sidecar, nullptr, false);
-        if (!args.is_object() || !args.contains("arguments") || !args["arguments"].is_array())
-            throw CandidateFailure("shipped artifact: cannot read " + path + ".json");
-        for (const nlohmann::json &k : args["arguments"])
-            a.kinds.push_back(k.is_string() ? k.get<std::string>() : "?");
-        return a;
+        reinterpret_cast<SetHandler>(symbol(handle, path, "halide_set_error_handler"))(
+            keepHalideError);
+        return r;
     }
 
     /// Throws CandidateFailure "WHAT: Halide's message" when a runtime call failed.
@@ -94,6 +88,31 @@ struct Artifact {
         throw CandidateFailure(what + ": " +
                                (lastHalideError().empty() ? "Halide error " + std::to_string(status)
                                                           : lastHalideError()));
+    }
+};
+
+/// One dlopened artifact: its entry points and its argument kinds.
+struct Artifact {
+    std::string path;
+    int (*argv)(void **) = nullptr;
+    const halide_filter_metadata_t *(*metadata)() = nullptr;
+    std::vector<std::string> kinds; ///< "input", "scalar", "output", from PATH.json
+
+    static Artifact open(const std::string &path) {
+        Artifact a;
+        a.path = path;
+        void *handle = load(path, RTLD_NOW | RTLD_LOCAL, "shipped artifact");
+        a.argv = reinterpret_cast<int (*)(void **)>(
+            symbol(handle, path, std::string(kAotEntry) + "_argv"));
+        a.metadata = reinterpret_cast<const halide_filter_metadata_t *(*)()>(
+            symbol(handle, path, std::string(kAotEntry) + "_metadata"));
+        std::ifstream sidecar(path + ".json");
+        const nlohmann::json args = nlohmann::json::parse(sidecar, nullptr, false);
+        if (!args.is_object() || !args.contains("arguments") || !args["arguments"].is_array())
+            throw CandidateFailure("shipped artifact: cannot read " + path + ".json");
+        for (const nlohmann::json &k : args["arguments"])
+            a.kinds.push_back(k.is_string() ? k.get<std::string>() : "?");
+        return a;
     }
 };
 
@@ -106,6 +125,7 @@ struct ShippedData {
     std::vector<std::string> names;
     nlohmann::json outputDescs;
     std::string naiveLibrary;
+    std::string runtimeLibrary;
 };
 
 ShippedData readData(const std::string &dir, const std::string &target) {
@@ -132,6 +152,7 @@ ShippedData readData(const std::string &dir, const std::string &target) {
             d.names.push_back(desc.value("name", std::string("?")));
         }
         d.naiveLibrary = dir + "/" + data.at("naive_library").get<std::string>();
+        d.runtimeLibrary = dir + "/" + data.at("runtime_library").get<std::string>();
     } catch (const nlohmann::json::exception &e) {
         throw CandidateFailure("shipped data: bad " + dir + "/data.json: " + e.what());
     } catch (const std::runtime_error &e) {
@@ -145,9 +166,9 @@ ShippedData readData(const std::string &dir, const std::string &target) {
 /// One run of `artifact` on the shipped inputs into fresh outputs: warm-up + repeats timed as
 /// the worker times them (times of the repeats into *times), outputs copied back, device memory
 /// freed. Throws CandidateFailure.
-std::vector<AotBuffer> runArtifact(const Artifact &artifact, ShippedData &data, int warmup,
-                                   int repeats, const std::string &deviceLock,
-                                   std::vector<double> *times) {
+std::vector<AotBuffer> runArtifact(const Artifact &artifact, const Runtime &runtime,
+                                   ShippedData &data, int warmup, int repeats,
+                                   const std::string &deviceLock, std::vector<double> *times) {
     const halide_filter_metadata_t *md = artifact.metadata();
     if (!md || md->num_arguments != int(artifact.kinds.size()))
         throw CandidateFailure("shipped artifact: " + artifact.path +
@@ -176,6 +197,7 @@ std::vector<AotBuffer> runArtifact(const Artifact &artifact, ShippedData &data, 
         } else if (kind == "output" && arg.kind == halide_argument_kind_output_buffer &&
                    outputs.size() < data.outputDescs.size()) {
             outputs.push_back(bufferFrom(data.outputDescs[outputs.size()], data.dir, false));
+            args.push_back(nullptr); // set below, once `outputs` no longer grows
             mismatch("output", outputs.back().raw.type, outputs.back().raw.dimensions);
         } else {
             throw CandidateFailure("shipped artifact: argument " + std::to_string(i) + " ('" +
@@ -198,18 +220,14 @@ std::vector<AotBuffer> runArtifact(const Artifact &artifact, ShippedData &data, 
     lastHalideError().clear();
     for (int i = 0; i < warmup + repeats; ++i) {
         const Clock::time_point start = Clock::now();
-        Artifact::check(artifact.argv(args.data()), "run");
+        Runtime::check(artifact.argv(args.data()), "run");
         for (AotBuffer &out : outputs)
-            Artifact::check(artifact.deviceSync(nullptr, &out.raw), "run");
+            Runtime::check(runtime.deviceSync(nullptr, &out.raw), "run");
         if (i >= warmup && times) times->push_back(msSince(start));
     }
     for (AotBuffer &out : outputs) {
-        Artifact::check(artifact.copyToHost(nullptr, &out.raw), "run");
-        Artifact::check(artifact.deviceFree(nullptr, &out.raw), "run");
-    }
-    for (AotBuffer &in : data.inputs) { // the next artifact has a runtime of its own
-        Artifact::check(artifact.deviceFree(nullptr, &in.raw), "run");
-        in.raw.flags |= halide_buffer_flag_host_dirty;
+        Runtime::check(runtime.copyToHost(nullptr, &out.raw), "run");
+        Runtime::check(runtime.deviceFree(nullptr, &out.raw), "run");
     }
     return outputs;
 }
@@ -276,10 +294,11 @@ Measurement runShippedJob(const nlohmann::json &job, const std::string &outputsD
     if (injected(inject, "error")) throw std::runtime_error("injected error (test only)");
     try {
         ShippedData data = readData(dataDir, m.target);
+        const Runtime runtime = Runtime::open(data.runtimeLibrary);
         const Artifact artifact = Artifact::open(library);
         std::vector<double> times;
         std::vector<AotBuffer> outputs =
-            runArtifact(artifact, data, warmup, repeats, deviceLock, &times);
+            runArtifact(artifact, runtime, data, warmup, repeats, deviceLock, &times);
         std::fprintf(stderr, "beamscope-aot-runner: ran %s without compiling (%d + %d runs)\n",
                      library.c_str(), warmup, repeats);
         m.measuredMs = summarizeTimes(times);
@@ -294,7 +313,7 @@ Measurement runShippedJob(const nlohmann::json &job, const std::string &outputsD
         const OutputCheck check =
             judgeOutputs(rtol, atol, raw(outputs), raw(data.reference), data.names, [&] {
                 const Artifact naiveArtifact = Artifact::open(data.naiveLibrary);
-                naive = runArtifact(naiveArtifact, data, 0, 1, deviceLock, nullptr);
+                naive = runArtifact(naiveArtifact, runtime, data, 0, 1, deviceLock, nullptr);
                 std::fprintf(stderr, "beamscope-aot-runner: ran the shipped naive schedule, "
                                      "for the reference check\n");
                 return raw(naive);

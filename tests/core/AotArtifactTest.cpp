@@ -86,7 +86,7 @@ TEST(AotArtifact, ShippedArtifactRunsWithoutHalideAndMatchesTheJit) {
 
     const Shipped s = compileGreedy("match");
     for (const char *file : {"0.so", "0.so.json", "data/data.json", "data/naive.so",
-                             "data/input-0.raw", "data/reference-0.raw"})
+                             "data/runtime.so", "data/input-0.raw", "data/reference-0.raw"})
         EXPECT_TRUE(fs::exists(s.dir / file)) << file;
     const Measurement m = runShipped(s.job, s.dir / "0.json", s.dir.string());
     EXPECT_EQ(m.failure, "");

@@ -56,7 +56,7 @@ SlurmSettingsDialog::SlurmSettingsDialog(const RunnerSettings &s, QWidget *paren
     m_time->setPlaceholderText(tr("twice the worker's time limit"));
     m_worker->setPlaceholderText(tr("this machine's beamscope-worker"));
     m_compile->addItem(tr("default (here)"), QString());
-    m_compile->addItem(tr("here, then queue what compiles"), QStringLiteral("local"));
+    m_compile->addItem(tr("here, and ship the compiled artifact"), QStringLiteral("local"));
     m_compile->addItem(tr("in the job"), QStringLiteral("job"));
     m_compile->setCurrentIndex(std::max(0, m_compile->findData(s.compile)));
     m_maxParallel->setRange(0, 100000);
