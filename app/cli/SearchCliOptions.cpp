@@ -17,6 +17,12 @@ void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
     command.add_flag("--no-freezing", noFreezing, "no root/inline pre-pass and freezing");
     command.add_flag("--no-memo", noMemo, "no memoization of featurization per kernel");
     command.add_option("--pins", pins, "JSON pin file");
+    command
+        .add_option("--freeze", freezeFuncs,
+                    "freeze exactly these Funcs after the pre-pass (comma-separated names) in "
+                    "place of the N - log2(N) cheapest: an experiment, e.g. another "
+                    "implementation's frozen set")
+        ->delimiter(',');
     command.add_option("--cost-model", costModel,
                        "cost model: analytic (appendix B), polymage (PolyMage-GPU's scorer) or a "
                        "learned model file");
@@ -32,6 +38,7 @@ SearchOptions SearchCliOptions::build() const {
     options.freezing = !noFreezing;
     options.memoization = !noMemo;
     if (!pins.empty()) options.pins = loadPinFile(pins);
+    options.freezeFuncs = freezeFuncs;
     options.costModel = costModel;
     // Fail before any work: an unknown name or an unusable model file is one line.
     makeCostModel(costModel, options.gpu.smCount ? options.gpu : GpuSpec::defaultSpec());

@@ -17,9 +17,11 @@ struct SearchCliOptions {
     std::string gpu = "v100";
     bool noSampling = false, noFreezing = false, noMemo = false;
     std::string pins;
+    std::vector<std::string> freezeFuncs;
     std::string costModel = "analytic";
 
     /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo, --pins,
+    /// --freeze,
     /// --cost-model.
     /// `gpuFromDevice`: --gpu defaults to none, meaning the front end picks the GPU model from
     /// the device it runs on (bench).

@@ -61,6 +61,15 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
             pinned |= p.node == node || p.host == node;
         if (!pinned && isInputWrapper(m_dag->node(node))) m_inputs.insert(node);
     }
+    for (const std::string &name : m_options.freezeFuncs) {
+        const int node = m_dag->find(name);
+        if (node < 0 || m_dag->node(node).isInput)
+            throw Error("cannot freeze '" + name + "': the pipeline has no Func of that name");
+        if (m_inputs.count(node))
+            throw Error("cannot freeze '" + name +
+                        "': it wraps an input and is inlined without search");
+        m_freezeOverride.insert(node);
+    }
     // The pre-pass takes the place of one of the passes, and needs one left after it.
     const bool prepass = m_options.freezing && m_order.size() > 1 && m_options.passes > 1;
     m_mainPasses = m_options.passes - (prepass ? 1 : 0);
@@ -449,32 +458,38 @@ void SearchEngine::blessBeam() {
 }
 
 void SearchEngine::freezeAfterPrepass() {
+    // The authors' rule: each Func's cost is the sum of its stages' costs in the pre-pass's
+    // best state; cheapest first (ties in search order, as the reference's sort leaves them for
+    // up to 16 Funcs), and N - log2(N) rounded down are frozen, so ceil(log2(N)) stay.
     const BeamEntry &best = m_beam.front();
-    std::vector<std::pair<double, int>> costByFunc;
+    m_freezeRanking.clear();
     for (int node : m_order) {
         if (m_inputs.count(node)) continue; // inputs count neither way (not in N)
         double cost = 0;
         for (const StageCost &sc : best.cost.stages) {
             if (sc.node == node) cost += sc.total();
         }
-        costByFunc.push_back({cost, node});
+        m_freezeRanking.push_back({node, cost, false});
     }
-    // Cheapest first (ties by order); all but log2(N) of them are frozen: N - log2(N) rounded
-    // down, as the authors' implementation counts, so ceil(log2(N)) stay under search.
-    std::stable_sort(costByFunc.begin(), costByFunc.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
-    const int n = int(costByFunc.size());
-    const int keep = funcsLeftUnfrozen(n);
-    for (int i = 0; i < n - keep; ++i) {
-        const int node = costByFunc[size_t(i)].second;
-        if (m_frozen.count(node)) continue;
+    std::stable_sort(m_freezeRanking.begin(), m_freezeRanking.end(),
+                     [](const FreezeRank &a, const FreezeRank &b) { return a.cost < b.cost; });
+    const int n = int(m_freezeRanking.size());
+    const int count = n - funcsLeftUnfrozen(n);
+    for (int i = 0; i < n; ++i) {
+        FreezeRank &r = m_freezeRanking[size_t(i)];
+        // An explicit set (options.freezeFuncs) replaces the rule's choice.
+        const bool chosen =
+            m_freezeOverride.empty() ? i < count : m_freezeOverride.count(r.node) > 0;
+        if (!chosen || m_frozen.count(r.node)) continue;
         bool pinned = false;
         for (const ResolvedPin &p : m_pins)
-            pinned |= p.node == node || p.host == node;
+            pinned |= p.node == r.node || p.host == r.node;
         if (pinned) continue; // a user's pin keeps the Func under search
-        m_frozen.insert(node);
-        m_frozenPlacements[size_t(node)] = best.state->placement(node);
+        m_frozen.insert(r.node);
+        m_frozenPlacements[size_t(r.node)] = best.state->placement(r.node);
     }
+    for (FreezeRank &r : m_freezeRanking)
+        r.frozen = m_frozen.count(r.node) > 0;
 }
 
 SearchStepPtr SearchEngine::run(const CancelToken *cancel) {

@@ -36,6 +36,10 @@ struct SearchOptions {
     /// pass kept among its good states (4.5; the authors' implementation adds 10).
     double knownBadPenalty = 10;
     std::vector<Pin> pins;
+    /// The Funcs the pre-pass freezes, by name, in place of the N - log2(N) cheapest: an
+    /// experiment (e.g. another implementation's frozen set); each keeps its pre-pass decision
+    /// as the rule's would. Empty: the paper's rule. Unknown names are refused.
+    std::vector<std::string> freezeFuncs;
     SearchSpaceOptions space;
     GpuSpec gpu; ///< must be set (GpuSpec::defaultSpec() is the paper's V100)
     /// The cost model when the engine is given none: analytic, polymage or a model file
@@ -73,6 +77,16 @@ public:
     const SearchStepPtr &lastStep() const { return m_last; }
     const SearchCounters &counters() const { return m_counters; }
     const std::set<int> &frozen() const { return m_frozen; }
+    /// One Func of the freezing ranking: its cost in the pre-pass's best state (the sum of its
+    /// stages' costs) and whether it was frozen.
+    struct FreezeRank {
+        int node = -1;
+        double cost = 0;
+        bool frozen = false;
+    };
+    /// The Funcs of N, cheapest first (ties in search order), as the pre-pass ranked them;
+    /// empty before the pre-pass ends or without one.
+    const std::vector<FreezeRank> &freezeRanking() const { return m_freezeRanking; }
     const SearchOptions &options() const { return m_options; }
     /// The model that costs the states (the one given, or makeCostModel(options.costModel)).
     const CostModel &costModel() const { return *m_model; }
@@ -131,6 +145,8 @@ private:
     std::set<int> m_frozen;
     std::set<int> m_inputs; ///< input wrappers, inlined in one step (isInputWrapper)
     std::vector<FuncPlacement> m_frozenPlacements;
+    std::set<int> m_freezeOverride; ///< options.freezeFuncs resolved (empty: the rule)
+    std::vector<FreezeRank> m_freezeRanking;
     /// Hashes (at the depth of the pass that kept them) of the good final states of earlier
     /// passes and of all their ancestors.
     std::set<uint64_t> m_permitted;

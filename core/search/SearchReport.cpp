@@ -69,6 +69,10 @@ nlohmann::json searchResultToJson(const SearchEngine &engine) {
     nlohmann::json frozen = nlohmann::json::array();
     for (int f : engine.frozen())
         frozen.push_back(dag.node(f).name);
+    nlohmann::json ranking = nlohmann::json::array();
+    for (const SearchEngine::FreezeRank &r : engine.freezeRanking())
+        ranking.push_back(
+            {{"func", dag.node(r.node).name}, {"cost", r.cost}, {"frozen", r.frozen}});
     nlohmann::json stats = countersToJson(engine.counters());
     stats["passes"] = engine.options().passes;
     stats["beam"] = engine.options().beamSize;
@@ -78,6 +82,7 @@ nlohmann::json searchResultToJson(const SearchEngine &engine) {
                         {"gpu", engine.options().gpu.name},
                         {"cost_model", engine.costModel().name()},
                         {"frozen", frozen},
+                        {"freeze_ranking", ranking},
                         {"stats", stats}};
     if (best) {
         j["cost"] = best->cost.total;

@@ -48,6 +48,7 @@ nlohmann::json traceSearchToJson(const PipelineSource &source, const SearchOptio
             {"known_bad_penalty", options.knownBadPenalty},
             {"gpu", options.gpu.toJson()},
             {"pins", pinsToJson(options.pins)},
+            {"freeze_funcs", options.freezeFuncs},
             {"cost_model", absolute(options.costModel)}};
 }
 
@@ -74,6 +75,7 @@ TraceSearch traceSearchFromJson(const nlohmann::json &j) {
     if (!j.contains("gpu")) throw Error("search field 'gpu' is missing");
     o.gpu = GpuSpec::fromJson(j["gpu"], "the trace's GPU spec");
     if (j.contains("pins")) o.pins = pinsFromJson(j["pins"]);
+    o.freezeFuncs = field<std::vector<std::string>>(j, "freeze_funcs", {});
     return t;
 }
 

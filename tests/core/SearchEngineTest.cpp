@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -157,6 +159,83 @@ TEST(SearchEngine, FreezesAllButLog2NStagesAfterThePrepass) {
         const ComputeKind k = engine.best()->state->placement(f).kind;
         EXPECT_TRUE(k == ComputeKind::Root || k == ComputeKind::Inline) << dag->node(f).name;
     }
+}
+
+TEST(SearchEngine, FreezingRanksFuncsByTheirStagesCostInThePrepassBest) {
+    // The authors' rule: a Func's cost is the sum of its stages' costs in the pre-pass's best
+    // state; the cheapest are frozen, ties in search order (outputs first).
+    auto dag = stencilChainDag(8);
+    SearchEngine engine(dag, smallBeam());
+    SearchStepPtr prepassEnd; // the pre-pass's last step: its beam is the one ranked
+    while (engine.lastStep() == nullptr || engine.lastStep()->pass == 0) {
+        const SearchStepPtr step = engine.step();
+        if (step->pass == 0) prepassEnd = step;
+    }
+    ASSERT_TRUE(prepassEnd && prepassEnd->passFinished && !prepassEnd->beam.empty());
+    std::map<int, double> stageSums;
+    for (const StageCost &sc : prepassEnd->beam.front().cost.stages)
+        stageSums[sc.node] += sc.total();
+    const std::vector<SearchEngine::FreezeRank> ranking = engine.freezeRanking();
+    const std::vector<int> order = dag->outputsFirst();
+    ASSERT_EQ(ranking.size(), order.size() - 1); // all but input_im
+    const int n = int(ranking.size());
+    const int frozenCount = n - SearchEngine::funcsLeftUnfrozen(n);
+    int costed = 0;
+    for (size_t i = 0; i < ranking.size(); ++i) {
+        const SearchEngine::FreezeRank &r = ranking[i];
+        EXPECT_EQ(r.frozen, int(i) < frozenCount) << dag->node(r.node).name;
+        EXPECT_EQ(engine.frozen().count(r.node) > 0, r.frozen);
+        EXPECT_DOUBLE_EQ(r.cost, stageSums[r.node]) << dag->node(r.node).name;
+        costed += r.cost > 0;
+        if (i == 0) continue;
+        const SearchEngine::FreezeRank &prev = ranking[i - 1];
+        EXPECT_LE(prev.cost, r.cost);
+        if (prev.cost == r.cost) { // a tie keeps the search order
+            const auto at = [&](int node) { return std::find(order.begin(), order.end(), node); };
+            EXPECT_LT(at(prev.node), at(r.node));
+        }
+    }
+    EXPECT_GT(costed, 0);
+    // The result JSON carries the ranking.
+    engine.run();
+    const nlohmann::json j = searchResultToJson(engine);
+    ASSERT_EQ(j["freeze_ranking"].size(), ranking.size());
+    EXPECT_EQ(j["freeze_ranking"][0]["func"], dag->node(ranking[0].node).name);
+}
+
+TEST(SearchEngine, AnExplicitFreezeSetReplacesTheRule) {
+    auto dag = stencilChainDag(8);
+    SearchOptions options = smallBeam();
+    // Freeze the output and the Func after it, which the rule would not choose together.
+    const std::vector<int> order = dag->outputsFirst();
+    const std::string a = dag->node(order[0]).name, b = dag->node(order[1]).name;
+    options.freezeFuncs = {a, b};
+    SearchEngine engine(dag, options);
+    EXPECT_TRUE(engine.frozen().empty());
+    while (engine.lastStep() == nullptr || engine.lastStep()->pass == 0)
+        engine.step();
+    EXPECT_EQ(engine.frozen(), (std::set<int>{order[0], order[1]}));
+    // Each keeps its decision of the pre-pass's best: root or inline.
+    engine.run();
+    for (int f : engine.frozen()) {
+        const ComputeKind k = engine.best()->state->placement(f).kind;
+        EXPECT_TRUE(k == ComputeKind::Root || k == ComputeKind::Inline) << dag->node(f).name;
+    }
+    // The same set and seed give the same trace; unknown names and input wrappers are refused.
+    EXPECT_EQ(traceOf(dag, options), traceOf(stencilChainDag(8), options));
+    options.freezeFuncs = {"no_such_func"};
+    EXPECT_THROW(
+        {
+            try {
+                SearchEngine bad(dag, options);
+            } catch (const Error &e) {
+                EXPECT_NE(std::string(e.what()).find("no Func of that name"), std::string::npos);
+                throw;
+            }
+        },
+        Error);
+    options.freezeFuncs = {"input_im"};
+    EXPECT_THROW(SearchEngine(dag, options), Error);
 }
 
 TEST(SearchEngine, InputWrappersAreInlinedWithoutSearchAndLeftOutOfFreezing) {
