@@ -2,6 +2,8 @@
 // generation and context checks done on the GUI thread (where both change).
 #include "views/jobs/JobTracker.h"
 
+#include "views/jobs/QueuedCall.h"
+
 #include <QMetaObject>
 #include <QtGlobal>
 
@@ -39,20 +41,17 @@ void JobTracker::Job::queue(std::function<void()> fn, std::function<void()> onDr
     QObject *receiver = m_state->receiver.load();
     if (!receiver) return; // the tracker is gone (only possible from the GUI thread)
     if (last) m_finished->store(true);
-    QMetaObject::invokeMethod(
-        receiver,
-        [state = m_state, generation = m_generation, fn = std::move(fn),
-         onDropped = std::move(onDropped), last] {
-            // Runs only while the receiver, and so the tracker, lives.
-            if (last && state->jobFinished) state->jobFinished();
-            if (generation != state->generation.load() || !state->context) {
-                ++state->dropped;
-                if (onDropped) onDropped();
-                return;
-            }
-            fn();
-        },
-        Qt::QueuedConnection);
+    queuedCall(receiver, [state = m_state, generation = m_generation, fn = std::move(fn),
+                          onDropped = std::move(onDropped), last] {
+        // Runs only while the receiver, and so the tracker, lives.
+        if (last && state->jobFinished) state->jobFinished();
+        if (generation != state->generation.load() || !state->context) {
+            ++state->dropped;
+            if (onDropped) onDropped();
+            return;
+        }
+        fn();
+    });
 }
 
 JobTracker::JobTracker(QObject *context, const QString &threadName)
@@ -88,29 +87,23 @@ void JobTracker::post(std::function<void(const Job &)> work) {
     job.m_cancel = m_state->cancel;
     job.m_generation = m_state->generation.load();
     if (m_pending++ == 0 && m_busyCallback) m_busyCallback(true);
-    QMetaObject::invokeMethod(
-        m_workerContext,
-        [this, job = std::move(job), work = std::move(work)] {
-            if (job.m_state->closing.load()) return;
-            try {
-                work(job);
-            } catch (const std::exception &e) {
-                // Work reports its errors through deliver(); an escaped one must not end the
-                // program from inside the event loop.
-                qWarning("beamscope: uncaught error in a worker job: %s", e.what());
-            }
-            // Queued after the job's deliveries, so they arrive before it counts as finished
-            // (unless its last delivery, finish(), counted it already).
-            if (!job.m_finished->load()) {
-                QMetaObject::invokeMethod(
-                    m_receiver.get(), [this] { jobFinished(); }, Qt::QueuedConnection);
-            }
-        },
-        Qt::QueuedConnection);
+    queuedCall(m_workerContext, [this, job = std::move(job), work = std::move(work)] {
+        if (job.m_state->closing.load()) return;
+        try {
+            work(job);
+        } catch (const std::exception &e) {
+            // Work reports its errors through deliver(); an escaped one must not end the
+            // program from inside the event loop.
+            qWarning("beamscope: uncaught error in a worker job: %s", e.what());
+        }
+        // Queued after the job's deliveries, so they arrive before it counts as finished
+        // (unless its last delivery, finish(), counted it already).
+        if (!job.m_finished->load()) queuedCall(m_receiver.get(), [this] { jobFinished(); });
+    });
 }
 
 void JobTracker::runOnWorker(std::function<void()> fn) {
-    QMetaObject::invokeMethod(m_workerContext, std::move(fn), Qt::QueuedConnection);
+    queuedCall(m_workerContext, std::move(fn));
 }
 
 quint64 JobTracker::restart() {
