@@ -80,7 +80,8 @@ case "$mode" in
         [ "${BUILD_ONLY:-0}" = 1 ] && exit 0
         run core-parsers-store-search "$root/build/asan/tests/beamscope-core-tests" --gtest_filter="$ci_filter"
     else
-        build build/asan beamscope-core-tests beamscope-worker beamscope-cli "${qt_asan[@]}"
+        build build/asan beamscope-core-tests beamscope-worker beamscope-aot-runner beamscope-cli \
+            "${qt_asan[@]}"
         [ "${BUILD_ONLY:-0}" = 1 ] && exit 0
         # One process per test, as CI runs them: some set their environment before the OpenCL
         # driver starts (LocalRunner's two PoCL devices). The e2e scripts, the Qt tests (below)
