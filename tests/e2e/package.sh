@@ -53,7 +53,7 @@ done
 grep -qi halide <<<"$depends" && fail "Depends names Halide (it is private to the package)"
 
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./||' >"$tmp/files"
-for f in usr/bin/beamscope usr/bin/beamscope-cli usr/bin/beamscope-worker \
+for f in usr/bin/beamscope usr/bin/beamscope-cli usr/bin/beamscope-worker usr/bin/beamscope-aot-runner \
     usr/lib/beamscope/libHalide.so usr/lib/beamscope/libautoschedule_anderson2021.so \
     usr/lib/beamscope/libautoschedule_li2018.so usr/lib/beamscope/include/Halide.h \
     usr/share/beamscope/gpus/pocl-cpu.json usr/share/beamscope/gpus/v100.json \
@@ -92,6 +92,13 @@ for exe in beamscope beamscope-cli beamscope-worker; do
     [ "$version_line" = "$exe $version (Halide 21.0.0)" ] ||
         fail "$exe --version printed '$version_line'"
 done
+# The Slurm nodes' runner of shipped artifacts: installed, and loads no Halide (nor LLVM).
+run ldd "$bin/beamscope-aot-runner" >"$tmp/ldd" 2>&1 || fail "ldd beamscope-aot-runner failed"
+grep -qiE "halide|llvm|not found" "$tmp/ldd" &&
+    fail "beamscope-aot-runner: $(grep -iE 'halide|llvm|not found' "$tmp/ldd" | head -n 3)"
+run "$bin/beamscope-aot-runner" >/dev/null 2>"$tmp/aot.err"
+[ $? -eq 2 ] && grep -q "usage: beamscope-aot-runner" "$tmp/aot.err" ||
+    fail "beamscope-aot-runner without arguments: $(cat "$tmp/aot.err")"
 # No installed ELF file names the build tree, the source tree or the venv (a RUNPATH or a data
 # path compiled in). Header names are left out: Halide.h's inline functions carry __FILE__ in
 # their assertion messages, which name the header and open nothing.
