@@ -55,13 +55,7 @@ Shipped compileGreedy(const std::string &name) {
     fs::remove_all(s.dir);
     fs::create_directories(s.dir);
     BenchJob job = smallChainJob("greedy#0", 3, 120);
-    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(job.source));
-    SearchOptions options = SearchOptions::greedy();
-    options.gpu = GpuSpec::load("pocl-cpu");
-    SearchEngine engine(dag, options);
-    engine.run();
-    job.baseline.clear();
-    job.schedule = scheduleToJson(*engine.best()->state);
+    job = withGreedySchedule(job);
     job.aotTarget = job.target;
     job.aotLibrary = (s.dir / "0.so").string();
     job.aotData = (s.dir / "data").string();

@@ -54,13 +54,7 @@ TEST(BenchReferenceCheck, CorrectRunsOfAFloatSensitivePipelinePassWithANote) {
 
     // A searched schedule runs the naive one on the device once; the next job reuses it.
     BenchJob greedy = job("greedy#0", cache);
-    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(greedy.source));
-    SearchOptions options = SearchOptions::greedy();
-    options.gpu = GpuSpec::load("pocl-cpu");
-    SearchEngine engine(dag, options);
-    engine.run();
-    greedy.baseline.clear();
-    greedy.schedule = scheduleToJson(*engine.best()->state);
+    greedy = withGreedySchedule(greedy);
     greedy.inject = "skew-reference";
     const Measurement g = runWorker(greedy, testWorker());
     EXPECT_TRUE(g.correct.value_or(false)) << g.failure;

@@ -1,12 +1,16 @@
 // What the core tests that drive the benchmark worker share: the worker built beside them, the
 // OpenCL device check (PoCL is part of the test machine's set-up: no device is a failure, never
-// a skip) and a small stencil-chain job with the naive schedule, which runs in well under a
-// second on PoCL.
+// a skip), a small stencil-chain job with the naive schedule, which runs in well under a
+// second on PoCL, and the same job with a searched (greedy) schedule.
 #pragma once
 
 #include "bench/BenchJob.h"
 #include "bench/DeviceDetect.h"
 #include "bench/WorkerRunner.h"
+#include "pipeline/PipelineSource.h"
+#include "schedule/GpuSpec.h"
+#include "schedule/ScheduleIO.h"
+#include "search/SearchEngine.h"
 
 #include <string>
 
@@ -40,6 +44,19 @@ inline BenchJob smallChainJob(const std::string &label, int repeats, double time
     job.target = "host-opencl";
     job.repeats = repeats;
     job.timeoutS = timeoutS;
+    return job;
+}
+
+/// `job` with the greedy schedule the search finds for it on the pocl-cpu model in place of its
+/// baseline.
+inline BenchJob withGreedySchedule(BenchJob job) {
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(job.source));
+    SearchOptions options = SearchOptions::greedy();
+    options.gpu = GpuSpec::load("pocl-cpu");
+    SearchEngine engine(dag, options);
+    engine.run();
+    job.baseline.clear();
+    job.schedule = scheduleToJson(*engine.best()->state);
     return job;
 }
 

@@ -76,13 +76,7 @@ TEST(BenchWorker, NaiveStencilChainRunsCorrectlyOnOpenCl) {
 TEST(BenchWorker, SearchedScheduleRunsCorrectlyOnOpenCl) {
     ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     BenchJob job = naiveJob("greedy");
-    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(job.source));
-    SearchOptions options = SearchOptions::greedy();
-    options.gpu = GpuSpec::load("pocl-cpu");
-    SearchEngine engine(dag, options);
-    engine.run();
-    job.baseline.clear();
-    job.schedule = scheduleToJson(*engine.best()->state);
+    job = withGreedySchedule(job);
     const Measurement m = runWorker(job, testWorker());
     ASSERT_FALSE(m.failed()) << m.failure;
     EXPECT_TRUE(m.correct.value_or(false));
