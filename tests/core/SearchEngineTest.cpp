@@ -411,20 +411,25 @@ TEST(SearchEngine, ACancelledStepLeavesNoTrace) {
     const std::string reference = traceOf(dag, smallBeam(3));
     SearchEngine engine(dag, smallBeam(3));
     std::string trace;
-    int cancelled = 0;
+    int cancelled = 0, inARow = 0;
     for (int attempt = 0; !engine.finished(); ++attempt) {
         // Every fifth attempt is cancelled before it starts (so some surely are); the others
-        // from a thread after 0-1.2 ms, which lands anywhere in a step or not at all.
+        // from a thread after 0-1.2 ms, which lands anywhere in a step or not at all. The delay
+        // doubles with each cancel in a row, so a slow build (ASan) still finishes its steps.
         CancelToken token{attempt % 5 == 4};
-        std::thread canceller([&token, attempt] {
-            std::this_thread::sleep_for(std::chrono::microseconds(200 * (attempt % 7)));
+        const auto delay =
+            std::chrono::microseconds(200 * (attempt % 7)) * (1 << std::min(inARow, 16));
+        std::thread canceller([&token, delay] {
+            std::this_thread::sleep_for(delay);
             token = true;
         });
         try {
             const SearchStepPtr step = engine.step(&token);
             trace += stepToJson(*step, *dag).dump() + "\n";
+            inARow = 0;
         } catch (const SearchCancelled &) {
             ++cancelled;
+            ++inARow;
         }
         canceller.join();
     }
