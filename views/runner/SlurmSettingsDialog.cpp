@@ -90,9 +90,12 @@ SlurmSettingsDialog::SlurmSettingsDialog(const RunnerSettings &s, QWidget *paren
     connect(buttons, &QDialogButtonBox::accepted, this, &SlurmSettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &SlurmSettingsDialog::reject);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("Fields left empty come from the config file, else Slurm's "
-                                    "defaults. The nodes need beamscope-worker, its libHalide "
-                                    "and their GPU driver.")));
+    auto *intro = new QLabel(tr("Fields left empty come from the config file, else Slurm's "
+                                "defaults. The nodes need their GPU driver and "
+                                "beamscope-aot-runner (compiled here) or beamscope-worker with "
+                                "its libHalide (compiled in the job)."));
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
     layout->addLayout(form);
     layout->addWidget(m_problem);
     layout->addWidget(buttons);
