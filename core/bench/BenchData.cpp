@@ -17,8 +17,6 @@
 
 namespace beamscope {
 
-namespace {} // namespace
-
 std::vector<Halide::Buffer<>> makeInputs(const PipelineInstance &instance, std::uint64_t seed,
                                          std::int64_t intMax) {
     std::vector<Halide::Buffer<>> buffers;
@@ -108,16 +106,18 @@ std::vector<std::string> outputNames(const PipelineInstance &instance) {
     return names;
 }
 
+std::vector<const halide_buffer_t *> rawBuffers(const std::vector<Halide::Buffer<>> &buffers) {
+    std::vector<const halide_buffer_t *> raw;
+    for (const Halide::Buffer<> &b : buffers)
+        raw.push_back(b.raw_buffer());
+    return raw;
+}
+
 Comparison compareOutputs(const std::vector<Halide::Buffer<>> &actual,
                           const std::vector<Halide::Buffer<>> &expected, double rtol, double atol,
                           const std::vector<std::string> &names) {
-    std::vector<const halide_buffer_t *> a, e;
-    for (const Halide::Buffer<> &b : actual)
-        a.push_back(b.raw_buffer());
-    for (const Halide::Buffer<> &b : expected)
-        e.push_back(b.raw_buffer());
     try {
-        return compareBuffers(a, e, rtol, atol, names);
+        return compareBuffers(rawBuffers(actual), rawBuffers(expected), rtol, atol, names);
     } catch (const std::runtime_error &err) {
         throw Error(err.what());
     }

@@ -30,6 +30,9 @@ std::vector<Halide::Buffer<>> makeOutputs(const PipelineInstance &instance);
 /// "stats[0]", "stats[1]" for the elements of a Tuple-valued output.
 std::vector<std::string> outputNames(const PipelineInstance &instance);
 
+/// The raw halide_buffer_t of each buffer, for BufferCompare (the buffers must outlive them).
+std::vector<const halide_buffer_t *> rawBuffers(const std::vector<Halide::Buffer<>> &buffers);
+
 /// Compares element by element; a float element passes when |a - e| <= atol + rtol |e|, an
 /// integer one when |a - e| <= 1 + rtol |e| (float-to-integer rounding on another device).
 /// Shapes must match (else Error). Every buffer is compared; `names` (from outputNames), when

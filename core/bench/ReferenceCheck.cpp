@@ -67,17 +67,11 @@ OutputCheck checkOutputs(const BenchJob &job, const std::vector<Halide::Buffer<>
                          const std::vector<Halide::Buffer<>> &cpu,
                          const std::vector<std::string> &names,
                          const std::function<std::vector<Halide::Buffer<>>()> &deviceNaive) {
-    const auto raw = [](const std::vector<Halide::Buffer<>> &buffers) {
-        std::vector<const halide_buffer_t *> out;
-        for (const Halide::Buffer<> &b : buffers)
-            out.push_back(b.raw_buffer());
-        return out;
-    };
     std::vector<Halide::Buffer<>> naive; // kept alive while judgeOutputs compares with it
     try {
-        return judgeOutputs(job.rtol, job.atol, raw(outputs), raw(cpu), names, [&] {
+        return judgeOutputs(job.rtol, job.atol, rawBuffers(outputs), rawBuffers(cpu), names, [&] {
             naive = deviceNaive();
-            return raw(naive);
+            return rawBuffers(naive);
         });
     } catch (const std::runtime_error &e) {
         throw Error(e.what());
