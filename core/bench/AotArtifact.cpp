@@ -5,6 +5,7 @@
 
 #include "bench/AotData.h"
 #include "bench/BenchData.h"
+#include "bench/BufferLimits.h"
 #include "bench/DeviceLock.h"
 #include "bench/ReferenceCheck.h"
 #include "bench/Subprocess.h"
@@ -168,8 +169,8 @@ void shipBatchData(const BenchJob &job, const std::string &dir) {
             data.value("key", "") == referenceKey(job) && data.value("target", "") == job.aotTarget)
             return;
     }
-    const Halide::Target target(job.aotTarget);
     PipelineInstance instance = loadPipeline(job.source);
+    const Halide::Target target = withBufferLimits(Halide::Target(job.aotTarget), job.source);
     const std::vector<Halide::Buffer<>> inputs = makeInputs(instance, job.seed, job.intMax);
     BenchJob reference = job;
     reference.referenceCache.clear();
@@ -225,6 +226,7 @@ double buildAotArtifact(const BenchJob &job) {
     } catch (const std::exception &) {
         throw Error("bad target '" + job.aotTarget + "'");
     }
+    target = withBufferLimits(target, job.source); // as the naive library and the reference
     const double ms = compileSharedObject(scheduledInstance(job, target), target, job.aotLibrary);
     shipBatchData(job, job.aotData);
     return ms;

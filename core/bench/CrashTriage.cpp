@@ -4,6 +4,7 @@
 #include "bench/CrashTriage.h"
 
 #include "bench/BenchData.h"
+#include "bench/BufferLimits.h"
 #include "bench/Compiler.h"
 #include "bench/ReferenceCheck.h"
 #include "bench/Subprocess.h"
@@ -51,31 +52,38 @@ void functionToHost(hi::Function function, std::set<std::string> &done) {
 }
 
 Halide::Target deviceTarget(const BenchJob &job) {
+    Halide::Target target;
     try {
-        if (!job.target.empty()) return Halide::Target(job.target);
+        target = job.target.empty() ? cudaTarget(job.ptxCapability > 0 ? job.ptxCapability : 75)
+                                    : Halide::Target(job.target);
     } catch (const std::exception &) {
         throw Error("bad target '" + job.target + "'");
     }
-    return cudaTarget(job.ptxCapability > 0 ? job.ptxCapability : 75);
+    return withBufferLimits(target, job.source); // as the worker's run had it
 }
 
-/// Halide's host target with its assertions on (they check every buffer's bounds).
-Halide::Target hostTarget() {
-    return Halide::get_host_target().without_feature(Halide::Target::NoAsserts);
+/// Halide's host target with its assertions on (they check every buffer's bounds), with the
+/// device target's LargeBuffers (BufferLimits.h).
+Halide::Target hostTarget(const Halide::Target &device) {
+    Halide::Target host = Halide::get_host_target().without_feature(Halide::Target::NoAsserts);
+    if (device.has_feature(Halide::Target::LargeBuffers))
+        host = host.with_feature(Halide::Target::LargeBuffers);
+    return host;
 }
 
 /// Runs `instance` on the host into fresh outputs; throws Error (Halide's message).
 std::vector<Halide::Buffer<>> runOnHost(
     PipelineInstance instance, const std::vector<Halide::Buffer<>> &inputs,
-    const std::function<void()> &compiled = [] {}) {
+    const Halide::Target &device, const std::function<void()> &compiled = [] {}) {
+    const Halide::Target host = hostTarget(device);
     moveGpuLoopsToHost(instance);
     bindInputs(instance, inputs);
     std::vector<Halide::Buffer<>> outputs = makeOutputs(instance);
-    wrapHalideErrors("host compile", [&] { instance.pipeline.compile_jit(hostTarget()); });
+    wrapHalideErrors("host compile", [&] { instance.pipeline.compile_jit(host); });
     compiled();
     wrapHalideErrors("host run", [&] {
         Halide::Realization realization(outputs);
-        instance.pipeline.realize(realization, hostTarget());
+        instance.pipeline.realize(realization, host);
     });
     return outputs;
 }
@@ -88,7 +96,7 @@ nlohmann::json hostFinding(const BenchJob &job, const Halide::Target &device,
     try {
         instance = scheduledInstance(job, device);
         inputs = makeInputs(instance, job.seed, job.intMax);
-        outputs = runOnHost(instance, inputs, [&] { report({{"host_compiled", true}}); });
+        outputs = runOnHost(instance, inputs, device, [&] { report({{"host_compiled", true}}); });
         report({{"host_ran", true}});
     } catch (const Error &e) {
         return {{"host", "error"}, {"host_detail", e.what()}};
@@ -97,7 +105,7 @@ nlohmann::json hostFinding(const BenchJob &job, const Halide::Target &device,
         BenchJob naive = job;
         naive.schedule = nullptr;
         naive.baseline = "naive";
-        return runOnHost(scheduledInstance(naive, device), inputs);
+        return runOnHost(scheduledInstance(naive, device), inputs, device);
     };
     try {
         const OutputCheck check = checkOutputs(job, outputs, cpuReference(job, inputs),

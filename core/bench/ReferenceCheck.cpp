@@ -3,6 +3,7 @@
 #include "bench/ReferenceCheck.h"
 
 #include "bench/Baselines.h"
+#include "bench/BufferLimits.h"
 #include "pipeline/PipelineSource.h"
 #include "util/Error.h"
 
@@ -41,12 +42,14 @@ std::vector<Halide::Buffer<>> cpuReference(const BenchJob &job,
     if (!job.referenceCache.empty() && loadBuffers(job.referenceCache, referenceKey(job), expected))
         return expected;
     PipelineInstance reference = loadPipeline(job.source);
+    // Every Func at root: a large one may need 64-bit buffer indexing (BufferLimits.h).
+    const Halide::Target host = withBufferLimits(Halide::get_host_target(), FunctionDAG(reference));
     applyReferenceCpuSchedule(reference);
     bindInputs(reference, inputs);
     expected = makeOutputs(reference);
     wrapHalideErrors("reference run on the CPU", [&] {
         Halide::Realization realization(expected);
-        reference.pipeline.realize(realization, Halide::get_host_target());
+        reference.pipeline.realize(realization, host);
     });
     if (!job.referenceCache.empty()) saveBuffers(job.referenceCache, referenceKey(job), expected);
     return expected;

@@ -6,6 +6,7 @@
 #include "bench/AotArtifact.h"
 #include "bench/Baselines.h"
 #include "bench/BenchData.h"
+#include "bench/BufferLimits.h"
 #include "bench/Compiler.h"
 #include "bench/DeviceLock.h"
 #include "bench/ReferenceCheck.h"
@@ -151,6 +152,11 @@ Measurement executeJob(const BenchJob &job) {
     PipelineInstance instance;
     const Clock::time_point scheduleStart = Clock::now();
     try {
+        if (!job.target.empty()) { // a run: large buffers where the pipeline needs them
+            const Halide::Target limited = withBufferLimits(target, job.source);
+            if (limited != target) m.target = job.target + "-large_buffers";
+            target = limited;
+        }
         instance = scheduledInstance(job, target, &m.searchMs);
         log("scheduled", scheduleStart);
     } catch (const Error &e) {
