@@ -13,6 +13,8 @@
 #            their default size (none unless named: most take minutes per candidate on PoCL)
 #   APPS     catalog apps [all 16; "-": none]; GENERATORS=0 leaves the test generators out
 #   TIMEOUT  seconds per worker [300]
+#   REPEATS, WARMUP  timed and untimed runs per candidate [3, 1]; the verdict needs one run
+#            (REPEATS=1 WARMUP=0 makes a default-size sweep about 4x cheaper)
 # Writes OUT_DIR/rows.jsonl (one line per candidate) and OUT_DIR/summary.txt; OUT_DIR defaults
 # to BUILD_DIR/reliability-sweep. Measurements are never reused (--no-db).
 set -uo pipefail
@@ -25,6 +27,8 @@ seeds=(${SEEDS:-1 2 3})
 sizes=(${SIZES:-small})
 default_apps=" ${DEFAULT_APPS:-} "
 timeout="${TIMEOUT:-300}"
+repeats="${REPEATS:-3}"
+warmup="${WARMUP:-1}"
 mkdir -p "$out"
 rows="$out/rows.jsonl"
 : >"$rows"
@@ -65,7 +69,8 @@ for c in "${cases[@]}"; do
             t0=$SECONDS
             # shellcheck disable=SC2086
             "$cli" bench "$name" $args --device opencl --mode topk --top 3 --gpu "$model" \
-                --seed "$seed" --repeats 3 --warmup 1 --timeout "$timeout" --json -q --no-db \
+                --seed "$seed" --repeats "$repeats" --warmup "$warmup" --timeout "$timeout" \
+                --json -q --no-db \
                 >"$out/report.json" 2>"$out/err"
             rc=$?
             python3 - "$name" "$size" "$model" "$seed" "$rc" "$((SECONDS - t0))" "$out/err" \
