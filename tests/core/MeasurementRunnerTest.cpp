@@ -2,11 +2,13 @@
 // POCL_DEVICES="pthread pthread"): every job runs, both devices are used, a worker really is
 // pinned to the device its environment names (an index past the last device fails); progress
 // lines; the Slurm tools' output parsers (squeue, sacct) on output captured from Slurm 22.05;
-// the Slurm config file. The real cluster is exercised end to end by tests/slurm/slurm_tune.sh.
+// a crash read from Slurm's record of a task that wrote no result; the Slurm config file. The real
+// cluster is exercised end to end by tests/slurm/slurm_tune.sh.
 #include "BenchTestUtil.h"
 #include "bench/DeviceList.h"
 #include "bench/LocalRunner.h"
 #include "bench/slurm/SlurmAccounting.h"
+#include "bench/slurm/SlurmCrashTriage.h"
 #include "bench/slurm/SlurmOptions.h"
 #include "bench/slurm/SlurmQueue.h"
 #include "util/Error.h"
@@ -15,6 +17,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace beamscope;
@@ -204,6 +207,32 @@ TEST(SlurmAccounting, ParsesStorageRecords) {
     EXPECT_EQ(fromJson[2].task, 2);
     EXPECT_EQ(fromJson[2].describe(), "FAILED (NonZeroExitCode, exit status 2)");
     EXPECT_THROW(parseSacctJson("sacct: fatal: slurm not configured with slurmdbd", {50}), Error);
+}
+
+TEST(SlurmCrashTriage, ACrashFromSlurmsRecordOfATaskWithoutResult) {
+    // The first two lines are `sacct --completion` on the test cluster after a task's program
+    // died by SIGSEGV and its status file could not be written (run.sh exited 128+11), beside
+    // a task that completed; the others are the states that are not crashes: a time limit
+    // (SIGTERM, or 137 from `timeout -s KILL`), scancel, a plain error exit. A task that Slurm
+    // reports killed by another signal (SIGABRT) is a crash too.
+    const std::string text = "2|FAILED|139:0|beamscope-node\n1|COMPLETED|0:0|beamscope-node\n"
+                             "3|TIMEOUT|0:15|beamscope-node\n4|FAILED|137:0|beamscope-node\n"
+                             "5|CANCELLED|0:9|beamscope-node\n6|FAILED|1:0|beamscope-node\n"
+                             "7|FAILED|0:6|beamscope-node\n";
+    SlurmJobIds ids;
+    for (long id = 1; id <= 7; ++id)
+        ids[id] = {1, int(id)};
+    std::map<int, int> signals;
+    std::map<int, SlurmTask> tasks;
+    for (const SlurmTask &t : parseSacctParsable(text, {1}, ids)) {
+        signals[t.task] = slurmCrashSignal(t);
+        tasks[t.task] = t;
+    }
+    EXPECT_EQ(signals,
+              (std::map<int, int>{{1, 0}, {2, 11}, {3, 0}, {4, 0}, {5, 0}, {6, 0}, {7, 6}}));
+    EXPECT_EQ(slurmCrashFailure(tasks[2], 11), "crash: signal 11 (Segmentation fault) — no result "
+                                               "file; slurm: FAILED (exit status 139)");
+    EXPECT_FALSE(submitHostName().empty());
 }
 
 TEST(SlurmOptions, ConfigFileThenFlags) {

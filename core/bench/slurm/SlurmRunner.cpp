@@ -1,12 +1,14 @@
 // Contents: job hashes; the local compile pass; batch directories (job files, array script,
 // manifest) and submission; attaching to an earlier run's queued jobs; the follow loop
 // (collect results, turn finished tasks without one into failures, per-node progress, cancel,
-// lost controller or directory); a task's result read by WorkerRunner's workerMeasurement.
+// lost controller or directory); a task's result read by WorkerRunner's workerMeasurement;
+// crashed tasks handed to SlurmCrashTriage and delivered with its verdict.
 #include "bench/slurm/SlurmRunner.h"
 
 #include "bench/ParallelWorkers.h"
 #include "bench/ReferenceCheck.h"
 #include "bench/Subprocess.h"
+#include "bench/slurm/SlurmCrashTriage.h"
 #include "util/Error.h"
 #include "util/Hash.h"
 
@@ -73,7 +75,9 @@ std::string quote(const std::string &s) {
 /// A task's Measurement from its files, or nullopt while its status file is not there yet. The
 /// array script's exit status stands for how the worker ended (137: killed by `timeout -s KILL`
 /// at the job's limit; above 128: a signal), read as WorkerRunner reads a local worker.
-std::optional<Measurement> readResult(const std::string &dir, int task, const BenchJob &job) {
+/// `crashed` tells whether the task's program died by a signal (a time limit's kill is not one).
+std::optional<Measurement> readResult(const std::string &dir, int task, const BenchJob &job,
+                                      bool &crashed) {
     const std::string base = dir + "/" + std::to_string(task);
     std::ifstream statusFile(base + ".status");
     int status = 0;
@@ -91,6 +95,7 @@ std::optional<Measurement> readResult(const std::string &dir, int task, const Be
     }
     Measurement m = workerMeasurement(job, run);
     if (m.target.empty()) m.target = job.target;
+    crashed = run.signal != 0 && !run.timedOut;
     return m;
 }
 
@@ -229,6 +234,22 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
         have[i] = true;
         if (callbacks.onDone) callbacks.onDone(i, results[i]);
     };
+    // A task whose program died by a signal is triaged on this host before it is delivered.
+    const int cores = std::max(1, int(std::thread::hardware_concurrency()));
+    SlurmCrashTriage triage(m_worker, m_compileJobs > 0 ? m_compileJobs : cores);
+    auto settle = [&](size_t i, Measurement m, bool crashed, const std::string &node) {
+        if (crashed && m_worker.triageCrashes && !cancelled()) {
+            say("slurm: " + jobs[i].label + " crashed on " + (node.empty() ? "a node" : node) +
+                "; triaging it on this host");
+            triage.start(i, jobs[i], std::move(m), node);
+        } else {
+            deliver(i, std::move(m));
+        }
+    };
+    auto deliverTriaged = [&] {
+        for (auto &[i, m] : triage.finished())
+            deliver(i, std::move(m));
+    };
     fs::create_directories(m_options.dir);
 
     // The batch directory exists before the compile pass: the artifacts go into it.
@@ -348,8 +369,11 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
     // 3. Follow the arrays until every task has a result.
     int failures = 0;
     const auto poll = std::chrono::duration<double>(m_options.pollS);
-    while (!pending.empty()) {
+    while (!pending.empty() || !triage.idle()) {
         if (cancelled()) {
+            for (auto &[i, m] : triage.abandon()) // crashed, not triaged: no verdict
+                deliver(i, std::move(m));
+            if (pending.empty()) return results; // every task had ended: nothing to scancel
             m_queue.cancel(arrays);
             // scancel returns before the controller has ended every task: wait (10 s at most)
             // until none is left pending or running, so that nothing stays queued behind us.
@@ -375,6 +399,11 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
             }
             return results;
         }
+        deliverTriaged();
+        if (pending.empty()) { // only triages left
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            continue;
+        }
         for (const Batch &b : batches)
             if (!fs::exists(b.dir)) throw Error("slurm: the job directory " + b.dir + " vanished");
         std::map<std::pair<long, int>, SlurmTask> states;
@@ -395,7 +424,8 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
             if (state != states.end() && !state->second.node.empty()) p.node = state->second.node;
             if (state != states.end() && state->second.jobId != 0) p.jobId = state->second.jobId;
             const std::string node = p.node.empty() ? "(queue)" : p.node;
-            if (std::optional<Measurement> m = readResult(p.dir, p.task, jobs[p.index])) {
+            bool crashed = false;
+            if (std::optional<Measurement> m = readResult(p.dir, p.task, jobs[p.index], crashed)) {
                 const Measurement &local = compiled[p.index];
                 if (m->registers < 0) m->registers = local.registers;
                 if (m->spillBytes < 0) m->spillBytes = local.spillBytes;
@@ -403,7 +433,7 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
                 if (m->ptxArch.empty()) m->ptxArch = local.ptxArch;
                 // A shipped artifact was compiled here: its compile time is the local one.
                 if (!std::isfinite(m->compileMs)) m->compileMs = local.compileMs;
-                deliver(p.index, *m);
+                settle(p.index, std::move(*m), crashed, p.node);
                 ++now.at(node).done;
                 continue;
             }
@@ -421,7 +451,9 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
                     m.predicted = jobs[p.index].predicted;
                     m.target = jobs[p.index].target;
                     m.failure = "slurm: " + state->second.describe();
-                    deliver(p.index, m);
+                    const int signal = slurmCrashSignal(state->second);
+                    if (signal != 0) m.failure = slurmCrashFailure(state->second, signal);
+                    settle(p.index, std::move(m), signal != 0, p.node);
                     ++now.at(node).done;
                     continue;
                 }
@@ -451,7 +483,14 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
                                       m_accounting.describe() + ")"
                                 : "slurm: the job left the queue without a result (accounting: " +
                                       m_accounting.describe() + ")";
-                deliver(p->index, m);
+                const int signal = final != finals.end() ? slurmCrashSignal(final->second) : 0;
+                if (signal != 0)
+                    m.failure = slurmCrashFailure(final->second, signal) + " (from " +
+                                m_accounting.describe() + ")";
+                const std::string node = !p->node.empty()        ? p->node
+                                         : final != finals.end() ? final->second.node
+                                                                 : std::string();
+                settle(p->index, std::move(m), signal != 0, node);
                 ++now.at(p->node.empty() ? "(queue)" : p->node).done;
             }
         }
@@ -469,7 +508,7 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
         }
         if (callbacks.onProgress) callbacks.onProgress(progress);
         pending.swap(still);
-        if (pending.empty()) break;
+        if (pending.empty() && triage.idle()) break;
         const auto until = std::chrono::steady_clock::now() + poll;
         while (std::chrono::steady_clock::now() < until && !cancelled())
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
