@@ -7,9 +7,16 @@
 #   2. a second run is interrupted (SIGINT) while its array is queued: it exits 130, keeps what it
 #      collected, and squeue is empty afterwards (scancel);
 #   3. a resumed run after a killed CLI (SIGKILL, array left queued) follows the queued jobs
-#      instead of submitting them again.
+#      instead of submitting them again;
+#   4. crash triage: the program a task runs dies by SIGSEGV on the node (a wrapper around the
+#      real beamscope-aot-runner / beamscope-worker kills itself for chosen tasks): the crash is
+#      read from the status file, or from Slurm's record (exit status 139) when the task could
+#      not write one, and triaged on this host for real; the verdict is in the CLI's table and
+#      the database's crash_verdict column (db export --csv) and says where it was triaged; with
+#      --slurm-compile job too; a run interrupted during a triage records the crash without a
+#      verdict and leaves no triage process behind. About 20 s.
 # FAILS (never skips) where the Slurm daemons cannot run (no slurm-wlm/munge and no way to
-# install them); FAILS when there is no OpenCL device. About 40-60 s on 2 cores.
+# install them); FAILS when there is no OpenCL device. About 45-75 s on 2 cores (step 4: ~20 s).
 # Usage: slurm_tune.sh BEAMSCOPE_CLI
 set -u
 
@@ -130,6 +137,68 @@ n=$(records "$tmp/c.sqlite")
 [ "$(queued)" = "0" ] || fail "jobs left in the queue after the resumed run"
 grep -q "beamscope-worker" "$(ls -d "$tmp"/jobs/batch-* | tail -n 1)/run.sh" ||
     fail "--slurm-compile job does not run the worker"
+
+# 4. Crash triage. Task 0's program dies by SIGSEGV; task 1's too, and its status file cannot be
+# written (a directory is in the way), so only Slurm's record says how it ended.
+worker=$(dirname "$cli")/../worker/beamscope-worker
+cat >"$tmp/crash-aot.sh" <<SCRIPT
+#!/bin/sh
+case "\$1" in
+*/0.json) kill -SEGV \$\$ ;;
+*/1.json) mkdir "\${1%.json}.status.part"; kill -SEGV \$\$ ;;
+esac
+exec "$runner" "\$@"
+SCRIPT
+sed "s#$runner#$worker#; /1.json/d" "$tmp/crash-aot.sh" >"$tmp/crash-worker.sh"
+cat >"$tmp/slow-triage.sh" <<SCRIPT
+#!/bin/sh
+[ "\$1" = --triage ] && echo \$\$ >"$tmp/triage.pid" && exec sleep 60
+exec "$worker" "\$@"
+SCRIPT
+chmod +x "$tmp/crash-aot.sh" "$tmp/crash-worker.sh" "$tmp/slow-triage.sh"
+own=(--runner slurm --slurm-poll 0.3 --repeats 2 --device opencl) # each run its own --slurm-dir
+verdicts() { # (label, crash_verdict) of every row, sorted
+    "$cli" db export --db "$1" --csv "$1.csv" >/dev/null &&
+        python3 -c 'import csv,sys; print(sorted((r["label"], r["crash_verdict"]) for r in csv.DictReader(open(sys.argv[1]))))' "$1.csv"
+}
+"$cli" bench "${pipe[@]}" --mode topk --top 2 "${own[@]}" --slurm-dir "$tmp/crash" \
+    --slurm-aot-runner "$tmp/crash-aot.sh" --db "$tmp/d.sqlite" >"$tmp/d.out" 2>"$tmp/d.err"
+rc=$?
+[ "$rc" -eq 0 ] || fail "bench with crashing tasks exited with $rc: $(tail -n 3 "$tmp/d.err")"
+toolchain="triage: device toolchain crashed (correct on the host with bounds checks; its OpenCL kernels build alone, so the device run crashed; triaged on $(hostname), the submit host; the task crashed on beamscope-node)"
+[ "$(grep -F "$toolchain" "$tmp/d.out" | grep -c "crash: signal 11 (Segmentation fault)")" = 2 ] ||
+    fail "two triaged crashes expected in the table: $(grep -i crash "$tmp/d.out")"
+grep -qF "crash: signal 11 (Segmentation fault) — no result file; slurm: FAILED (NonZeroExitCode, exit status 139); $toolchain" "$tmp/d.out" ||
+    fail "no triaged crash from Slurm's record in the table: $(grep -i crash "$tmp/d.out")"
+[ "$(grep -c "triaging it on this host" "$tmp/d.err")" = 2 ] ||
+    fail "two triages expected: $(grep slurm: "$tmp/d.err")"
+[ "$(verdicts "$tmp/d.sqlite" | grep -o "'device toolchain crashed'" | wc -l)" = 2 ] ||
+    fail "crash_verdict column: $(verdicts "$tmp/d.sqlite")"
+"$cli" bench "${pipe[@]}" --mode topk --top 1 "${own[@]}" --slurm-dir "$tmp/crash-job" \
+    --slurm-compile job --slurm-worker "$tmp/crash-worker.sh" --db "$tmp/e.sqlite" \
+    >"$tmp/e.out" 2>"$tmp/e.err"
+grep -qF "$toolchain" "$tmp/e.out" || fail "--slurm-compile job: no triaged crash: $(tail -n 3 "$tmp/e.err")"
+[ "$(verdicts "$tmp/e.sqlite")" = "[('beam#0', 'device toolchain crashed'), ('greedy#0', '')]" ] ||
+    fail "--slurm-compile job: crash_verdict column: $(verdicts "$tmp/e.sqlite")"
+# Interrupted while the triage runs (it sleeps): exit 130 at once, the crash without a verdict.
+"$cli" tune "${pipe[@]}" --rounds 1 --batch 2 "${own[@]}" --slurm-dir "$tmp/crash-cancel" \
+    --slurm-aot-runner "$tmp/crash-aot.sh" --worker "$tmp/slow-triage.sh" --db "$tmp/f.sqlite" \
+    >/dev/null 2>"$tmp/f.err" &
+pid=$!
+for _ in $(seq 1 600); do
+    grep -q "triaging it on this host" "$tmp/f.err" && [ -s "$tmp/triage.pid" ] && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 130 ] || fail "run interrupted during a triage exited with $rc: $(tail -n 2 "$tmp/f.err")"
+sleep 0.2
+kill -0 "$(cat "$tmp/triage.pid" 2>/dev/null)" 2>/dev/null && fail "the triage outlived the interrupted run"
+verdicts "$tmp/f.sqlite" | grep -qF "('r0:beam#0', '')" || fail "interrupted triage: $(verdicts "$tmp/f.sqlite")"
+grep -q "triage:" "$tmp/f.err" && fail "a verdict after the interrupt: $(grep triage: "$tmp/f.err")"
+[ "$(queued)" = "0" ] || fail "jobs left in the queue after the interrupted triage"
 
 if [ $failed -ne 0 ]; then
     echo "--- slurmctld.log"
