@@ -149,13 +149,14 @@ case "\$1" in
 esac
 exec "$runner" "\$@"
 SCRIPT
-sed "s#$runner#$worker#; /1.json/d" "$tmp/crash-aot.sh" >"$tmp/crash-worker.sh"
+sed "/1.json/d" "$tmp/crash-aot.sh" >"$tmp/crash-aot0.sh" # task 0 only
+sed "s#$runner#$worker#" "$tmp/crash-aot0.sh" >"$tmp/crash-worker.sh"
 cat >"$tmp/slow-triage.sh" <<SCRIPT
 #!/bin/sh
 [ "\$1" = --triage ] && echo \$\$ >"$tmp/triage.pid" && exec sleep 60
 exec "$worker" "\$@"
 SCRIPT
-chmod +x "$tmp/crash-aot.sh" "$tmp/crash-worker.sh" "$tmp/slow-triage.sh"
+chmod +x "$tmp"/crash-*.sh "$tmp/slow-triage.sh"
 own=(--runner slurm --slurm-poll 0.3 --repeats 2 --device opencl) # each run its own --slurm-dir
 verdicts() { # (label, crash_verdict) of every row, sorted
     "$cli" db export --db "$1" --csv "$1.csv" >/dev/null &&
@@ -182,7 +183,7 @@ grep -qF "$toolchain" "$tmp/e.out" || fail "--slurm-compile job: no triaged cras
     fail "--slurm-compile job: crash_verdict column: $(verdicts "$tmp/e.sqlite")"
 # Interrupted while the triage runs (it sleeps): exit 130 at once, the crash without a verdict.
 "$cli" tune "${pipe[@]}" --rounds 1 --batch 2 "${own[@]}" --slurm-dir "$tmp/crash-cancel" \
-    --slurm-aot-runner "$tmp/crash-aot.sh" --worker "$tmp/slow-triage.sh" --db "$tmp/f.sqlite" \
+    --slurm-aot-runner "$tmp/crash-aot0.sh" --worker "$tmp/slow-triage.sh" --db "$tmp/f.sqlite" \
     >/dev/null 2>"$tmp/f.err" &
 pid=$!
 for _ in $(seq 1 600); do
