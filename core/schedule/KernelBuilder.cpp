@@ -4,7 +4,6 @@
 #include "schedule/ScheduleState.h"
 
 #include <algorithm>
-#include <set>
 
 namespace beamscope {
 
@@ -19,23 +18,27 @@ class KernelBuilder {
 public:
     KernelBuilder(const FunctionDAG &dag, const PlacementView &view) : m_dag(dag), m_view(view) {}
 
-    /// Root Funcs whose kernels contain `node` (itself, its host chain, or through inlining).
-    std::set<int> rootsContaining(int node) const {
-        std::set<int> roots, seen;
+    /// Root Funcs whose kernels contain `node` (itself, its host chain, or through inlining),
+    /// sorted. Small vectors, not sets: derive() runs this for every candidate.
+    std::vector<int> rootsContaining(int node) const {
+        std::vector<int> roots, seen;
         std::vector<int> work{node};
         while (!work.empty()) {
             const int f = work.back();
             work.pop_back();
-            if (!seen.insert(f).second) continue;
+            if (std::find(seen.begin(), seen.end(), f) != seen.end()) continue;
+            seen.push_back(f);
             const FuncPlacement &p = m_view(f);
             if (p.kind == ComputeKind::Root) {
-                roots.insert(f);
+                roots.push_back(f);
             } else if (p.kind == ComputeKind::Block || p.kind == ComputeKind::Thread) {
                 work.push_back(p.host);
             } else if (p.kind == ComputeKind::Inline) {
-                for (int e : m_dag.node(f).outgoing) work.push_back(m_dag.edge(e).consumer);
+                for (int e : m_dag.node(f).outgoing)
+                    work.push_back(m_dag.edge(e).consumer);
             }
         }
+        std::sort(roots.begin(), roots.end());
         return roots;
     }
 
@@ -98,7 +101,8 @@ private:
         const StageTiling &t = m_view(node).tilings[0];
         auto serial = leaf(node, 0, t.serial);
         int64_t iterations = 1;
-        for (int64_t e : t.serial) iterations *= e;
+        for (int64_t e : t.serial)
+            iterations *= e;
         serial->unrolled = iterations < 16;
         if (level == LoopLevel::Thread) return serial;
         auto thread = std::make_shared<LoopNest>();
@@ -125,8 +129,10 @@ private:
             const int64_t calls = factor * int64_t(edge.calls.size());
             auto it = std::find_if(out.begin(), out.end(),
                                    [&](const InlinedCall &c) { return c.node == edge.producer; });
-            if (it == out.end()) out.push_back({edge.producer, calls});
-            else it->calls += calls;
+            if (it == out.end())
+                out.push_back({edge.producer, calls});
+            else
+                it->calls += calls;
             addInlined(edge.producer, 0, calls, out);
         }
     }
@@ -146,7 +152,7 @@ Derivation ScheduleState::derive(int node, FuncPlacement decision) const {
     const KernelBuilder builder(*m_dag, view);
 
     // Kernels whose contents the decision changes are rebuilt; the others are shared.
-    const std::set<int> dirtyRoots = builder.rootsContaining(node);
+    const std::vector<int> dirtyRoots = builder.rootsContaining(node);
     const bool nowRoot = d.placement->kind == ComputeKind::Root;
     const bool wasRoot = placement(node).kind == ComputeKind::Root;
     if (nowRoot == wasRoot) {
@@ -158,7 +164,8 @@ Derivation ScheduleState::derive(int node, FuncPlacement decision) const {
         }
         if (nowRoot) {
             std::vector<std::pair<int, int>> own;
-            for (size_t s = 0; s < m_dag->node(node).stages.size(); ++s) own.push_back({node, int(s)});
+            for (size_t s = 0; s < m_dag->node(node).stages.size(); ++s)
+                own.push_back({node, int(s)});
             auto at = std::lower_bound(d.kernelIds.begin(), d.kernelIds.end(), own.front());
             d.kernelIds.insert(at, own.begin(), own.end());
         }
@@ -168,19 +175,24 @@ Derivation ScheduleState::derive(int node, FuncPlacement decision) const {
     size_t p = 0;
     for (size_t k = 0; k < d.kernelIds.size(); ++k) {
         const auto &id = d.kernelIds[k];
-        while (p < m_kernelIds.size() && m_kernelIds[p] < id) ++p;
+        while (p < m_kernelIds.size() && m_kernelIds[p] < id)
+            ++p;
         const bool inParent = p < m_kernelIds.size() && m_kernelIds[p] == id;
-        if (inParent && !dirtyRoots.count(id.first)) {
+        if (inParent && !std::binary_search(dirtyRoots.begin(), dirtyRoots.end(), id.first))
             d.parentKernel[k] = int(p);
-        } else {
-            d.freshKernels[k] = builder.kernel(id.first, id.second);
-        }
     }
     return d;
 }
 
+LoopNestPtr Derivation::buildKernel(size_t k) const {
+    const PlacementView view{*parent, node, placement.get()};
+    return KernelBuilder(parent->dag(), view).kernel(kernelIds[k].first, kernelIds[k].second);
+}
+
 const LoopNest &Derivation::kernel(size_t k) const {
-    return parentKernel[k] >= 0 ? *parent->kernels()[size_t(parentKernel[k])] : *freshKernels[k];
+    if (parentKernel[k] >= 0) return *parent->kernels()[size_t(parentKernel[k])];
+    if (!freshKernels[k]) freshKernels[k] = buildKernel(k);
+    return *freshKernels[k];
 }
 
 StatePtr Derivation::materialize() const {
@@ -193,7 +205,10 @@ StatePtr Derivation::materialize() const {
     child->m_kernelIds = kernelIds;
     child->m_kernels.resize(kernelIds.size());
     for (size_t k = 0; k < kernelIds.size(); ++k) {
-        child->m_kernels[k] = parentKernel[k] >= 0 ? parent->m_kernels[size_t(parentKernel[k])] : freshKernels[k];
+        if (parentKernel[k] >= 0)
+            child->m_kernels[k] = parent->m_kernels[size_t(parentKernel[k])];
+        else
+            child->m_kernels[k] = freshKernels[k] ? freshKernels[k] : buildKernel(k);
     }
     return child;
 }

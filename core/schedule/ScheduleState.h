@@ -58,12 +58,18 @@ struct Derivation {
     std::shared_ptr<const FuncPlacement> placement;
     std::vector<std::pair<int, int>> kernelIds; ///< (root Func, stage) per kernel of the child
     std::vector<int> parentKernel;              ///< index into the parent's kernels, or -1
-    std::vector<LoopNestPtr> freshKernels;      ///< built kernels where parentKernel is -1
+    /// Rebuilt kernels (where parentKernel is -1), built on first use by kernel(): a hash at
+    /// depth 0 needs only kernelIds, so most candidates of a greedy step never build theirs.
+    /// Only kernel() stores here, on the thread that makes the step; materialize() builds
+    /// the missing ones without storing, so a published step is only read.
+    mutable std::vector<LoopNestPtr> freshKernels;
 
-    /// The child's k-th kernel.
+    /// The child's k-th kernel (built now if it is a rebuilt one not built yet).
     const LoopNest &kernel(size_t k) const;
     /// The child state.
     StatePtr materialize() const;
+    /// Builds the child's k-th kernel from the parent and the new placement.
+    LoopNestPtr buildKernel(size_t k) const;
 };
 
 class ScheduleState : public std::enable_shared_from_this<ScheduleState> {

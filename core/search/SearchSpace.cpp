@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 namespace beamscope {
 
@@ -239,7 +240,16 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
     // Tilings that pass the checks; the parallelism filter then chooses among them.
     std::vector<TilingMenu::Option> options;
     auto &soft = menu.soft;
-    std::set<std::vector<int64_t>> seen;
+    // Only membership matters (the menu keeps enumeration order), so a hash set will do.
+    struct KeyHash {
+        size_t operator()(const std::vector<int64_t> &v) const {
+            uint64_t h = 1469598103934665603ull; // FNV-1a over the sizes
+            for (int64_t x : v)
+                h = (h ^ uint64_t(x)) * 1099511628211ull;
+            return size_t(h);
+        }
+    };
+    std::unordered_set<std::vector<int64_t>, KeyHash> seen;
     std::vector<int64_t> key;
     forEachCombination(serialMenus, [&](const std::vector<int64_t> &serial) {
         int64_t serialProduct = 1;

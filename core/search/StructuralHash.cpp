@@ -61,14 +61,23 @@ void hashNode(const LoopNest &n, int depth, Hasher &h) {
     h.add(0xffff);
 }
 
+/// A kernel's hash at depth 0: its root Func and stage only.
+uint64_t idHash(int node, int stage) {
+    Hasher h;
+    h.add(uint64_t(node + 1));
+    h.add(uint64_t(stage + 1));
+    return h.value() | 1; // never 0, which marks "not computed"
+}
+
 uint64_t kernelHash(const LoopNest &kernel, int depth) {
     uint64_t &cached = kernel.hashCache[size_t(depth)];
     if (cached == 0) {
+        if (depth == 0) return cached = idHash(kernel.node, kernel.stage);
         Hasher h;
         h.add(uint64_t(kernel.node + 1));
         h.add(uint64_t(kernel.stage + 1));
-        if (depth >= 1) hashNode(kernel, depth, h);
-        cached = h.value() | 1; // never 0, which marks "not computed"
+        hashNode(kernel, depth, h);
+        cached = h.value() | 1;
     }
     return cached;
 }
@@ -78,8 +87,11 @@ uint64_t kernelHash(const LoopNest &kernel, int depth) {
 uint64_t structuralHash(const Derivation &child, int depth) {
     depth = std::clamp(depth, 0, kMaxHashDepth);
     Hasher h;
-    for (size_t k = 0; k < child.kernelIds.size(); ++k)
-        h.add(kernelHash(child.kernel(k), depth));
+    // At depth 0 a kernel is its (root Func, stage), so a child's kernels need not be built.
+    for (size_t k = 0; k < child.kernelIds.size(); ++k) {
+        const auto &[node, stage] = child.kernelIds[k];
+        h.add(depth == 0 ? idHash(node, stage) : kernelHash(child.kernel(k), depth));
+    }
     return h.value();
 }
 
