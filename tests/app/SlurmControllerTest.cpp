@@ -7,15 +7,22 @@
 // job done and none pending or running; final states of finished tasks come from the cluster's
 // job completion log through sacct --completion (no accounting storage there). FAILS (never skips)
 // when the cluster cannot start or there is no OpenCL device: both are part of the test machine's
-// set-up. About 15-25 s on 2 cores.
+// set-up. A benchmark whose task 0 dies by SIGSEGV on the node (a wrapper around the real
+// beamscope-aot-runner) is triaged here, and the Benchmark dock's row leads with the verdict.
+// About 25-35 s on 2 cores.
+#include "bench/CrashTriage.h"
 #include "bench/DeviceDetect.h"
 #include "bench/slurm/SlurmAccounting.h"
+#include "bench/slurm/SlurmCrashTriage.h"
 #include "bench/slurm/SlurmQueue.h"
+#include "controllers/BenchmarkController.h"
 #include "controllers/TuneController.h"
 #include "store/MeasurementStore.h"
+#include "views/benchmark/BenchResultsModel.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -193,6 +200,63 @@ private Q_SLOTS:
             QVERIFY(script.open(QIODevice::ReadOnly));
             QVERIFY(script.readAll().contains("beamscope-aot-runner"));
         }
+    }
+
+    void crashedTaskRowLeadsWithItsTriageVerdict() {
+        QVERIFY2(detectOpenClDevice().kind == DeviceKind::OpenCL,
+                 "no OpenCL device: PoCL is part of the test machine's set-up");
+        // Task 0's program dies by SIGSEGV on the node; the others run the real AOT runner.
+        const QString runner = QFileInfo(QStringLiteral(BEAMSCOPE_TEST_WORKER)).absolutePath() +
+                               QStringLiteral("/../aot-runner/beamscope-aot-runner");
+        const QString wrapper = m_dir.filePath(QStringLiteral("crash-aot.sh"));
+        QFile file(wrapper);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("#!/bin/sh\ncase \"$1\" in */0.json) kill -SEGV $$ ;; esac\nexec '" +
+                   runner.toLocal8Bit() + "' \"$@\"\n");
+        file.close();
+        QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ExeOwner));
+
+        BenchOptions options;
+        options.source = {"stencil_chain", "", {"length=2", "width=64", "height=64"}};
+        options.device = DevicePreference::OpenCL;
+        options.mode = BenchMode::TopK;
+        options.top = 1;
+        options.repeats = 2;
+        options.timeoutS = 120;
+        options.jobs = 2;
+        options.workerPath = BEAMSCOPE_TEST_WORKER;
+        options.runner = RunnerKind::Slurm;
+        options.slurm.dir = m_dir.filePath(QStringLiteral("crash-jobs")).toStdString();
+        options.slurm.aotRunner = wrapper.toStdString();
+        options.slurm.pollS = 0.3;
+
+        BenchmarkController bench;
+        bench.setDatabasePath(m_dir.filePath(QStringLiteral("b.sqlite")));
+        BenchResultsModel model; // the Benchmark dock's rows, fed as BenchCoordinator feeds them
+        connect(&bench, &BenchmarkController::measured, &model, &BenchResultsModel::addMeasurement);
+        QSignalSpy finished(&bench, &BenchmarkController::finished);
+        QSignalSpy errors(&bench, &BenchmarkController::error);
+        bench.start(options);
+        QElapsedTimer t;
+        t.start();
+        while (finished.isEmpty() && errors.isEmpty() && t.elapsed() < 240000)
+            QTest::qWait(20);
+        QVERIFY2(!finished.isEmpty(),
+                 errors.isEmpty() ? "timed out" : qPrintable(errors.front().front().toString()));
+        int crashed = 0;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QModelIndex failure = model.index(r, BenchResultsModel::FailureColumn);
+            const QString evidence = model.data(failure, Qt::ToolTipRole).toString();
+            if (!evidence.startsWith(QStringLiteral("crash: signal 11"))) continue;
+            ++crashed;
+            QCOMPARE(model.data(failure).toString(),
+                     QStringLiteral("crash: ") + QLatin1String(kVerdictToolchainCrash));
+            QVERIFY2(evidence.contains(QString::fromStdString(
+                         "triaged on " + submitHostName() +
+                         ", the submit host; the task crashed on beamscope-node")),
+                     qPrintable(evidence));
+        }
+        QCOMPARE(crashed, 1);
     }
 };
 
