@@ -2,8 +2,10 @@
 // compile and measure them out of process on the detected device, apply the post-compile
 // filter of paper 6.1, and print them beside Halide's own autoschedulers and a naive schedule.
 // Every row that runs is recorded in the measurement database (--db, default the user's), and
-// a candidate already measured on this device is reused unless --fresh.
+// a candidate already measured on this device is reused unless --fresh. Ctrl-C kills the
+// running workers and prints what finished (exit 130).
 #include "Commands.h"
+#include "InterruptScope.h"
 #include "MeasureCliOptions.h"
 #include "SearchCliOptions.h"
 
@@ -101,13 +103,15 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
                 };
                 options.onRunnerProgress = MeasureCliOptions::progressPrinter("bench: ");
             }
+            const InterruptScope interrupt;
+            options.cancel = interrupt.token();
             const BenchReport report = runBenchmark(options);
             if (args->json) {
                 std::cout << report.toJson().dump(2) << "\n";
             } else {
                 report.printTable(std::cout);
             }
-            return 0;
+            return report.cancelled ? 130 : 0;
         };
     });
 }

@@ -4,6 +4,7 @@
 // in the measurement database, and retraining. Ctrl-C stops after killing the running workers;
 // every row measured so far is in the database and --resume continues.
 #include "Commands.h"
+#include "InterruptScope.h"
 #include "MeasureCliOptions.h"
 #include "SearchCliOptions.h"
 
@@ -11,7 +12,6 @@
 #include "tune/Tuner.h"
 #include "util/Error.h"
 
-#include <csignal>
 #include <iostream>
 #include <memory>
 
@@ -35,12 +35,6 @@ struct TuneArgs {
     bool json = false;
     bool quiet = false;
 };
-
-CancelToken g_interrupted{false};
-
-extern "C" void onInterrupt(int) {
-    g_interrupted.store(true);
-}
 
 /// The database of the run: the user's file, or, when it cannot be opened, one in memory so
 /// that the run still trains between rounds (nothing is kept after it).
@@ -105,18 +99,15 @@ void addTuneCommand(CLI::App &app, CommandAction &action) {
             const std::unique_ptr<MeasurementStore> store =
                 openStore(args->db.empty() ? MeasurementStore::defaultPath() : args->db);
             options.store = store.get();
-            options.cancel = &g_interrupted;
+            const InterruptScope interrupt;
+            options.cancel = interrupt.token();
             if (!args->quiet) {
                 options.log = [](const std::string &line) {
                     std::cerr << "tune: " << line << "\n";
                 };
                 options.onRunnerProgress = MeasureCliOptions::progressPrinter("tune: ");
             }
-            std::signal(SIGINT, onInterrupt);
-            std::signal(SIGTERM, onInterrupt);
             const TuneReport report = runTune(options);
-            std::signal(SIGINT, SIG_DFL);
-            std::signal(SIGTERM, SIG_DFL);
             if (args->json) {
                 std::cout << report.toJson().dump(2) << "\n";
             } else {

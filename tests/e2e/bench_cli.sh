@@ -57,4 +57,24 @@ assert r['chosen'] in [x['label'] for x in r['candidates']], r['chosen']
 "$cli" bench stencil_chain --device gpu >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--device gpu should be a usage error"
 
+# Ctrl-C while a worker runs: the workers (in process groups of their own, out of the
+# terminal's reach) are killed, what finished is printed, exit 130. Job files in a TMPDIR of
+# its own tell its workers from other tests'.
+mkdir -p "$tmp/ctmp"
+TMPDIR="$tmp/ctmp" "$cli" bench stencil_chain -p length=4 -p width=256 -p height=256 \
+    --device opencl --mode topk --top 3 --repeats 20 --no-db >"$tmp/c.out" 2>"$tmp/c.err" &
+pid=$!
+for _ in $(seq 1 600); do
+    pgrep -f "$tmp/ctmp" >/dev/null && break
+    sleep 0.1
+done
+pgrep -f "$tmp/ctmp" >/dev/null || fail "no worker started: $(tail -n 2 "$tmp/c.err")"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || fail "interrupted bench exited with $rc (expected 130)"
+grep -q "Cancelled" "$tmp/c.out" || fail "interrupted bench did not say it was cancelled"
+sleep 0.5
+pgrep -f "$tmp/ctmp" >/dev/null && fail "a worker outlived the interrupted bench"
+
 finish "bench e2e"
