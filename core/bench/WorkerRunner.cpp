@@ -94,8 +94,12 @@ Measurement runWorker(const BenchJob &job, const WorkerOptions &options) {
         !run.cancelled && !run.spawnFailed && !run.timedOut && run.signal != 0 && !run.succeeded();
     if (crashed && options.triageCrashes && !(options.cancel && options.cancel->load())) {
         const CrashVerdict verdict = triageCrash(job, worker, options.environment, options.cancel);
-        m.crashVerdict = verdict.verdict;
-        m.failure += "; triage: " + verdict.verdict + " (" + verdict.detail + ")";
+        // A triage the cancel cut short (its run or the kernel build alone) proved nothing: the
+        // crash is kept without a verdict, as the Slurm runner keeps it.
+        if (!(options.cancel && options.cancel->load())) {
+            m.crashVerdict = verdict.verdict;
+            m.failure += "; triage: " + verdict.verdict + " (" + verdict.detail + ")";
+        }
     }
     return m;
 }
