@@ -1,6 +1,7 @@
 // runProcess: posix_spawn into a new process group, poll() both output pipes against a
-// deadline, SIGKILL the group at the deadline or on cancel (and once the child is gone, so no
-// grandchild outlives it), reap with waitpid.
+// deadline (stopped while the child says it waits for a device), SIGKILL the group at the
+// deadline or on cancel (and once the child is gone, so no grandchild outlives it), reap with
+// waitpid.
 #include "bench/Subprocess.h"
 
 #include <fcntl.h>
@@ -42,6 +43,63 @@ bool drain(int fd, std::string &to, size_t cap) {
         return true;
     }
     return n < 0 && (errno == EINTR || errno == EAGAIN);
+}
+
+/// The child's timeout clock, stopped between its pause and resume lines on stderr.
+class TimeoutClock {
+public:
+    TimeoutClock(const ProcessOptions &options, Clock::time_point start)
+        : m_options(options), m_limited(options.timeoutS > 0),
+          m_deadline(start + std::chrono::microseconds(int64_t(options.timeoutS * 1e6))) {}
+
+    /// Reads the complete stderr lines not read yet.
+    void follow(const std::string &err) {
+        if (m_options.pauseLine.empty()) return;
+        size_t end;
+        while ((end = err.find('\n', m_scanned)) != std::string::npos) {
+            const std::string_view line(err.data() + m_scanned, end - m_scanned);
+            m_scanned = end + 1;
+            if (line == m_options.pauseLine && !m_paused) {
+                m_paused = true;
+                m_pausedAt = Clock::now();
+            } else if (line == m_options.resumeLine && m_paused) {
+                m_paused = false;
+                m_deadline += Clock::now() - m_pausedAt;
+            }
+        }
+    }
+    bool expired() const { return m_limited && !m_paused && Clock::now() >= m_deadline; }
+    /// How long poll() may wait before the clock could expire (at most `cap` ms).
+    int waitMs(int cap) const {
+        if (!m_limited || m_paused) return cap;
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(m_deadline - Clock::now());
+        return int(std::max<int64_t>(1, std::min<int64_t>(cap, left.count())));
+    }
+
+private:
+    const ProcessOptions &m_options;
+    bool m_limited;
+    Clock::time_point m_deadline;
+    size_t m_scanned = 0;
+    bool m_paused = false;
+    Clock::time_point m_pausedAt;
+};
+
+/// `text` without the lines equal to `a` or `b` (empty ones match nothing).
+std::string withoutLines(const std::string &text, const std::string &a, const std::string &b) {
+    if (a.empty() && b.empty()) return text;
+    std::string kept;
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find('\n', begin);
+        const size_t next = end == std::string::npos ? text.size() : end + 1;
+        const std::string_view line(text.data() + begin,
+                                    (end == std::string::npos ? text.size() : end) - begin);
+        if (line.empty() || (line != a && line != b)) kept.append(text, begin, next - begin);
+        begin = next;
+    }
+    return kept;
 }
 
 } // namespace
@@ -131,13 +189,11 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const ProcessOpti
         return result;
     }
 
-    const bool limited = options.timeoutS > 0;
-    const Clock::time_point deadline =
-        start + std::chrono::microseconds(int64_t(options.timeoutS * 1e6));
+    TimeoutClock clock(options, start);
     bool outOpen = true, errOpen = true, reaped = false;
     int status = 0;
     while (!reaped) {
-        if (limited && Clock::now() >= deadline) {
+        if (clock.expired()) {
             kill(-pid, SIGKILL);
             result.timedOut = true;
             waitpid(pid, &status, 0);
@@ -154,17 +210,13 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const ProcessOpti
         if (outOpen || errOpen) {
             pollfd fds[2] = {{outPipe[0], short(outOpen ? POLLIN : 0), 0},
                              {errPipe[0], short(errOpen ? POLLIN : 0), 0}};
-            int waitMs = 100;
-            if (limited) {
-                const auto left =
-                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-                waitMs = int(std::max<int64_t>(1, std::min<int64_t>(waitMs, left.count())));
-            }
-            if (poll(fds, 2, waitMs) > 0) {
+            if (poll(fds, 2, clock.waitMs(100)) > 0) {
                 if (outOpen && fds[0].revents)
                     outOpen = drain(outPipe[0], result.out, options.maxCaptureBytes);
-                if (errOpen && fds[1].revents)
+                if (errOpen && fds[1].revents) {
                     errOpen = drain(errPipe[0], result.err, options.maxCaptureBytes);
+                    clock.follow(result.err);
+                }
             }
         } else {
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -188,6 +240,7 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const ProcessOpti
     }
     close(outPipe[0]);
     close(errPipe[0]);
+    result.err = withoutLines(result.err, options.pauseLine, options.resumeLine);
     if (!result.timedOut && !result.cancelled) {
         if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
         if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);

@@ -32,6 +32,11 @@ struct ProcessOptions {
     const std::atomic<bool> *cancel = nullptr;
     /// "NAME=value" entries set in the child's environment on top of ours (same name: replaced).
     std::vector<std::string> environment = {};
+    /// Lines the child writes to stderr to stop the timeout clock (pause) and start it again
+    /// (resume), e.g. around a wait for a device another process measures on (DeviceLock).
+    /// Empty: the clock never stops. The lines are left out of ProcessResult::err.
+    std::string pauseLine = {};
+    std::string resumeLine = {};
 };
 
 /// Runs argv[0] (an absolute or relative path, not searched in PATH) with stdin from

@@ -4,6 +4,7 @@
 #include "bench/WorkerRunner.h"
 
 #include "bench/CrashTriage.h"
+#include "bench/DeviceLock.h"
 #include "bench/Subprocess.h"
 #include "util/Error.h"
 
@@ -87,6 +88,10 @@ Measurement runWorker(const BenchJob &job, const WorkerOptions &options) {
     process.timeoutS = job.timeoutS;
     process.cancel = options.cancel;
     process.environment = options.environment;
+    // The timeout is the worker's own work: waiting for a device another measurement holds
+    // (another bench, tune or the GUI on the same device) stops its clock.
+    process.pauseLine = kDeviceLockWaitLine;
+    process.resumeLine = kDeviceLockHeldLine;
     const ProcessResult run = runProcess({worker, jobFile}, process);
     if (!options.keepJobFiles) unlink(jobFile.c_str());
     Measurement m = workerMeasurement(job, run);

@@ -2,6 +2,7 @@
 // reference cache, and process groups killed at the time limit.
 #include "bench/BenchData.h"
 #include "bench/BenchJob.h"
+#include "bench/DeviceLock.h"
 #include "bench/Measurement.h"
 #include "bench/Subprocess.h"
 #include "pipeline/AppCatalog.h"
@@ -9,7 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <memory>
+#include <thread>
 
 using namespace beamscope;
 
@@ -129,4 +135,60 @@ TEST(BenchSubprocess, ReportsExitSignalAndTimeoutAndKillsTheGroup) {
     EXPECT_TRUE(hung.timedOut);
     EXPECT_LT(hung.wallMs, 5000);
     EXPECT_TRUE(runProcess({"/nonexistent/program"}).spawnFailed);
+}
+
+TEST(BenchSubprocess, TheTimeoutClockStopsWhileTheChildWaitsForTheDevice) {
+    // 1.2 s waiting between the markers, 0.2 s of work: within a 0.8 s limit. The marker lines
+    // are not part of the captured stderr.
+    ProcessOptions options{0.8};
+    options.pauseLine = kDeviceLockWaitLine;
+    options.resumeLine = kDeviceLockHeldLine;
+    const std::string script = std::string("echo '") + kDeviceLockWaitLine +
+                               "' >&2; sleep 1.2; echo '" + kDeviceLockHeldLine +
+                               "' >&2; sleep 0.2; echo done >&2; echo out";
+    const ProcessResult waited = runProcess({"/bin/sh", "-c", script}, options);
+    EXPECT_FALSE(waited.timedOut);
+    EXPECT_EQ(waited.exitCode, 0);
+    EXPECT_EQ(waited.out, "out\n");
+    EXPECT_EQ(waited.err, "done\n");
+    // Without the markers the same 1.4 s is over the limit.
+    options.pauseLine.clear();
+    options.resumeLine.clear();
+    EXPECT_TRUE(runProcess({"/bin/sh", "-c", "sleep 1.4"}, options).timedOut);
+}
+
+TEST(BenchSubprocess, ADeviceLockHeldElsewhereIsWaitedForAndAnnounced) {
+    char dir[] = "/tmp/beamscope-lock-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    const std::string path = std::string(dir) + "/device.lock";
+    int pipeFds[2];
+    ASSERT_EQ(pipe(pipeFds), 0);
+    auto holder = std::make_unique<DeviceLock>(path, -1); // free: taken at once, no lines
+    std::thread release([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        holder.reset();
+    });
+    const auto start = std::chrono::steady_clock::now();
+    {
+        const DeviceLock waiter(path, pipeFds[1]); // a second open file: blocks until released
+        EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(250));
+    }
+    release.join();
+    close(pipeFds[1]);
+    std::string said;
+    char buffer[256];
+    ssize_t n;
+    while ((n = read(pipeFds[0], buffer, sizeof buffer)) > 0)
+        said.append(buffer, size_t(n));
+    close(pipeFds[0]);
+    EXPECT_EQ(said, std::string(kDeviceLockWaitLine) + "\n" + kDeviceLockHeldLine + "\n");
+    // Uncontended: no lines.
+    int quiet[2];
+    ASSERT_EQ(pipe(quiet), 0);
+    { const DeviceLock alone(path, quiet[1]); }
+    close(quiet[1]);
+    EXPECT_EQ(read(quiet[0], buffer, sizeof buffer), 0);
+    close(quiet[0]);
+    unlink(path.c_str());
+    rmdir(dir);
 }
