@@ -86,22 +86,6 @@ private:
     Clock::time_point m_pausedAt;
 };
 
-/// `text` without the lines equal to `a` or `b` (empty ones match nothing).
-std::string withoutLines(const std::string &text, const std::string &a, const std::string &b) {
-    if (a.empty() && b.empty()) return text;
-    std::string kept;
-    size_t begin = 0;
-    while (begin < text.size()) {
-        size_t end = text.find('\n', begin);
-        const size_t next = end == std::string::npos ? text.size() : end + 1;
-        const std::string_view line(text.data() + begin,
-                                    (end == std::string::npos ? text.size() : end) - begin);
-        if (line.empty() || (line != a && line != b)) kept.append(text, begin, next - begin);
-        begin = next;
-    }
-    return kept;
-}
-
 } // namespace
 
 std::string ProcessResult::describeEnd(double timeoutS) const {
@@ -268,6 +252,21 @@ bool isExecutableFile(const std::string &path) {
     struct stat st {};
     return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
            access(path.c_str(), X_OK) == 0;
+}
+
+std::string withoutLines(const std::string &text, const std::string &a, const std::string &b) {
+    if (a.empty() && b.empty()) return text;
+    std::string kept;
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find('\n', begin);
+        const size_t next = end == std::string::npos ? text.size() : end + 1;
+        const std::string_view line(text.data() + begin,
+                                    (end == std::string::npos ? text.size() : end) - begin);
+        if (line.empty() || (line != a && line != b)) kept.append(text, begin, next - begin);
+        begin = next;
+    }
+    return kept;
 }
 
 } // namespace beamscope

@@ -46,6 +46,9 @@ ProcessResult runProcess(const std::vector<std::string> &argv, const ProcessOpti
 /// The last non-empty line of `text` (trimmed), or "".
 std::string lastLine(const std::string &text);
 
+/// `text` without the lines equal to `a` or `b` (empty ones match nothing).
+std::string withoutLines(const std::string &text, const std::string &a, const std::string &b);
+
 /// True if `path` names an executable regular file.
 bool isExecutableFile(const std::string &path);
 

@@ -5,6 +5,7 @@
 // crashed tasks handed to SlurmCrashTriage and delivered with its verdict.
 #include "bench/slurm/SlurmRunner.h"
 
+#include "bench/DeviceLock.h"
 #include "bench/ParallelWorkers.h"
 #include "bench/ReferenceCheck.h"
 #include "bench/Subprocess.h"
@@ -84,7 +85,8 @@ std::optional<Measurement> readResult(const std::string &dir, int task, const Be
     if (!(statusFile >> status)) return std::nullopt;
     ProcessResult run;
     run.out = readFile(base + ".out");
-    run.err = readFile(base + ".err");
+    // The runner's announced waits for the node's device lock are not its error output.
+    run.err = withoutLines(readFile(base + ".err"), kDeviceLockWaitLine, kDeviceLockHeldLine);
     if (status == 128 + 9) {
         run.timedOut = true;
         run.signal = 9;
