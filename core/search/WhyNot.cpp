@@ -415,6 +415,7 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
     std::string unbuildable;
     bool built = false;
     std::optional<PrunedCandidate> failure; // the first rule it fails, with its label
+    std::string filteredLabel;              // a root tiling that passes the rules
     for (const StatePtr &parent : parents) {
         const ScheduleState &st = *parent;
         std::optional<FuncPlacement> p;
@@ -459,6 +460,12 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
             }
             built = true;
             auto pr = space.checkRootTiling(n, tilings);
+            if (!pr && !want.threads.empty()) {
+                // Passes the rules; the parallelism filter may still have dropped it (listed
+                // under this label with reason idle_sms).
+                filteredLabel = "threads " + joinSizes(tilings.back().threads) + " serial " +
+                                joinSizes(tilings.back().serial);
+            }
             if (!pr || failure) continue;
             if (want.threads.empty() && pr->reason != PruneReason::SerialTooLargeToUnroll) continue;
             // The search space drops an over-long serial tile before choosing threads.
@@ -491,6 +498,16 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
             return a;
         }
         a.detail = "not in the search space at this step; it would be pruned anyway: " + rule;
+        return a;
+    }
+    for (const PrunedCandidate &q : s.pruned) {
+        if (filteredLabel.empty() || q.label != filteredLabel || q.reason != PruneReason::IdleSms)
+            continue;
+        a.verdict = WhyVerdict::Pruned;
+        a.reason = pruneReasonName(q.reason);
+        a.label = q.label;
+        a.detail = "pruned as '" + q.label + "' by the parallelism filter: " + a.reason + " (" +
+                   q.detail + ")";
         return a;
     }
     std::string offered;

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -109,6 +110,33 @@ TEST(WhyNot, OverBudgetTilingIsPrunedWithTheEngineRecord) {
         recorded |= p.label == "serial 8x8" && p.reason == PruneReason::SerialTooLargeToUnroll;
     EXPECT_TRUE(recorded);
     EXPECT_EQ(r.answer.label, "serial 8x8");
+}
+
+TEST(WhyNot, ATilingTheParallelismFilterDroppedIsPrunedAndSaysSo) {
+    // A tiling that passes every rule but leaves SMs idle is dropped by the parallelism filter
+    // (listed as idle_sms); before, Why not? called it "not in the search space".
+    auto dag = stencilChainDag(2);
+    const SearchOptions o = greedyOptions();
+    const auto steps = stepsOf(dag, o);
+    const SearchStepPtr tiling = outputTilingStep(steps, "output");
+    ASSERT_TRUE(tiling);
+    const PrunedCandidate *dropped = nullptr;
+    for (const PrunedCandidate &p : tiling->pruned)
+        if (p.reason == PruneReason::IdleSms && !dropped) dropped = &p;
+    ASSERT_TRUE(dropped) << "the output's menu has tilings the filter drops on a V100";
+    // "threads AxB serial CxD", output's loops in dimension order.
+    long t0, t1, s0, s1;
+    ASSERT_EQ(
+        std::sscanf(dropped->label.c_str(), "threads %ldx%ld serial %ldx%ld", &t0, &t1, &s0, &s1),
+        4)
+        << dropped->label;
+    const WhyResult r =
+        whyNot(dag, o, Pin{"output", ComputeKind::Root, "", {t0, t1}, {s0, s1}, false});
+    EXPECT_EQ(r.answer.verdict, WhyVerdict::Pruned) << r.answer.detail;
+    EXPECT_EQ(r.answer.reason, "idle_sms");
+    EXPECT_EQ(r.answer.step, tiling->index);
+    EXPECT_EQ(r.answer.label, dropped->label);
+    EXPECT_NE(r.answer.detail.find("parallelism filter"), std::string::npos) << r.answer.detail;
 }
 
 TEST(WhyNot, TilingOutsideTheMenuIsNotReached) {
