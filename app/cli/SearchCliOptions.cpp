@@ -8,14 +8,23 @@ namespace beamscope::cli {
 void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
     if (gpuFromDevice) gpu.clear();
     command.add_option("--beam", beam, "beam size (1: greedy)")->check(CLI::Range(1, 4096));
-    command.add_option("--passes", passes, "passes (hash depth grows per pass)")->check(CLI::Range(1, 16));
+    command.add_option("--passes", passes, "passes (hash depth grows per pass)")
+        ->check(CLI::Range(1, 16));
     command.add_option("--seed", seed, "seed of the sampling PRNG");
-    command.add_option("--gpu", gpu,
-                       std::string("GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file") +
-                           (gpuFromDevice ? " (default: from the device)" : ""));
-    command.add_flag("--no-sampling", noSampling, "cost every candidate (no hierarchical sampling)");
+    command.add_option(
+        "--gpu", gpu,
+        std::string("GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file") +
+            (gpuFromDevice ? " (default: from the device)" : ""));
+    command.add_flag("--no-sampling", noSampling,
+                     "cost every candidate (no hierarchical sampling)");
     command.add_flag("--no-freezing", noFreezing, "no root/inline pre-pass and freezing");
     command.add_flag("--no-memo", noMemo, "no memoization of featurization per kernel");
+    command.add_flag("--wide-tilings", wideTilings,
+                     "the authors' tiling space: serial sizes on every dimension, thread "
+                     "dimensions chosen");
+    command.add_flag("--no-parallel-filter", noParallelFilter,
+                     "keep root tilings with fewer than 2x the SMs' blocks or idle cores in the "
+                     "last wave (no parallelism filter)");
     command.add_option("--pins", pins, "JSON pin file");
     command
         .add_option("--freeze", freezeFuncs,
@@ -37,6 +46,8 @@ SearchOptions SearchCliOptions::build() const {
     options.sampling = !noSampling;
     options.freezing = !noFreezing;
     options.memoization = !noMemo;
+    options.space.wideTilings = wideTilings;
+    options.space.parallelismFilter = !noParallelFilter;
     if (!pins.empty()) options.pins = loadPinFile(pins);
     options.freezeFuncs = freezeFuncs;
     options.costModel = costModel;

@@ -16,13 +16,13 @@ struct SearchCliOptions {
     uint64_t seed = 0;
     std::string gpu = "v100";
     bool noSampling = false, noFreezing = false, noMemo = false;
+    bool wideTilings = false, noParallelFilter = false;
     std::string pins;
     std::vector<std::string> freezeFuncs;
     std::string costModel = "analytic";
 
-    /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo, --pins,
-    /// --freeze,
-    /// --cost-model.
+    /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo,
+    /// --wide-tilings, --no-parallel-filter, --pins, --freeze, --cost-model.
     /// `gpuFromDevice`: --gpu defaults to none, meaning the front end picks the GPU model from
     /// the device it runs on (bench).
     void addTo(CLI::App &command, bool gpuFromDevice = false);

@@ -46,6 +46,8 @@ nlohmann::json traceSearchToJson(const PipelineSource &source, const SearchOptio
             {"freezing", options.freezing},
             {"memoization", options.memoization},
             {"known_bad_penalty", options.knownBadPenalty},
+            {"wide_tilings", options.space.wideTilings},
+            {"parallelism_filter", options.space.parallelismFilter},
             {"gpu", options.gpu.toJson()},
             {"pins", pinsToJson(options.pins)},
             {"freeze_funcs", options.freezeFuncs},
@@ -71,6 +73,8 @@ TraceSearch traceSearchFromJson(const nlohmann::json &j) {
     o.freezing = field<bool>(j, "freezing", o.freezing);
     o.memoization = field<bool>(j, "memoization", o.memoization);
     o.knownBadPenalty = field<double>(j, "known_bad_penalty", o.knownBadPenalty);
+    o.space.wideTilings = field<bool>(j, "wide_tilings", o.space.wideTilings);
+    o.space.parallelismFilter = field<bool>(j, "parallelism_filter", o.space.parallelismFilter);
     o.costModel = field<std::string>(j, "cost_model", o.costModel);
     if (!j.contains("gpu")) throw Error("search field 'gpu' is missing");
     o.gpu = GpuSpec::fromJson(j["gpu"], "the trace's GPU spec");

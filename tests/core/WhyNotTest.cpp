@@ -298,12 +298,18 @@ TEST(TraceReader, ReplaysATraceIntoTheSameSteps) {
     SearchOptions o = greedyOptions();
     o.beamSize = 3;
     o.passes = 2;
+    // The tiling space's switches travel in the trace: with the defaults the replay would
+    // enumerate other tilings and mismatch.
+    o.space.wideTilings = true;
+    o.space.parallelismFilter = false;
     const std::vector<std::string> lines = traceLines(source, o);
     TraceFile file("beamscope-trace");
     write(file.path, lines);
     const TraceReader reader(file.path.string());
     EXPECT_EQ(reader.lines(), lines.size());
     EXPECT_EQ(reader.search().options.beamSize, 3);
+    EXPECT_TRUE(reader.search().options.space.wideTilings);
+    EXPECT_FALSE(reader.search().options.space.parallelismFilter);
     EXPECT_EQ(reader.search().source.params, source.params);
     const TraceReplay replay = reader.replay();
     ASSERT_EQ(replay.steps.size(), lines.size());
