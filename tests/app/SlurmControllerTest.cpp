@@ -45,6 +45,16 @@ QString clusterScript(const QStringList &args, QString *why = nullptr) {
     return QString::fromLocal8Bit(p.readAllStandardOutput()).trimmed();
 }
 
+/// Waits (up to 4 minutes) until a run emits finished or error: "" once finished, else why not.
+QString waitForFinish(const QSignalSpy &finished, const QSignalSpy &errors) {
+    QElapsedTimer t;
+    t.start();
+    while (finished.isEmpty() && errors.isEmpty() && t.elapsed() < 240000)
+        QTest::qWait(20);
+    if (!finished.isEmpty()) return {};
+    return errors.isEmpty() ? QStringLiteral("timed out") : errors.front().front().toString();
+}
+
 } // namespace
 
 class SlurmControllerTest : public QObject {
@@ -141,12 +151,8 @@ private Q_SLOTS:
         QSignalSpy errors(&tune, &TuneController::error);
         QSignalSpy logs(&tune, &TuneController::logLine);
         tune.start(options);
-        QElapsedTimer t;
-        t.start();
-        while (finished.isEmpty() && errors.isEmpty() && t.elapsed() < 240000)
-            QTest::qWait(20);
-        QVERIFY2(!finished.isEmpty(),
-                 errors.isEmpty() ? "timed out" : qPrintable(errors.front().front().toString()));
+        const QString ended = waitForFinish(finished, errors);
+        QVERIFY2(ended.isEmpty(), qPrintable(ended));
         const TuneReportPtr report = finished.front().front().value<TuneReportPtr>();
         QVERIFY(!report->cancelled);
         QCOMPARE(int(report->rounds.size()), 1);
@@ -237,12 +243,8 @@ private Q_SLOTS:
         QSignalSpy finished(&bench, &BenchmarkController::finished);
         QSignalSpy errors(&bench, &BenchmarkController::error);
         bench.start(options);
-        QElapsedTimer t;
-        t.start();
-        while (finished.isEmpty() && errors.isEmpty() && t.elapsed() < 240000)
-            QTest::qWait(20);
-        QVERIFY2(!finished.isEmpty(),
-                 errors.isEmpty() ? "timed out" : qPrintable(errors.front().front().toString()));
+        const QString ended = waitForFinish(finished, errors);
+        QVERIFY2(ended.isEmpty(), qPrintable(ended));
         int crashed = 0;
         for (int r = 0; r < model.rowCount(); ++r) {
             const QModelIndex failure = model.index(r, BenchResultsModel::FailureColumn);
