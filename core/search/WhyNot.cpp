@@ -486,30 +486,29 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
             failure = pr;
         }
     }
-    if (failure) {
-        a.reason = pruneReasonName(failure->reason);
-        const std::string rule = a.reason + " (" + failure->detail + ")";
+    // The step's pruned entry under `label` for `reason`, as the answer (`how` qualifies it).
+    const auto listed = [&](const std::string &label, PruneReason reason, const std::string &how) {
         for (const PrunedCandidate &q : s.pruned) {
-            if (q.label != failure->label || q.reason != failure->reason) continue;
+            if (q.label != label || q.reason != reason) continue;
             a.verdict = WhyVerdict::Pruned;
+            a.reason = pruneReasonName(q.reason);
             a.label = q.label;
             a.detail =
-                "pruned as '" + q.label + "': " + pruneReasonName(q.reason) + " (" + q.detail + ")";
-            return a;
+                "pruned as '" + q.label + "'" + how + ": " + a.reason + " (" + q.detail + ")";
+            return true;
         }
-        a.detail = "not in the search space at this step; it would be pruned anyway: " + rule;
+        return false;
+    };
+    if (failure) {
+        if (listed(failure->label, failure->reason, "")) return a;
+        a.reason = pruneReasonName(failure->reason);
+        a.detail = "not in the search space at this step; it would be pruned anyway: " + a.reason +
+                   " (" + failure->detail + ")";
         return a;
     }
-    for (const PrunedCandidate &q : s.pruned) {
-        if (filteredLabel.empty() || q.label != filteredLabel || q.reason != PruneReason::IdleSms)
-            continue;
-        a.verdict = WhyVerdict::Pruned;
-        a.reason = pruneReasonName(q.reason);
-        a.label = q.label;
-        a.detail = "pruned as '" + q.label + "' by the parallelism filter: " + a.reason + " (" +
-                   q.detail + ")";
+    if (!filteredLabel.empty() &&
+        listed(filteredLabel, PruneReason::IdleSms, " by the parallelism filter"))
         return a;
-    }
     std::string offered;
     int shown = 0;
     for (const StepCandidate &c : s.candidates) {
