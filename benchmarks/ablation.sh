@@ -8,6 +8,9 @@
 # runs on one thread: on a busy machine this is the figure that compares), beside search_ms, the
 # wall time of the search alone. ANDERSON_LIMIT (default LIMIT) limits the Anderson2021 runs.
 # QUICK=1 runs only all-on and all-off (Table 1's on/off column and the two time columns).
+# Halide 21 runs Anderson2021 with sampling and freezing off by default; it is also run with both
+# on (its randomize_tilings=1 freeze_inline_compute_root=1), as "anderson2021-both-on", unless
+# ANDERSON_BOTH_ON=0.
 set -u
 cli="$1"; shift
 limit="${1:-120}"; shift || true
@@ -30,10 +33,17 @@ for app in "${apps[@]}"; do
     fi
   done
   alimit="${ANDERSON_LIMIT:-$limit}"
-  out=$( (ulimit -t "$alimit"; /usr/bin/time -f '%U %S' -o "$cpu_file" "$cli" ablate "$app" --anderson2021-only --json) 2>/dev/null | grep anderson2021)
-  if [ -n "$out" ]; then
-    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); u,k=open(sys.argv[2]).read().split()[-2:]; d["cpu_s"]=round(float(u)+float(k), 2); print(json.dumps(d))' "$out" "$cpu_file"
-  else
-    echo "{\"app\": \"$app\", \"combination\": \"anderson2021\", \"timeout_s\": $alimit}"
-  fi
+  modes=("anderson2021")
+  [ "${ANDERSON_BOTH_ON:-1}" = 1 ] && modes+=("anderson2021-both-on")
+  for mode in "${modes[@]}"; do
+    params=()
+    [ "$mode" = anderson2021-both-on ] && params=(--anderson2021-param randomize_tilings=1
+                                                  --anderson2021-param freeze_inline_compute_root=1)
+    out=$( (ulimit -t "$alimit"; /usr/bin/time -f '%U %S' -o "$cpu_file" "$cli" ablate "$app" --anderson2021-only "${params[@]}" --json) 2>/dev/null | grep anderson2021)
+    if [ -n "$out" ]; then
+      python3 -c 'import json,sys; d=json.loads(sys.argv[1]); u,k=open(sys.argv[2]).read().split()[-2:]; d["cpu_s"]=round(float(u)+float(k), 2); d["combination"]=sys.argv[3]; print(json.dumps(d))' "$out" "$cpu_file" "$mode"
+    else
+      echo "{\"app\": \"$app\", \"combination\": \"$mode\", \"timeout_s\": $alimit}"
+    fi
+  done
 done
