@@ -4,6 +4,7 @@
 #include "search/SearchEngine.h"
 
 #include "cost/CostModelFactory.h"
+#include "search/FreezeCosts.h"
 #include "search/StructuralHash.h"
 #include "util/Error.h"
 
@@ -458,18 +459,19 @@ void SearchEngine::blessBeam() {
 }
 
 void SearchEngine::freezeAfterPrepass() {
-    // The authors' rule: each Func's cost is the sum of its stages' costs in the pre-pass's
-    // best state; cheapest first (ties in search order, as the reference's sort leaves them for
-    // up to 16 Funcs), and N - log2(N) rounded down are frozen, so ceil(log2(N)) stay.
+    // The authors' rule: each Func's cost is its stages' cost in the pre-pass's best state, an
+    // inlined Func's compute its own (FreezeCosts); cheapest first (ties in search order, as the
+    // reference's sort leaves them for up to 16 Funcs), and N - log2(N) rounded down are frozen,
+    // so ceil(log2(N)) stay.
     const BeamEntry &best = m_beam.front();
+    const auto compute = std::find(m_termNames.begin(), m_termNames.end(), "compute");
+    const std::vector<double> costs = funcCostsForFreezing(
+        *m_dag, *best.state, best.cost,
+        compute == m_termNames.end() ? -1 : int(compute - m_termNames.begin()));
     m_freezeRanking.clear();
     for (int node : m_order) {
         if (m_inputs.count(node)) continue; // inputs count neither way (not in N)
-        double cost = 0;
-        for (const StageCost &sc : best.cost.stages) {
-            if (sc.node == node) cost += sc.total();
-        }
-        m_freezeRanking.push_back({node, cost, false});
+        m_freezeRanking.push_back({node, costs[size_t(node)], false});
     }
     std::stable_sort(m_freezeRanking.begin(), m_freezeRanking.end(),
                      [](const FreezeRank &a, const FreezeRank &b) { return a.cost < b.cost; });

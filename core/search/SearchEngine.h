@@ -77,8 +77,8 @@ public:
     const SearchStepPtr &lastStep() const { return m_last; }
     const SearchCounters &counters() const { return m_counters; }
     const std::set<int> &frozen() const { return m_frozen; }
-    /// One Func of the freezing ranking: its cost in the pre-pass's best state (the sum of its
-    /// stages' costs) and whether it was frozen.
+    /// One Func of the freezing ranking: its cost in the pre-pass's best state (its stages'
+    /// costs, an inlined Func's compute its own: funcCostsForFreezing) and whether it was frozen.
     struct FreezeRank {
         int node = -1;
         double cost = 0;
