@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Schedule quality of two builds side by side on the local OpenCL device (PoCL here), at small
 # sizes: each build's search picks its candidates as `bench --mode topk --top 5` does (the 5 best
-# of the beam and 5 greedy samples, beam 32 x 5, seed 0, GPU model pocl-cpu, sampling and freezing
+# of the beam and 5 greedy samples, beam 32 x 5, seed 0 (SEED), GPU model pocl-cpu, sampling and freezing
 # on), compile only (--device none, so the report carries each candidate's schedule); then the NEW
 # build's beamscope-worker compiles, checks against the CPU reference and times each build's 5
 # best-predicted schedules (the next ones where one fails), the two builds' schedules interleaved,
@@ -11,6 +11,7 @@
 #   benchmarks/quality_old_new.sh OLD_CLI NEW_CLI [APP...] > quality.jsonl
 #   benchmarks/quality_old_new.py table quality.jsonl
 # Environment: ROUNDS (default 3), REPEATS (timed runs per job, default 10), WARMUP (default 2);
+# SEED (the searches' seed, default 0);
 # OLD_FLAGS, NEW_FLAGS: extra search flags per side, e.g. Fig. 7 with one build:
 #   OLD_FLAGS="--no-sampling --no-freezing" benchmarks/quality_old_new.sh CLI CLI
 set -u
@@ -33,7 +34,7 @@ for app in "${apps[@]}"; do
         [ "$tag" = new ] && cli="$new" flags="${NEW_FLAGS:-}"
         # shellcheck disable=SC2086
         if ! "$cli" bench "$app" ${catalog_small_sizes[$app]} --device none --mode topk --top 5 \
-            --gpu pocl-cpu --seed 0 --json -q --no-db $flags > "$work/$tag-$app.json" 2> "$work/$tag-$app.err"; then
+            --gpu pocl-cpu --seed "${SEED:-0}" --json -q --no-db $flags > "$work/$tag-$app.json" 2> "$work/$tag-$app.err"; then
             echo "$0: $tag build's search failed on $app: $(tail -1 "$work/$tag-$app.err")" >&2
             exit 1
         fi
