@@ -403,6 +403,7 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     s.finished = m_finished;
     s.best = m_best;
     s.frozen.assign(m_frozen.begin(), m_frozen.end());
+    s.freezeRanking = m_stepRanking;
     s.counters = m_counters;
     ++m_stepIndex;
     m_elapsedMs += msSince(start);
@@ -492,6 +493,7 @@ void SearchEngine::freezeAfterPrepass() {
     }
     for (FreezeRank &r : m_freezeRanking)
         r.frozen = m_frozen.count(r.node) > 0;
+    m_stepRanking = std::make_shared<const std::vector<FreezeRank>>(m_freezeRanking);
 }
 
 SearchStepPtr SearchEngine::run(const CancelToken *cancel) {

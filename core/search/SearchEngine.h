@@ -77,13 +77,7 @@ public:
     const SearchStepPtr &lastStep() const { return m_last; }
     const SearchCounters &counters() const { return m_counters; }
     const std::set<int> &frozen() const { return m_frozen; }
-    /// One Func of the freezing ranking: its cost in the pre-pass's best state (its stages'
-    /// costs, an inlined Func's compute its own: funcCostsForFreezing) and whether it was frozen.
-    struct FreezeRank {
-        int node = -1;
-        double cost = 0;
-        bool frozen = false;
-    };
+    using FreezeRank = beamscope::FreezeRank;
     /// The Funcs of N, cheapest first (ties in search order), as the pre-pass ranked them;
     /// empty before the pre-pass ends or without one.
     const std::vector<FreezeRank> &freezeRanking() const { return m_freezeRanking; }
@@ -147,6 +141,8 @@ private:
     std::vector<FuncPlacement> m_frozenPlacements;
     std::set<int> m_freezeOverride; ///< options.freezeFuncs resolved (empty: the rule)
     std::vector<FreezeRank> m_freezeRanking;
+    /// m_freezeRanking as the steps after the pre-pass carry it (SearchStep::freezeRanking).
+    std::shared_ptr<const std::vector<FreezeRank>> m_stepRanking;
     /// Hashes (at the depth of the pass that kept them) of the good final states of earlier
     /// passes and of all their ancestors.
     std::set<uint64_t> m_permitted;

@@ -58,6 +58,14 @@ struct StepTimings {
     double total() const { return enumerate + sample + featurize + cost + select; }
 };
 
+/// One Func of freezing's ranking: its cost in the pre-pass's best state (its stages' costs,
+/// an inlined Func's compute its own: funcCostsForFreezing) and whether it was frozen.
+struct FreezeRank {
+    int node = -1;
+    double cost = 0;
+    bool frozen = false;
+};
+
 struct SearchStep {
     int index = 0;     ///< 0-based step number
     int pass = 0;      ///< 0 for the freezing pre-pass, then 1..passes
@@ -71,6 +79,9 @@ struct SearchStep {
     std::vector<Bucket> buckets;
     std::vector<PrunedCandidate> pruned;
     std::vector<int> frozen; ///< frozen Funcs (node indices)
+    /// The Funcs of freezing's N, cheapest first, from the step that ends the pre-pass on
+    /// (shared by those steps); null before it and without freezing.
+    std::shared_ptr<const std::vector<FreezeRank>> freezeRanking;
     SearchCounters counters;
     StepTimings timings;
     /// The names of the cost terms of the model that costed this step (CostModel::termNames()).

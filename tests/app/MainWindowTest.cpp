@@ -108,6 +108,12 @@ private Q_SLOTS:
             const bool frozen = std::count(expected->frozen.begin(), expected->frozen.end(), node);
             QCOMPARE(hub->isFrozen(node), frozen);
         }
+        // Step k is in the pre-pass: nothing is ranked for freezing yet.
+        QCOMPARE(expected->pass, 0);
+        QVERIFY(!expected->freezeRanking);
+        auto *dagView = m_window->findChild<DagView *>();
+        for (int node : fresh.dag->outputsFirst())
+            QVERIFY(!dagView->nodeItem(node)->toolTip().contains(QStringLiteral("freezing")));
 
         // A click on the best-cost chart goes to the step under it.
         BestCostChart *chart = m_window->costView()->historyChart();
@@ -120,6 +126,20 @@ private Q_SLOTS:
         waitSettled();
         QTRY_COMPARE(hub->step()->index, 30);
         QCOMPARE(search->shownStep(), -1);
+
+        // Past the pre-pass, a Func's tooltip says where the pre-pass ranked it for freezing
+        // (cheapest first) and what became of it.
+        const test::RealSearch past = test::runSearch("stencil_chain", {"length=4"}, options, 31);
+        QVERIFY(past.steps.back()->pass > 0 && past.steps.back()->freezeRanking);
+        const std::vector<FreezeRank> &ranking = *past.steps.back()->freezeRanking;
+        QVERIFY(ranking.size() >= 4);
+        for (size_t i = 0; i < ranking.size(); ++i) {
+            const QString tip = dagView->nodeItem(ranking[i].node)->toolTip();
+            QVERIFY2(tip.contains(QStringLiteral("rank %1 of %2").arg(i + 1).arg(ranking.size())),
+                     qPrintable(tip));
+            QVERIFY2(tip.contains(ranking[i].frozen ? "frozen" : "left under search"), qPrintable(tip));
+            QCOMPARE(hub->isFrozen(ranking[i].node), ranking[i].frozen);
+        }
     }
 
     void comparePinsTheOtherSidesDecision() {

@@ -59,7 +59,10 @@ void DagNodeItem::setDecoration(const Decoration &decoration) {
         QStringLiteral("<b>%1</b><br>%2")
             .arg(m_name.toHtmlEscaped(),
                  m_isInput ? QStringLiteral("input buffer") : decoration.placement.toHtmlEscaped());
-    if (decoration.frozen) tip += QStringLiteral("<br>frozen by the pre-pass or a pin");
+    if (!decoration.freezeNote.isEmpty())
+        tip += QStringLiteral("<br>") + decoration.freezeNote.toHtmlEscaped();
+    else if (decoration.frozen)
+        tip += QStringLiteral("<br>frozen by a pin");
     if (!decoration.pin.isEmpty())
         tip += QStringLiteral("<br>pinned: ") + decoration.pin.toHtmlEscaped();
     setToolTip(tip);

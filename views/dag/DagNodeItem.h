@@ -22,6 +22,7 @@ public:
         bool selected = false;
         QString placement; ///< e.g. "root · threads 16×4 · serial 4×8" (tooltip)
         QString pin;       ///< the pin, in words (tooltip)
+        QString freezeNote; ///< the pre-pass's ranking of the Func for freezing (tooltip)
     };
 
     DagNodeItem(const Node &node, const QRectF &rect);

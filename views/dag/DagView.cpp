@@ -28,6 +28,21 @@ namespace {
 constexpr double kMaxFitScale = 1.15;
 constexpr double kMinReadableScale = 0.7; ///< 10 pt names stay about 7 pt on screen
 constexpr double kMinScale = 0.05, kMaxScale = 6.0;
+
+/// Where the pre-pass ranked `node` for freezing (cheapest first), in words; empty when the
+/// step has no ranking (before the pre-pass ends, without freezing) or the Func is not in it.
+QString freezeNote(const SearchStep &step, int node) {
+    if (!step.freezeRanking) return {};
+    const std::vector<FreezeRank> &ranking = *step.freezeRanking;
+    const auto it = std::find_if(ranking.begin(), ranking.end(),
+                                 [&](const FreezeRank &r) { return r.node == node; });
+    if (it == ranking.end()) return {};
+    return QStringLiteral("freezing: rank %1 of %2, cheapest first, at %3 in the pre-pass's best: %4")
+        .arg(int(it - ranking.begin()) + 1)
+        .arg(int(ranking.size()))
+        .arg(format::ms(it->cost),
+             it->frozen ? QStringLiteral("frozen") : QStringLiteral("left under search"));
+}
 } // namespace
 
 DagView::DagView(SelectionHub *hub, QWidget *parent)
@@ -131,6 +146,7 @@ void DagView::redecorate() {
             d.placement = QStringLiteral("unscheduled");
         }
         d.frozen = m_hub->isFrozen(node.index);
+        if (step) d.freezeNote = freezeNote(*step, node.index);
         if (const Pin *pin = m_hub->pinFor(node.name)) {
             d.pinned = true;
             d.pin = QString::fromStdString(pinDescription(*pin));
