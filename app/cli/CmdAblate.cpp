@@ -33,6 +33,16 @@ struct AblateArgs {
     std::vector<std::string> andersonParams; ///< KEY=VALUE, Halide's Anderson2021 names
 };
 
+/// Table 1 of the paper: states evaluated with sampling and freezing on, as a percentage of
+/// both off (the catalog's names).
+const std::map<std::string, double> kPaperTable1Percent = {
+    {"bilateral_grid", 0.69},  {"local_laplacian", 3.18},    {"nl_means", 15.22},
+    {"lens_blur", 0.83},       {"camera_pipe", 4.87},        {"stencil_chain", 8.84},
+    {"harris", 30.56},         {"histogram_equalize", 13.13}, {"max_filter", 17.32},
+    {"unsharp_mask", 12.47},   {"interpolate", 2.52},        {"conv_layer", 1.29},
+    {"matmul", 18.38},         {"iir_blur", 8.26},           {"bgu", 3.21},
+    {"depthwise_separable_conv", 1.78}};
+
 struct Combination {
     bool sampling, freezing, memo;
     std::string name() const {
@@ -90,22 +100,29 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                 extra[kv.substr(0, eq)] = kv.substr(eq + 1);
             }
             args->anderson |= args->andersonOnly;
+            // Table 1's fraction: S F M against - - M (memoization does not change the counts).
+            const bool fraction = !combos.empty(); // all-on and all-off are always among them
+            double logFractions = 0, logPaper = 0;
+            int fractions = 0, papers = 0;
             if (!args->json) {
                 std::cout << std::left << std::setw(26) << "app";
                 for (const Combination &c : combos)
                     std::cout << std::right << std::setw(22) << c.name();
+                if (fraction) std::cout << std::setw(10) << "on/off" << std::setw(10) << "paper";
                 if (args->anderson)
                     std::cout << std::setw(16) << "Anderson2021" << std::setw(10) << "ours/A21";
                 std::cout << "\n"
                           << std::left << std::setw(26) << "(S sampling, F freezing, M memo)";
                 for (size_t i = 0; i < combos.size(); ++i)
                     std::cout << std::right << std::setw(22) << "evaluated  ms";
+                if (fraction) std::cout << std::setw(10) << "states" << std::setw(10) << "Table 1";
                 std::cout << "\n";
             }
             for (const std::string &name : apps) {
                 auto dag = std::make_shared<const FunctionDAG>(buildApp(name));
                 if (!args->json) std::cout << std::left << std::setw(26) << name << std::flush;
                 double allOnMs = 0;
+                int64_t onStates = 0, offStates = 0;
                 for (const Combination &c : combos) {
                     SearchOptions options;
                     options.beamSize = args->beam;
@@ -119,7 +136,11 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                     options.space.parallelismFilter = !args->noParallelFilter;
                     SearchEngine engine(dag, options);
                     engine.run();
-                    if (c.sampling && c.freezing && c.memo) allOnMs = engine.elapsedMs();
+                    if (c.sampling && c.freezing && c.memo) {
+                        allOnMs = engine.elapsedMs();
+                        onStates = engine.counters().evaluated;
+                    }
+                    if (!c.sampling && !c.freezing) offStates = engine.counters().evaluated;
                     if (args->json) {
                         std::cout << nlohmann::json{{"app", name},
                                                     {"combination", c.name()},
@@ -137,6 +158,22 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                              << std::setprecision(0) << engine.elapsedMs();
                         std::cout << std::right << std::setw(22) << cell.str() << std::flush;
                     }
+                }
+                if (fraction && !args->json && onStates > 0 && offStates > 0) {
+                    const double percent = 100.0 * double(onStates) / double(offStates);
+                    logFractions += std::log(percent);
+                    ++fractions;
+                    std::ostringstream cells;
+                    cells << std::fixed << std::setprecision(2) << std::setw(9) << percent << "%";
+                    const auto paper = kPaperTable1Percent.find(name);
+                    if (paper != kPaperTable1Percent.end()) {
+                        cells << std::setw(9) << paper->second << "%";
+                        logPaper += std::log(paper->second);
+                        ++papers;
+                    } else {
+                        cells << std::setw(10) << "-";
+                    }
+                    std::cout << cells.str();
                 }
                 if (args->anderson) {
                     const AutoschedulerRun t =
@@ -161,6 +198,16 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                     }
                 }
                 if (!args->json) std::cout << "\n";
+            }
+            if (!args->json && fractions > 0) {
+                std::cout << std::fixed << std::setprecision(2)
+                          << "states evaluated with sampling and freezing on: "
+                          << std::exp(logFractions / fractions) << "% of both off, geomean over "
+                          << fractions << " apps";
+                if (papers == fractions)
+                    std::cout << " (the paper's Table 1 on the same apps: "
+                              << std::exp(logPaper / papers) << "%)";
+                std::cout << "\n";
             }
             return 0;
         };

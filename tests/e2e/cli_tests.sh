@@ -220,5 +220,33 @@ else
     fail "search --trace: the first line carries the search" "exit $rc" "$(head -c 2000 "$tmp/err")"
 fi
 
+# ablate --quick: per app the states evaluated all on and all off, their ratio (Table 1's
+# column) beside the paper's, and the geomean line; the ratio recomputed from the counts.
+run ablate matmul conv_layer --quick
+if [ "$rc" -eq 0 ] && python3 - "$tmp/out" <<'PYEOF'
+import math, sys
+lines = open(sys.argv[1]).read().splitlines()
+rows = {l.split()[0]: l.split() for l in lines if l.split() and l.split()[0] in ("matmul", "conv_layer")}
+assert set(rows) == {"matmul", "conv_layer"}, lines
+paper = {"matmul": 18.38, "conv_layer": 1.29}
+ratios = []
+for app, cells in rows.items():
+    on, off = int(cells[1]), int(cells[3])
+    assert 0 < on < off, cells
+    ratio = 100.0 * on / off
+    assert cells[5] == f"{ratio:.2f}%", (cells, ratio)
+    assert cells[6] == f"{paper[app]:.2f}%", cells
+    ratios.append(ratio)
+geo = math.exp(sum(map(math.log, ratios)) / 2)
+want = f"{geo:.2f}% of both off, geomean over 2 apps"
+assert any(want in l for l in lines), (want, lines[-1])
+assert f"{math.sqrt(18.38 * 1.29):.2f}%" in lines[-1], lines[-1]
+PYEOF
+then
+    pass "ablate --quick: the on/off fraction per app, the paper's beside it, the geomean"
+else
+    fail "ablate --quick" "exit $rc" "$(head -c 2000 "$tmp/out")" "$(head -c 2000 "$tmp/err")"
+fi
+
 echo "$passed passed, $failed failed (with the why checks)"
 [ "$failed" -eq 0 ]
