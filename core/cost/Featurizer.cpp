@@ -253,13 +253,12 @@ private:
         f[F::points_computed_total] = perRealization * double(v.realizations);
         f[F::points_computed_minimum] = double(stage.points());
         f[F::num_scalars] = f[F::points_computed_total];
-        double inlinedCalls = 0, ops = double(stage.features.arithmeticOps() + stage.features.loads());
+        double inlinedCalls = 0, ops = ownOpsPerPoint(stage);
         int strahler = stage.features.strahler;
         for (const InlinedCall &c : leaf.inlined) {
-            const Stage &in = m_dag.node(c.node).stages[0];
             inlinedCalls += double(c.calls);
-            ops += double(c.calls) * double(in.features.arithmeticOps());
-            strahler = std::max(strahler, in.features.strahler);
+            ops += inlinedOpsPerPoint(m_dag, c);
+            strahler = std::max(strahler, m_dag.node(c.node).stages[0].features.strahler);
         }
         f[F::inlined_calls] = inlinedCalls * f[F::points_computed_total];
         f[F::ops_per_point] = std::max(1.0, ops);
@@ -477,6 +476,14 @@ std::vector<std::shared_ptr<const KernelFeatures>> Featurizer::featurize(const S
         out.push_back(std::move(rows));
     }
     return out;
+}
+
+double ownOpsPerPoint(const Stage &stage) {
+    return double(stage.features.arithmeticOps() + stage.features.loads());
+}
+
+double inlinedOpsPerPoint(const FunctionDAG &dag, const InlinedCall &call) {
+    return double(call.calls) * double(dag.node(call.node).stages[0].features.arithmeticOps());
 }
 
 } // namespace beamscope

@@ -24,6 +24,12 @@ struct StageFeatureRow {
 /// The feature rows of one kernel (its root stage and every stage fused into it).
 using KernelFeatures = std::vector<StageFeatureRow>;
 
+/// A stage body's operations per point (the ops_per_point feature) is its own part plus each
+/// inlined Func's part. Own: the stage's arithmetic and loads.
+double ownOpsPerPoint(const Stage &stage);
+/// An inlined Func's part: its calls times its arithmetic.
+double inlinedOpsPerPoint(const FunctionDAG &dag, const InlinedCall &call);
+
 class Featurizer {
 public:
     explicit Featurizer(GpuSpec gpu, bool memoize = true);

@@ -1,5 +1,7 @@
 #include "search/FreezeCosts.h"
 
+#include "cost/Featurizer.h"
+
 #include <map>
 #include <utility>
 
@@ -25,14 +27,12 @@ std::vector<double> funcCostsForFreezing(const FunctionDAG &dag, const ScheduleS
         const double shared = computeTerm >= 0 ? sc.terms[size_t(computeTerm)] : total;
         perNode[size_t(sc.node)] += total - shared;
         const auto body = bodies.find({sc.node, sc.stage});
-        const Stage &stage = dag.node(sc.node).stages[size_t(sc.stage)];
-        // The featurizer's ops per point: the stage's own arithmetic and loads, plus each
-        // inlined Func's arithmetic times its calls.
-        const double own = double(stage.features.arithmeticOps() + stage.features.loads());
+        // The featurizer's ops per point, in its parts.
+        const double own = ownOpsPerPoint(dag.node(sc.node).stages[size_t(sc.stage)]);
         double all = own;
         if (body != bodies.end()) {
             for (const InlinedCall &c : body->second->inlined)
-                all += double(c.calls) * double(dag.node(c.node).stages[0].features.arithmeticOps());
+                all += inlinedOpsPerPoint(dag, c);
         }
         if (all <= 0) {
             perNode[size_t(sc.node)] += shared;
@@ -40,10 +40,8 @@ std::vector<double> funcCostsForFreezing(const FunctionDAG &dag, const ScheduleS
         }
         perNode[size_t(sc.node)] += shared * own / all;
         if (body == bodies.end()) continue;
-        for (const InlinedCall &c : body->second->inlined) {
-            const double ops = double(c.calls) * double(dag.node(c.node).stages[0].features.arithmeticOps());
-            perNode[size_t(c.node)] += shared * ops / all;
-        }
+        for (const InlinedCall &c : body->second->inlined)
+            perNode[size_t(c.node)] += shared * inlinedOpsPerPoint(dag, c) / all;
     }
     return perNode;
 }

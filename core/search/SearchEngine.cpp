@@ -403,7 +403,7 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     s.finished = m_finished;
     s.best = m_best;
     s.frozen.assign(m_frozen.begin(), m_frozen.end());
-    s.freezeRanking = m_stepRanking;
+    s.freezeRanking = m_freezeRanking;
     s.counters = m_counters;
     ++m_stepIndex;
     m_elapsedMs += msSince(start);
@@ -469,17 +469,17 @@ void SearchEngine::freezeAfterPrepass() {
     const std::vector<double> costs = funcCostsForFreezing(
         *m_dag, *best.state, best.cost,
         compute == m_termNames.end() ? -1 : int(compute - m_termNames.begin()));
-    m_freezeRanking.clear();
+    std::vector<FreezeRank> ranking;
     for (int node : m_order) {
         if (m_inputs.count(node)) continue; // inputs count neither way (not in N)
-        m_freezeRanking.push_back({node, costs[size_t(node)], false});
+        ranking.push_back({node, costs[size_t(node)], false});
     }
-    std::stable_sort(m_freezeRanking.begin(), m_freezeRanking.end(),
+    std::stable_sort(ranking.begin(), ranking.end(),
                      [](const FreezeRank &a, const FreezeRank &b) { return a.cost < b.cost; });
-    const int n = int(m_freezeRanking.size());
+    const int n = int(ranking.size());
     const int count = n - funcsLeftUnfrozen(n);
     for (int i = 0; i < n; ++i) {
-        FreezeRank &r = m_freezeRanking[size_t(i)];
+        FreezeRank &r = ranking[size_t(i)];
         // An explicit set (options.freezeFuncs) replaces the rule's choice.
         const bool chosen =
             m_freezeOverride.empty() ? i < count : m_freezeOverride.count(r.node) > 0;
@@ -491,9 +491,14 @@ void SearchEngine::freezeAfterPrepass() {
         m_frozen.insert(r.node);
         m_frozenPlacements[size_t(r.node)] = best.state->placement(r.node);
     }
-    for (FreezeRank &r : m_freezeRanking)
+    for (FreezeRank &r : ranking)
         r.frozen = m_frozen.count(r.node) > 0;
-    m_stepRanking = std::make_shared<const std::vector<FreezeRank>>(m_freezeRanking);
+    m_freezeRanking = std::make_shared<const std::vector<FreezeRank>>(std::move(ranking));
+}
+
+const std::vector<FreezeRank> &SearchEngine::freezeRanking() const {
+    static const std::vector<FreezeRank> none;
+    return m_freezeRanking ? *m_freezeRanking : none;
 }
 
 SearchStepPtr SearchEngine::run(const CancelToken *cancel) {

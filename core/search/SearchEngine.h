@@ -80,7 +80,7 @@ public:
     using FreezeRank = beamscope::FreezeRank;
     /// The Funcs of N, cheapest first (ties in search order), as the pre-pass ranked them;
     /// empty before the pre-pass ends or without one.
-    const std::vector<FreezeRank> &freezeRanking() const { return m_freezeRanking; }
+    const std::vector<FreezeRank> &freezeRanking() const;
     const SearchOptions &options() const { return m_options; }
     /// The model that costs the states (the one given, or makeCostModel(options.costModel)).
     const CostModel &costModel() const { return *m_model; }
@@ -140,9 +140,8 @@ private:
     std::set<int> m_inputs; ///< input wrappers, inlined in one step (isInputWrapper)
     std::vector<FuncPlacement> m_frozenPlacements;
     std::set<int> m_freezeOverride; ///< options.freezeFuncs resolved (empty: the rule)
-    std::vector<FreezeRank> m_freezeRanking;
-    /// m_freezeRanking as the steps after the pre-pass carry it (SearchStep::freezeRanking).
-    std::shared_ptr<const std::vector<FreezeRank>> m_stepRanking;
+    /// Set when the pre-pass ends; shared with the steps after it (SearchStep::freezeRanking).
+    std::shared_ptr<const std::vector<FreezeRank>> m_freezeRanking;
     /// Hashes (at the depth of the pass that kept them) of the good final states of earlier
     /// passes and of all their ancestors.
     std::set<uint64_t> m_permitted;
