@@ -97,7 +97,7 @@ std::vector<Halide::Func> nonInlinedFuncs(const PipelineInstance &instance) {
     const FunctionDAG dag(instance);
     std::vector<Halide::Func> funcs;
     for (const Node &node : dag.nodes()) {
-        if (node.isInput || node.alwaysInline) continue;
+        if (node.isInput || node.pointwiseUsesOnly) continue;
         if (isOutput(instance, node.function)) continue;
         funcs.emplace_back(node.function);
     }

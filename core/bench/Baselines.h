@@ -26,7 +26,7 @@ Baseline parseBaseline(const std::string &name);
 std::vector<Baseline> parseBaselineList(const std::string &list);
 
 /// Funcs a simple schedule computes at root: every Func of the pipeline except the outputs
-/// and the ones the FunctionDAG always inlines (single-stage, pointwise uses only).
+/// and the single-stage ones used only pointwise (Node::pointwiseUsesOnly).
 std::vector<Halide::Func> nonInlinedFuncs(const PipelineInstance &instance);
 
 /// The naive GPU schedule: every non-inlined Func compute_root, every stage tiled 16x16 on

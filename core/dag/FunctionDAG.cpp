@@ -411,8 +411,35 @@ private:
         }
         for (Node &node : m_dag.m_nodes) {
             if (node.isInput || node.isOutput || node.stages.size() != 1 || node.outgoing.empty()) continue;
-            node.alwaysInline = std::all_of(node.outgoing.begin(), node.outgoing.end(),
-                                            [&](int e) { return m_dag.m_edges[size_t(e)].pointwise; });
+            node.pointwiseUsesOnly = std::all_of(node.outgoing.begin(), node.outgoing.end(),
+                                                 [&](int e) { return m_dag.m_edges[size_t(e)].pointwise; });
+        }
+        // The authors' implementation inlines without search a pointwise Func whose producers
+        // are pointwise and whose single consumer is pointwise (or a repeat_edge boundary
+        // condition): long chains of pointwise Funcs. A Func is pointwise when it has no
+        // update and reads every Func producer (not an input buffer) at its own coordinates.
+        std::vector<char> pointwise(m_dag.m_nodes.size(), 0);
+        for (const Node &node : m_dag.m_nodes) {
+            if (node.isInput || node.stages.size() != 1) continue;
+            bool all = true;
+            for (int e : node.stages[0].incoming) {
+                const Edge &edge = m_dag.m_edges[size_t(e)];
+                if (!m_dag.m_nodes[size_t(edge.producer)].isInput) all &= edge.pointwise;
+            }
+            pointwise[size_t(node.index)] = all;
+        }
+        for (Node &node : m_dag.m_nodes) {
+            if (node.isInput || node.isOutput || node.stages.size() != 1) continue;
+            if (!pointwise[size_t(node.index)] || node.outgoing.size() != 1) continue;
+            bool producers = true;
+            for (int e : node.stages[0].incoming) {
+                const int p = m_dag.m_edges[size_t(e)].producer;
+                if (!m_dag.m_nodes[size_t(p)].isInput) producers &= pointwise[size_t(p)] != 0;
+            }
+            const Node &consumer = m_dag.m_nodes[size_t(m_dag.m_edges[size_t(node.outgoing[0])].consumer)];
+            const bool boundary = pointwise[size_t(consumer.index)] &&
+                                  consumer.name.rfind("repeat_edge", 0) == 0;
+            node.inlinedWithoutSearch = producers && (pointwise[size_t(consumer.index)] || boundary);
         }
     }
 

@@ -82,8 +82,14 @@ struct Node {
     std::vector<int> outgoing;         ///< edge indices to consumer stages
     Halide::Internal::Function function; ///< undefined for inputs
 
-    /// True for a single-stage Func whose every use is pointwise (the paper always inlines it).
-    bool alwaysInline = false;
+    /// A single-stage Func whose every use reads it pointwise: the simple schedules of
+    /// core/bench (naive GPU, CPU reference) inline these and compute the rest at root.
+    bool pointwiseUsesOnly = false;
+    /// Inlined without search, as the authors' implementation prunes long pointwise chains: a
+    /// pointwise Func (no update, every Func producer read at its own coordinates) whose
+    /// producers are pointwise and whose single consumer is pointwise (or a repeat_edge
+    /// boundary condition).
+    bool inlinedWithoutSearch = false;
 };
 
 class FunctionDAG {

@@ -34,7 +34,7 @@ void FunctionDAG::dump(std::ostream &os) const {
         os << (node.isInput ? "input " : "func ") << node.name << " (" << node.dimensions
            << "-d, " << node.bytesPerPoint << " bytes/point";
         if (node.isOutput) os << ", output";
-        if (node.alwaysInline) os << ", always inline";
+        if (node.inlinedWithoutSearch) os << ", inlined without search";
         os << ") region";
         for (const Interval &i : node.region) {
             os << " ";

@@ -82,7 +82,7 @@ int SearchEngine::estimatedSteps() const {
     // the set of frozen Funcs is known once the pre-pass is over.
     int full = 0, afterFreezing = 0;
     for (int node : m_order) {
-        const bool one = m_dag->node(node).alwaysInline || m_inputs.count(node);
+        const bool one = m_dag->node(node).inlinedWithoutSearch || m_inputs.count(node);
         full += one ? 1 : 2;
         afterFreezing += one || m_frozen.count(node) ? 1 : 2;
     }

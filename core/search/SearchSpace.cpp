@@ -137,7 +137,7 @@ void SearchSpace::consider(const ScheduleState &parent, int node, FuncPlacement 
 void SearchSpace::locations(const ScheduleState &state, int node, std::vector<Candidate> &kept,
                             std::vector<PrunedCandidate> &pruned) const {
     const Node &n = state.dag().node(node);
-    if (n.alwaysInline && state.canInline(node)) {
+    if (n.inlinedWithoutSearch && state.canInline(node)) {
         kept.push_back({state.derive(node, state.inlinePlacement(node)), "inline (pointwise)"});
         return;
     }

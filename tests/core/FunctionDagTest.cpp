@@ -102,6 +102,39 @@ TEST(FunctionDag, StridedAndTransposedAccessesHaveTheirCoefficients) {
     EXPECT_EQ(dag.node(dag.find("in")).region, (Box{{0, 63}, {0, 31}}));
 }
 
+TEST(FunctionDag, OnlyPointwiseChainsAreInlinedWithoutSearch) {
+    // The authors' rule (worked by hand on this pipeline): a Func is inlined without search when
+    // it is pointwise (no update, its Func producers read at its own coordinates), its producers
+    // are pointwise and its one consumer is pointwise. Reading a Func pointwise is not enough:
+    // `grad` is used only pointwise but is a stencil itself, so where it goes is searched.
+    using namespace Halide;
+    ImageParam input(Float(32), 2, "input");
+    input.dim(0).set_estimate(0, 256);
+    input.dim(1).set_estimate(0, 256);
+    Var x("x"), y("y");
+    Func scaled("scaled"), biased("biased"), blurred("blurred"), grad("grad"), squared("squared"),
+        out("out");
+    scaled(x, y) = input(x, y) * 2.0f;             // pointwise; consumer biased is pointwise
+    biased(x, y) = scaled(x, y) + 1.0f;            // pointwise; consumer blurred is a stencil
+    blurred(x, y) = biased(x - 1, y) + biased(x + 1, y);
+    grad(x, y) = blurred(x + 1, y) - blurred(x, y); // a stencil, used pointwise only
+    squared(x, y) = grad(x, y) * grad(x, y);
+    out(x, y) = squared(x, y) + grad(x, y);        // grad has two consumers
+    const FunctionDAG dag(instanceOf("chains", out, input, {64, 64}));
+    const auto node = [&](const char *name) { return dag.node(dag.find(name)); };
+    EXPECT_TRUE(node("scaled").inlinedWithoutSearch);
+    EXPECT_FALSE(node("biased").inlinedWithoutSearch);
+    EXPECT_FALSE(node("blurred").inlinedWithoutSearch);
+    EXPECT_FALSE(node("grad").inlinedWithoutSearch);
+    EXPECT_FALSE(node("squared").inlinedWithoutSearch) << "its producer grad is a stencil";
+    EXPECT_FALSE(node("out").inlinedWithoutSearch);
+    // The simple schedules' rule: every use pointwise.
+    EXPECT_TRUE(node("scaled").pointwiseUsesOnly);
+    EXPECT_FALSE(node("biased").pointwiseUsesOnly);
+    EXPECT_TRUE(node("grad").pointwiseUsesOnly);
+    EXPECT_TRUE(node("squared").pointwiseUsesOnly);
+}
+
 TEST(FunctionDag, DataDependentIndexIsNonAffineAndBoundedByItsRange) {
     using namespace Halide;
     ImageParam input(UInt(8), 2, "input");

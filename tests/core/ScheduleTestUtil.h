@@ -34,7 +34,7 @@ inline StatePtr placeRest(StatePtr state) {
     const FunctionDAG &dag = state->dag();
     for (int node : dag.outputsFirst()) {
         if (state->placement(node).kind != ComputeKind::Unscheduled) continue;
-        if (dag.node(node).alwaysInline) {
+        if (dag.node(node).pointwiseUsesOnly) {
             state = state->withInline(node);
         } else {
             state = rootTiled(state, dag.node(node).name, {32, 8}, {1, 1});
