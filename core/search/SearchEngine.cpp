@@ -62,6 +62,14 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
             pinned |= p.node == node || p.host == node;
         if (!pinned && isInputWrapper(m_dag->node(node))) m_inputs.insert(node);
     }
+    // Input wrappers are read in place from the start, as the authors' implementation reads
+    // its input nodes: no step, no state costed for them, and every state's cost sees them
+    // inlined. Only the other Funcs are searched.
+    m_start = ScheduleState::initial(m_dag);
+    for (int node : m_order) {
+        if (m_inputs.count(node)) m_start = m_start->withInline(node);
+    }
+    std::erase_if(m_order, [&](int node) { return m_inputs.count(node) > 0; });
     for (const std::string &name : m_options.freezeFuncs) {
         const int node = m_dag->find(name);
         if (node < 0 || m_dag->node(node).isInput)
@@ -82,7 +90,7 @@ int SearchEngine::estimatedSteps() const {
     // the set of frozen Funcs is known once the pre-pass is over.
     int full = 0, afterFreezing = 0;
     for (int node : m_order) {
-        const bool one = m_dag->node(node).inlinedWithoutSearch || m_inputs.count(node);
+        const bool one = m_dag->node(node).inlinedWithoutSearch;
         full += one ? 1 : 2;
         afterFreezing += one || m_frozen.count(node) ? 1 : 2;
     }
@@ -96,7 +104,7 @@ void SearchEngine::startPass(int pass) {
     m_phase = Phase::ComputeLocation;
     m_space.options().rootOrInlineOnly = pass == 0;
     BeamEntry start;
-    start.state = ScheduleState::initial(m_dag);
+    start.state = m_start;
     start.decision = "start";
     m_beam = {start};
 }
@@ -164,13 +172,6 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
                         kept.push_back({std::move(*d), "pinned tiling"});
                 }
             }
-        } else if (m_inputs.count(node)) {
-            // An input wrapper is read in place: inlined, as the authors' implementation leaves
-            // its inputs; searched as any Func only if it cannot be inlined here.
-            if (std::optional<Derivation> child = state.derive(node, state.inlinePlacement(node)))
-                kept.push_back({std::move(*child), "input inline"});
-            else
-                m_space.locations(state, node, kept, pruned);
         } else if (m_frozen.count(node)) {
             std::optional<Derivation> child;
             if (pin && pin->frozen) {
@@ -471,7 +472,6 @@ void SearchEngine::freezeAfterPrepass() {
         compute == m_termNames.end() ? -1 : int(compute - m_termNames.begin()));
     std::vector<FreezeRank> ranking;
     for (int node : m_order) {
-        if (m_inputs.count(node)) continue; // inputs count neither way (not in N)
         ranking.push_back({node, costs[size_t(node)], false});
     }
     std::stable_sort(ranking.begin(), ranking.end(),

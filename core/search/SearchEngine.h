@@ -7,8 +7,8 @@
 // is penalized by how many states with its depth-p hash were taken before it in the step, and
 // by 10 more when its depth p - 2 hash is not among those earlier passes kept (section 4.5, as
 // the authors' implementation does). A Func that only wraps an input buffer (an ImageParam's
-// "<name>_im") is an input there, never scheduled: here it is inlined in one step and left out
-// of the freezing count.
+// "<name>_im") is an input there, never scheduled nor costed: here every pass starts from a
+// state with it inlined, so it takes no step and is left out of the freezing count.
 #pragma once
 
 #include "cost/AnalyticalGpuCostModel.h"
@@ -137,7 +137,8 @@ private:
     std::vector<BeamEntry> m_beam;
     std::optional<BeamEntry> m_best;
     std::set<int> m_frozen;
-    std::set<int> m_inputs; ///< input wrappers, inlined in one step (isInputWrapper)
+    std::set<int> m_inputs; ///< input wrappers, inlined in m_start (isInputWrapper)
+    StatePtr m_start;       ///< every pass's first state: nothing placed but m_inputs inlined
     std::vector<FuncPlacement> m_frozenPlacements;
     std::set<int> m_freezeOverride; ///< options.freezeFuncs resolved (empty: the rule)
     /// Set when the pre-pass ends; shared with the steps after it (SearchStep::freezeRanking).

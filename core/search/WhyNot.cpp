@@ -62,6 +62,7 @@ struct WhyNot::Impl {
     SearchOptions options;
     ResolvedPin want;
     std::vector<ResolvedPin> pins; ///< the search's own pins
+    bool inputWrapper = false;     ///< an input wrapper no pin names: inlined, never searched
     std::string described;
     std::shared_ptr<CostModel> model;
     std::unique_ptr<Featurizer> featurizer;
@@ -121,6 +122,9 @@ WhyNot::WhyNot(std::shared_ptr<const FunctionDAG> dag, const SearchOptions &opti
         throw Error(std::string("why: ") + e.what()); // the description is checked like a pin
     }
     m.pins = resolvePins(m.options.pins, *m.dag, m.options.gpu);
+    m.inputWrapper = SearchEngine::isInputWrapper(m.dag->node(m.want.node));
+    for (const ResolvedPin &p : m.pins)
+        m.inputWrapper &= p.node != m.want.node && p.host != m.want.node;
     m.described = describeDecision(d);
     m.model = makeCostModel(m.options.costModel, m.options.gpu);
     m.termNames = m.model->termNames();
@@ -374,14 +378,6 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
             a.detail += " since the pre-pass ended at step " + std::to_string(freezeStep);
         return a;
     }
-    if (s.node == want.node && !s.candidates.empty() &&
-        s.candidates.front().label == "input inline") {
-        a.detail =
-            "'" + name +
-            "' only wraps an input buffer: it is inlined without search (the authors' "
-            "implementation takes it as an input and never schedules it; pin it to search it)";
-        return a;
-    }
     if (auto conflict = pinConflict()) {
         a.detail = *conflict;
         return a;
@@ -534,6 +530,13 @@ WhyResult WhyNot::result() const {
     r.bestCost = m.best->cost.total;
     for (const WhyAnswer &a : m.passes) {
         if (a.pass == m.bestPass) r.answer = a;
+    }
+    if (m.inputWrapper) {
+        // No step decides it: every pass starts with it inlined (SearchEngine::inputWrappers).
+        r.answer.detail =
+            "'" + r.func +
+            "' only wraps an input buffer: it is inlined without search (the authors' "
+            "implementation takes it as an input and never schedules it; pin it to search it)";
     }
     if (m.matches(m.best->state->placement(m.want.node)) &&
         r.answer.verdict != WhyVerdict::Chosen) {

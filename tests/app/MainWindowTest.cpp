@@ -140,6 +140,12 @@ private Q_SLOTS:
             QVERIFY2(tip.contains(ranking[i].frozen ? "frozen" : "left under search"), qPrintable(tip));
             QCOMPARE(hub->isFrozen(ranking[i].node), ranking[i].frozen);
         }
+        // The input wrapper is read in place from the first step, never searched: so it says.
+        const int wrapper = past.dag->find("input_im");
+        QVERIFY(wrapper >= 0);
+        const QString wrapperTip = dagView->nodeItem(wrapper)->toolTip();
+        QVERIFY2(wrapperTip.contains(QStringLiteral("wraps an input buffer")), qPrintable(wrapperTip));
+        QVERIFY2(!wrapperTip.contains(QStringLiteral("freezing")), qPrintable(wrapperTip));
     }
 
     void comparePinsTheOtherSidesDecision() {

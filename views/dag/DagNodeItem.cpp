@@ -59,8 +59,8 @@ void DagNodeItem::setDecoration(const Decoration &decoration) {
         QStringLiteral("<b>%1</b><br>%2")
             .arg(m_name.toHtmlEscaped(),
                  m_isInput ? QStringLiteral("input buffer") : decoration.placement.toHtmlEscaped());
-    if (!decoration.freezeNote.isEmpty())
-        tip += QStringLiteral("<br>") + decoration.freezeNote.toHtmlEscaped();
+    if (!decoration.searchNote.isEmpty())
+        tip += QStringLiteral("<br>") + decoration.searchNote.toHtmlEscaped();
     else if (decoration.frozen)
         tip += QStringLiteral("<br>frozen by a pin");
     if (!decoration.pin.isEmpty())

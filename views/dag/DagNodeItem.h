@@ -22,7 +22,9 @@ public:
         bool selected = false;
         QString placement; ///< e.g. "root · threads 16×4 · serial 4×8" (tooltip)
         QString pin;       ///< the pin, in words (tooltip)
-        QString freezeNote; ///< the pre-pass's ranking of the Func for freezing (tooltip)
+        /// How the search treats the Func (tooltip): its freezing rank after the pre-pass, or
+        /// that it wraps an input and is read in place without search.
+        QString searchNote;
     };
 
     DagNodeItem(const Node &node, const QRectF &rect);

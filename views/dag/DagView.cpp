@@ -13,6 +13,8 @@
 #include "views/dag/DagNodeItem.h"
 #include "views/dag/DagPinMenu.h"
 
+#include "search/SearchEngine.h"
+
 #include <QContextMenuEvent>
 #include <QGraphicsScene>
 #include <QKeyEvent>
@@ -146,7 +148,12 @@ void DagView::redecorate() {
             d.placement = QStringLiteral("unscheduled");
         }
         d.frozen = m_hub->isFrozen(node.index);
-        if (step) d.freezeNote = freezeNote(*step, node.index);
+        if (step) d.searchNote = freezeNote(*step, node.index);
+        if (state && SearchEngine::isInputWrapper(node) && !m_hub->pinFor(node.name) &&
+            d.kind == ComputeKind::Inline) {
+            d.searchNote = QStringLiteral("wraps an input buffer: read in place from the first "
+                                          "step, never searched (pin it to search it)");
+        }
         if (const Pin *pin = m_hub->pinFor(node.name)) {
             d.pinned = true;
             d.pin = QString::fromStdString(pinDescription(*pin));
