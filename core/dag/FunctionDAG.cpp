@@ -415,8 +415,9 @@ private:
                                                  [&](int e) { return m_dag.m_edges[size_t(e)].pointwise; });
         }
         // The authors' implementation inlines without search a pointwise Func whose producers
-        // are pointwise and whose single consumer is pointwise (or a repeat_edge boundary
-        // condition): long chains of pointwise Funcs. A Func is pointwise when it has no
+        // are pointwise and whose single consumer is pointwise: long chains of pointwise Funcs.
+        // (It also accepts a consumer that is a repeat_edge boundary condition, but defines
+        // those as pointwise, so the clause adds nothing.) A Func is pointwise when it has no
         // update and reads every Func producer (not an input buffer) at its own coordinates.
         std::vector<char> pointwise(m_dag.m_nodes.size(), 0);
         for (const Node &node : m_dag.m_nodes) {
@@ -436,10 +437,8 @@ private:
                 const int p = m_dag.m_edges[size_t(e)].producer;
                 if (!m_dag.m_nodes[size_t(p)].isInput) producers &= pointwise[size_t(p)] != 0;
             }
-            const Node &consumer = m_dag.m_nodes[size_t(m_dag.m_edges[size_t(node.outgoing[0])].consumer)];
-            const bool boundary = pointwise[size_t(consumer.index)] &&
-                                  consumer.name.rfind("repeat_edge", 0) == 0;
-            node.inlinedWithoutSearch = producers && (pointwise[size_t(consumer.index)] || boundary);
+            const int consumer = m_dag.m_edges[size_t(node.outgoing[0])].consumer;
+            node.inlinedWithoutSearch = producers && pointwise[size_t(consumer)] != 0;
         }
     }
 

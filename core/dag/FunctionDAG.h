@@ -87,8 +87,7 @@ struct Node {
     bool pointwiseUsesOnly = false;
     /// Inlined without search, as the authors' implementation prunes long pointwise chains: a
     /// pointwise Func (no update, every Func producer read at its own coordinates) whose
-    /// producers are pointwise and whose single consumer is pointwise (or a repeat_edge
-    /// boundary condition).
+    /// producers are pointwise and whose single consumer is pointwise.
     bool inlinedWithoutSearch = false;
 };
 
