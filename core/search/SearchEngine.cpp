@@ -57,10 +57,7 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
     }
     m_order = m_dag->outputsFirst();
     for (int node : m_order) {
-        bool pinned = false;
-        for (const ResolvedPin &p : m_pins)
-            pinned |= p.node == node || p.host == node;
-        if (!pinned && isInputWrapper(m_dag->node(node))) m_inputs.insert(node);
+        if (readsInPlace(m_dag->node(node), m_options.pins)) m_inputs.insert(node);
     }
     // Input wrappers are read in place from the start, as the authors' implementation reads
     // its input nodes: no step, no state costed for them, and every state's cost sees them
@@ -440,6 +437,13 @@ bool SearchEngine::isInputWrapper(const Node &node) {
     const Halide::Internal::Call *call = node.function.is_wrapper();
     return call && (call->call_type == Halide::Internal::Call::Image || call->param.defined() ||
                     call->image.defined());
+}
+
+bool SearchEngine::readsInPlace(const Node &node, const std::vector<Pin> &pins) {
+    for (const Pin &p : pins) {
+        if (p.func == node.name || p.host == node.name) return false;
+    }
+    return isInputWrapper(node);
 }
 
 bool SearchEngine::penalizing() const {

@@ -98,6 +98,9 @@ public:
     /// "<name>_im": one pure definition calling the input at its own variables). The authors'
     /// implementation takes these as inputs (FunctionDAG is_input) and never schedules them.
     static bool isInputWrapper(const Node &node);
+    /// An input wrapper that no pin names, as its Func or as a host: every pass starts with it
+    /// inlined and no step decides it (the engine, `why` and the DAG view share this rule).
+    static bool readsInPlace(const Node &node, const std::vector<Pin> &pins);
     /// The input wrappers this search inlines without searching (those no pin names).
     const std::set<int> &inputWrappers() const { return m_inputs; }
     /// Wall time spent in step(), milliseconds.

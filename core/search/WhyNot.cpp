@@ -122,9 +122,7 @@ WhyNot::WhyNot(std::shared_ptr<const FunctionDAG> dag, const SearchOptions &opti
         throw Error(std::string("why: ") + e.what()); // the description is checked like a pin
     }
     m.pins = resolvePins(m.options.pins, *m.dag, m.options.gpu);
-    m.inputWrapper = SearchEngine::isInputWrapper(m.dag->node(m.want.node));
-    for (const ResolvedPin &p : m.pins)
-        m.inputWrapper &= p.node != m.want.node && p.host != m.want.node;
+    m.inputWrapper = SearchEngine::readsInPlace(m.dag->node(m.want.node), m.options.pins);
     m.described = describeDecision(d);
     m.model = makeCostModel(m.options.costModel, m.options.gpu);
     m.termNames = m.model->termNames();

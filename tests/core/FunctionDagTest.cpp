@@ -23,6 +23,14 @@ PipelineInstance instanceOf(const std::string &name, Halide::Func output,
     return instance;
 }
 
+/// A 2-D input named "input" with estimates [0, extent) in both dimensions.
+Halide::ImageParam squareInput(Halide::Type type, int extent) {
+    Halide::ImageParam input(type, 2, "input");
+    input.dim(0).set_estimate(0, extent);
+    input.dim(1).set_estimate(0, extent);
+    return input;
+}
+
 const Edge &edgeBetween(const FunctionDAG &dag, const std::string &producer,
                         const std::string &consumer) {
     for (const Edge &e : dag.edges()) {
@@ -68,9 +76,7 @@ TEST(FunctionDag, StencilChainRegionsGrowByTheStencilRadiusPerStage) {
 
 TEST(FunctionDag, StridedAndTransposedAccessesHaveTheirCoefficients) {
     using namespace Halide;
-    ImageParam input(Float(32), 2, "input");
-    input.dim(0).set_estimate(0, 256);
-    input.dim(1).set_estimate(0, 256);
+    ImageParam input = squareInput(Float(32), 256);
     Var x("x"), y("y");
     Func in("in"), strided("strided"), transposed("transposed");
     in(x, y) = input(x, y) * 2.0f;
@@ -108,9 +114,7 @@ TEST(FunctionDag, OnlyPointwiseChainsAreInlinedWithoutSearch) {
     // are pointwise and its one consumer is pointwise. Reading a Func pointwise is not enough:
     // `grad` is used only pointwise but is a stencil itself, so where it goes is searched.
     using namespace Halide;
-    ImageParam input(Float(32), 2, "input");
-    input.dim(0).set_estimate(0, 256);
-    input.dim(1).set_estimate(0, 256);
+    ImageParam input = squareInput(Float(32), 256);
     Var x("x"), y("y");
     Func scaled("scaled"), biased("biased"), blurred("blurred"), grad("grad"), squared("squared"),
         out("out");
@@ -137,9 +141,7 @@ TEST(FunctionDag, OnlyPointwiseChainsAreInlinedWithoutSearch) {
 
 TEST(FunctionDag, DataDependentIndexIsNonAffineAndBoundedByItsRange) {
     using namespace Halide;
-    ImageParam input(UInt(8), 2, "input");
-    input.dim(0).set_estimate(0, 128);
-    input.dim(1).set_estimate(0, 128);
+    ImageParam input = squareInput(UInt(8), 128);
     Var x("x"), y("y"), i("i");
     Func lut("lut"), mapped("mapped");
     lut(i) = cast<float>(i) * 0.5f;

@@ -149,8 +149,8 @@ void DagView::redecorate() {
         }
         d.frozen = m_hub->isFrozen(node.index);
         if (step) d.searchNote = freezeNote(*step, node.index);
-        if (state && SearchEngine::isInputWrapper(node) && !m_hub->pinFor(node.name) &&
-            d.kind == ComputeKind::Inline) {
+        if (state && d.kind == ComputeKind::Inline &&
+            SearchEngine::readsInPlace(node, m_hub->pins())) {
             d.searchNote = QStringLiteral("wraps an input buffer: read in place from the first "
                                           "step, never searched (pin it to search it)");
         }
