@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <sstream>
 
 namespace beamscope {
@@ -136,11 +137,14 @@ Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec
         return anderson2021Params(gpu, 32);
     case Baseline::Li2018:
         return {"Li2018", {{"parallelism", sms}}};
-    case Baseline::Mullapudi2016:
+    case Baseline::Mullapudi2016: {
+        const bool gpuMode = target.has_gpu_feature();
+        const std::int64_t cache = gpuMode ? gpu.sharedMemoryPerBlockBytes : gpu.l2CacheBytes;
         return {"Mullapudi2016",
-                {{"experimental_gpu_schedule", target.has_gpu_feature() ? "1" : "0"},
+                {{"experimental_gpu_schedule", gpuMode ? "1" : "0"},
                  {"parallelism", sms},
-                 {"last_level_cache_size", std::to_string(gpu.l2CacheBytes)}}};
+                 {"last_level_cache_size", std::to_string(cache)}}};
+    }
     case Baseline::Naive:
         break;
     }

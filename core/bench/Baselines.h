@@ -41,7 +41,10 @@ void applyReferenceCpuSchedule(const PipelineInstance &instance);
 /// Anderson2021: parallelism = SMs, beam_size 32, shared_memory_limit_kb,
 ///   shared_memory_sm_limit_kb, active_block_limit, active_warp_limit (per SM), fixed seed;
 /// Li2018: parallelism = SMs; Mullapudi2016: experimental_gpu_schedule (GPU targets),
-///   parallelism = SMs, last_level_cache_size = L2 bytes. Throws for Naive.
+///   parallelism = SMs, last_level_cache_size = the cache its tiles are sized for: on a GPU
+///   target the shared memory of one block (the plugin's GPU mode stages a tile's
+///   intermediates there and makes the whole tile one thread block: with the L2's 50 MB it
+///   asked for 256x256-thread blocks, which CUDA refuses), else the L2. Throws for Naive.
 Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec &gpu,
                                                 const Halide::Target &target);
 

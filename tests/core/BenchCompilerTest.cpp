@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+
 using namespace beamscope;
 
 namespace {
@@ -28,6 +31,34 @@ PipelineInstance registerHeavy(int n) {
     instance.name = "register_heavy";
     instance.pipeline = Pipeline(out);
     return instance;
+}
+
+/// The most threads of one GPU block among the kernel launches of the lowered `module`: its
+/// halide_cuda_run calls (state, entry, 3 block extents, 3 thread extents, shared bytes, ...);
+/// -1 when a thread extent is not a constant.
+int64_t largestThreadBlock(const Halide::Module &module) {
+    namespace hi = Halide::Internal;
+    struct Visitor : hi::IRVisitor {
+        using hi::IRVisitor::visit;
+        int64_t largest = 0;
+        void visit(const hi::Call *op) override {
+            hi::IRVisitor::visit(op);
+            if (op->name != "halide_cuda_run" || op->args.size() < 8 || largest < 0) return;
+            int64_t threads = 1;
+            for (size_t i = 5; i < 8; ++i) {
+                const auto extent = hi::as_const_int(op->args[i]);
+                if (!extent) {
+                    largest = -1;
+                    return;
+                }
+                threads *= *extent;
+            }
+            largest = std::max(largest, threads);
+        }
+    } visitor;
+    for (const hi::LoweredFunc &function : module.functions())
+        function.body.accept(&visitor);
+    return visitor.largest;
 }
 
 Measurement candidate(double predicted, int64_t spills, const std::string &failure = "") {
@@ -92,6 +123,22 @@ TEST(BenchCompiler, NaiveScheduleLowersForCudaAndOpenCl) {
     applyNaiveGpuSchedule(opencl);
     const std::string source = compileForTarget(opencl, Halide::Target("host-opencl"));
     EXPECT_NE(source.find("__kernel"), std::string::npos);
+}
+
+// Mullapudi2016's GPU mode makes each cache-sized tile one thread block: sized for the L2 it
+// asked for 256x256 threads, which CUDA refuses at launch (seen on an H100); sized for a
+// block's shared memory, as the plugin means it, the blocks fit.
+TEST(BenchCompiler, Mullapudi2016GpuBlocksFitTheGpu) {
+    const GpuSpec gpu = GpuSpec::load("h100");
+    const Halide::Target target("host-cuda-cuda_capability_86");
+    for (const char *app : {"harris", "unsharp_mask"}) {
+        PipelineInstance instance = buildApp(app, {});
+        applyHalideAutoscheduler(Baseline::Mullapudi2016, instance, target, gpu);
+        const int64_t threads = largestThreadBlock(
+            instance.pipeline.compile_to_module(instance.pipeline.infer_arguments(), app, target));
+        EXPECT_GT(threads, 0) << app;
+        EXPECT_LE(threads, gpu.maxThreadsPerBlock) << app;
+    }
 }
 
 TEST(BenchCompiler, FilterDropsSpillingAndFailedCandidates) {
