@@ -312,10 +312,10 @@ BenchReport runBenchmark(const BenchOptions &options) {
         job.baseline = baselineName(b);
         baselineItems.push_back(Item{job, true, -1});
     }
-    for (const std::optional<Measurement> &m : runBatch(baselineItems, measureBaselines)) {
-        if (!m) break;
-        report.baselines.push_back(*m);
-    }
+    // Baselines run at once and stand alone: a stop keeps each one that finished, also behind
+    // one that did not (candidates keep their prefix, since their indices name schedules).
+    for (const std::optional<Measurement> &m : runBatch(baselineItems, measureBaselines))
+        if (m) report.baselines.push_back(*m);
     std::remove(referenceCache.c_str());
     std::remove((referenceCache + ".device-naive").c_str()); // ReferenceCheck
     report.recorded = recorder.recorded();

@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <mutex>
 
 using namespace beamscope;
 using namespace beamscope::testing;
@@ -100,6 +102,42 @@ TEST(BenchWorker, MissingWorkerIsAFailureNotAnException) {
     options.workerPath = "/nonexistent/beamscope-worker";
     const Measurement m = runWorker(naiveJob("x"), options);
     EXPECT_EQ(m.failure, "worker not found: /nonexistent/beamscope-worker");
+}
+
+// Baselines run at once; stopped after the first of them finishes, the report keeps every
+// baseline that finished, whichever place it has in the list (a stopped bench on the H100 lost
+// two finished baselines behind an unfinished Anderson2021).
+TEST(BenchRun, StoppedBenchKeepsEveryBaselineThatFinished) {
+    BenchOptions options;
+    options.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
+    options.device = DevicePreference::None;
+    options.top = 1;
+    options.search.beamSize = 4;
+    options.search.passes = 1;
+    options.search.gpu = GpuSpec::load("v100");
+    options.ptxCapability = 75;
+    options.workerPath = testWorker().workerPath;
+    // Anderson2021 first: its search makes it the slowest, so the others finish behind it.
+    options.baselines = {Baseline::Anderson2021, Baseline::Li2018, Baseline::Mullapudi2016,
+                         Baseline::Naive};
+    CancelToken cancel{false};
+    options.cancel = &cancel;
+    std::mutex mutex;
+    std::vector<std::string> finished;
+    options.onMeasured = [&](const Measurement &m, bool baseline) {
+        if (!baseline) return;
+        const std::lock_guard<std::mutex> lock(mutex);
+        finished.push_back(m.label);
+        cancel = true;
+    };
+    const BenchReport report = runBenchmark(options);
+    EXPECT_TRUE(report.cancelled);
+    ASSERT_FALSE(finished.empty());
+    for (const std::string &label : finished) {
+        const bool kept = std::any_of(report.baselines.begin(), report.baselines.end(),
+                                      [&](const Measurement &m) { return m.label == label; });
+        EXPECT_TRUE(kept) << label << " finished but is not in the report";
+    }
 }
 
 TEST(BenchRun, CompileOnlyOneShotReportsRegistersAndChoosesBestPredicted) {
