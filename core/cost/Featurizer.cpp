@@ -12,18 +12,22 @@ namespace beamscope {
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceilDiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
 
 int64_t product(const std::vector<int64_t> &v) {
     int64_t p = 1;
-    for (int64_t x : v) p *= x;
+    for (int64_t x : v)
+        p *= x;
     return p;
 }
 
 /// Rows of a region: points not along the innermost (contiguous) dimension.
 int64_t rowsOf(const Box &r) {
     int64_t rows = 1;
-    for (size_t d = 1; d < r.size(); ++d) rows *= r[d].extent();
+    for (size_t d = 1; d < r.size(); ++d)
+        rows *= r[d].extent();
     return rows;
 }
 
@@ -50,19 +54,20 @@ struct Access {
 /// How a stage's loops are covered by one realization, block, thread and warp.
 struct StageView {
     Box realization, task, thread, point, warp, tailWarp;
-    int64_t threads = 1;      ///< threads of a block that compute the stage
+    int64_t threads = 1; ///< threads of a block that compute the stage
     int64_t realizations = 1;
     int64_t rvarIterations = 1;
     int64_t pureSerial = 1;
-    int laneLoop = -1;        ///< the stage loop that warp lanes run along first
-    int64_t laneStride = 1;   ///< loop-index step between adjacent lanes
+    int laneLoop = -1;      ///< the stage loop that warp lanes run along first
+    int64_t laneStride = 1; ///< loop-index step between adjacent lanes
     MemoryType storage = MemoryType::Global;
     bool hasTail = false;
 };
 
 class KernelFeaturizer {
 public:
-    KernelFeaturizer(const ScheduleState &state, const GpuSpec &gpu) : m_s(state), m_dag(state.dag()), m_gpu(gpu) {}
+    KernelFeaturizer(const ScheduleState &state, const GpuSpec &gpu)
+        : m_s(state), m_dag(state.dag()), m_gpu(gpu) {}
 
     KernelFeatures run(const LoopNest &kernel) {
         context(kernel);
@@ -75,17 +80,21 @@ private:
     void context(const LoopNest &block) {
         m_ctx.blocks = block.iterations();
         for (const LoopNestPtr &c : block.children) {
-            if (c->level == LoopLevel::Thread) m_ctx.blockThreads = std::max(m_ctx.blockThreads, c->iterations());
+            if (c->level == LoopLevel::Thread)
+                m_ctx.blockThreads = std::max(m_ctx.blockThreads, c->iterations());
         }
-        for (int f : block.stored) m_ctx.sharedBytes += regionBytes(f, m_s.placement(f).region);
+        for (int f : block.stored)
+            m_ctx.sharedBytes += regionBytes(f, m_s.placement(f).region);
         accumulateRegisters(block);
     }
 
     void accumulateRegisters(const LoopNest &n) {
         if (n.level == LoopLevel::Thread) {
-            for (int f : n.stored) m_ctx.registerBytes += regionBytes(f, m_s.placement(f).region);
+            for (int f : n.stored)
+                m_ctx.registerBytes += regionBytes(f, m_s.placement(f).region);
         }
-        for (const LoopNestPtr &c : n.children) accumulateRegisters(*c);
+        for (const LoopNestPtr &c : n.children)
+            accumulateRegisters(*c);
     }
 
     int64_t regionBytes(int node, const Box &region) const {
@@ -93,12 +102,14 @@ private:
     }
 
     void visit(const LoopNest &n, KernelFeatures &rows) {
-        for (const LoopNestPtr &c : n.children) visit(*c, rows);
+        for (const LoopNestPtr &c : n.children)
+            visit(*c, rows);
         if (n.computesHere) rows.push_back({n.node, n.stage, features(n)});
     }
 
     /// Lanes per loop of a warp (innermost loops first), for `threads` per loop.
-    std::vector<int64_t> lanesFor(const Stage &stage, const std::vector<int64_t> &threads, int64_t warp) const {
+    std::vector<int64_t> lanesFor(const Stage &stage, const std::vector<int64_t> &threads,
+                                  int64_t warp) const {
         std::vector<int64_t> lanes(stage.loops.size(), 1);
         int64_t remaining = warp;
         for (size_t l = 0; l < stage.loops.size() && remaining > 1; ++l) {
@@ -141,7 +152,8 @@ private:
             lanes.assign(n, 1);
             tailLanes.assign(n, 1);
             if (n > 0) {
-                lanes[0] = std::min<int64_t>(warp, std::max<int64_t>(1, threads.empty() ? 1 : threads[0]));
+                lanes[0] =
+                    std::min<int64_t>(warp, std::max<int64_t>(1, threads.empty() ? 1 : threads[0]));
                 tailLanes[0] = std::max<int64_t>(1, std::min(lanes[0], tail ? tail : lanes[0]));
             }
         } else {
@@ -150,9 +162,10 @@ private:
         }
         for (size_t l = 0; l < n; ++l) {
             const LoopVar &loop = stage.loops[l];
-            const int64_t base = loop.funcDim >= 0 && !p.region.empty() && p.kind != ComputeKind::Root
-                                     ? p.region[size_t(loop.funcDim)].min
-                                     : loop.estimate.min;
+            const int64_t base =
+                loop.funcDim >= 0 && !p.region.empty() && p.kind != ComputeKind::Root
+                    ? p.region[size_t(loop.funcDim)].min
+                    : loop.estimate.min;
             v.point[l] = {base, base};
             if (loop.isReduction) {
                 v.realization[l] = v.task[l] = v.thread[l] = loop.estimate;
@@ -164,7 +177,8 @@ private:
             if (p.kind == ComputeKind::Thread) {
                 perRealization = perTask = perThread = serial[l];
                 const FuncPlacement &h = m_s.placement(p.host);
-                laneStep = l == 0 && !h.tilings.back().serial.empty() ? h.tilings.back().serial[0] : 1;
+                laneStep =
+                    l == 0 && !h.tilings.back().serial.empty() ? h.tilings.back().serial[0] : 1;
             } else {
                 perThread = serial[l];
                 perTask = threads[l] * serial[l];
@@ -188,7 +202,8 @@ private:
     /// Producers read to compute `box` of a stage, looking through inlined Funcs. `reads` is
     /// how many times the box's points are evaluated (inlined calls multiply it): no more
     /// elements than that can be touched, whatever the region's bounding box.
-    void gather(int node, int stageIndex, const Box &box, std::vector<Access> &out, double reads = -1) const {
+    void gather(int node, int stageIndex, const Box &box, std::vector<Access> &out,
+                double reads = -1) const {
         const Stage &stage = m_dag.node(node).stages[size_t(stageIndex)];
         if (reads < 0) reads = double(boxVolume(box));
         for (int e : stage.incoming) {
@@ -201,7 +216,8 @@ private:
                 for (size_t l = 0; l < inner.loops.size(); ++l) {
                     innerBox[l] = region[size_t(inner.loops[l].funcDim)];
                 }
-                gather(edge.producer, 0, innerBox, out, std::min(calls, double(boxVolume(innerBox))));
+                gather(edge.producer, 0, innerBox, out,
+                       std::min(calls, double(boxVolume(innerBox))));
             } else {
                 const double elements = std::min(double(boxVolume(region)), calls);
                 out.push_back({edge.producer, &edge, std::move(region), elements});
@@ -226,8 +242,8 @@ private:
         int64_t rowStride = 1;
         for (size_t d = 0; d < site.args.size(); ++d) {
             if (site.args[d].affine) {
-                strideElems += site.args[d].affine->coefficient(size_t(v.laneLoop)) * double(v.laneStride) *
-                               double(rowStride);
+                strideElems += site.args[d].affine->coefficient(size_t(v.laneLoop)) *
+                               double(v.laneStride) * double(rowStride);
             }
             rowStride *= d < alloc.size() ? alloc[d].extent() : 1;
         }
@@ -272,7 +288,8 @@ private:
 
         const int64_t bytes = n.bytesPerPoint;
         f[F::bytes_at_realization] = perRealization * double(bytes);
-        f[F::innermost_bytes_at_realization] = v.realization.empty() ? double(bytes) : double(v.realization[0].extent() * bytes);
+        f[F::innermost_bytes_at_realization] =
+            v.realization.empty() ? double(bytes) : double(v.realization[0].extent() * bytes);
 
         // Parallelism and occupancy.
         const int64_t warp = m_gpu.warpSize;
@@ -283,30 +300,37 @@ private:
         f[F::block_occupancy] = double(m_ctx.blockThreads) / m_gpu.maxThreadsPerBlock;
         f[F::warp_lane_utilization] = double(v.threads) / double(activeWarps * warp);
         f[F::idle_lane_wastage] = double(activeWarps * warp - v.threads) / m_gpu.maxThreadsPerBlock;
-        const int activeBlocks = m_gpu.activeBlocksPerSm(int(std::min<int64_t>(m_ctx.blockThreads, m_gpu.maxThreadsPerBlock)),
-                                                         m_ctx.sharedBytes, 32);
+        const int activeBlocks = m_gpu.activeBlocksPerSm(
+            int(std::min<int64_t>(m_ctx.blockThreads, m_gpu.maxThreadsPerBlock)), m_ctx.sharedBytes,
+            32);
         f[F::max_block_occupancy] = double(activeBlocks) / m_gpu.maxBlocksPerSm;
         f[F::max_warp_occupancy] =
-            double(std::min<int64_t>(m_gpu.maxWarpsPerSm, activeBlocks * ceilDiv(m_ctx.blockThreads, warp))) /
+            double(std::min<int64_t>(m_gpu.maxWarpsPerSm,
+                                     activeBlocks * ceilDiv(m_ctx.blockThreads, warp))) /
             m_gpu.maxWarpsPerSm;
-        f[F::shared_mem_occupancy] = double(m_ctx.sharedBytes) / double(m_gpu.sharedMemoryPerBlockBytes);
-        const double smemBlocks = m_ctx.sharedBytes > 0 ? double(m_gpu.sharedMemoryPerSmBytes / m_ctx.sharedBytes)
-                                                        : double(m_gpu.maxBlocksPerSm);
+        f[F::shared_mem_occupancy] =
+            double(m_ctx.sharedBytes) / double(m_gpu.sharedMemoryPerBlockBytes);
+        const double smemBlocks = m_ctx.sharedBytes > 0
+                                      ? double(m_gpu.sharedMemoryPerSmBytes / m_ctx.sharedBytes)
+                                      : double(m_gpu.maxBlocksPerSm);
         f[F::shared_mem_block_limit_factor] = std::min(1.0, smemBlocks / m_gpu.maxBlocksPerSm);
         f[F::working_set_at_thread] =
             double(m_ctx.registerBytes + (leaf.unrolled ? v.pureSerial * bytes : bytes));
         f[F::working_set] = f[F::working_set_at_thread] * f[F::inner_parallelism];
 
         // What this stage writes per block, by where it is stored.
-        const double taskBytes = double(boxVolume(v.task) / std::max<int64_t>(1, v.rvarIterations) * bytes) *
-                                 (v.storage == MemoryType::Register ? double(v.threads) : 1.0);
-        const double innermostTask = v.task.empty() ? double(bytes) : double(v.task[0].extent() * bytes);
+        const double taskBytes =
+            double(boxVolume(v.task) / std::max<int64_t>(1, v.rvarIterations) * bytes) *
+            (v.storage == MemoryType::Register ? double(v.threads) : 1.0);
+        const double innermostTask =
+            v.task.empty() ? double(bytes) : double(v.task[0].extent() * bytes);
         const Feature atTask = v.storage == MemoryType::Global   ? F::global_bytes_at_task
                                : v.storage == MemoryType::Shared ? F::shared_bytes_at_task
                                                                  : F::register_bytes_at_task;
-        const Feature innermostAtTask = v.storage == MemoryType::Global   ? F::global_innermost_bytes_at_task
-                                        : v.storage == MemoryType::Shared ? F::shared_innermost_bytes_at_task
-                                                                          : F::register_innermost_bytes_at_task;
+        const Feature innermostAtTask =
+            v.storage == MemoryType::Global   ? F::global_innermost_bytes_at_task
+            : v.storage == MemoryType::Shared ? F::shared_innermost_bytes_at_task
+                                              : F::register_innermost_bytes_at_task;
         f[atTask] = taskBytes;
         f[innermostAtTask] = innermostTask;
 
@@ -315,7 +339,8 @@ private:
         return f;
     }
 
-    void loads(int node, int stageIndex, const Stage &stage, const StageView &v, StageFeatures &f) const {
+    void loads(int node, int stageIndex, const Stage &stage, const StageView &v,
+               StageFeatures &f) const {
         using F = Feature;
         std::vector<Access> perRealization, perThread, perTask, perPoint, perWarp, perTailWarp;
         gather(node, stageIndex, v.realization, perRealization);
@@ -329,18 +354,25 @@ private:
                             Feature reg, bool lines) {
             for (const Access &a : accesses) {
                 const MemoryType m = m_s.memoryOf(a.producer);
-                const double value = lines ? a.rows() : a.elements * m_dag.node(a.producer).bytesPerPoint;
-                f[m == MemoryType::Global ? global : m == MemoryType::Shared ? shared : reg] += value;
+                const double value =
+                    lines ? a.rows() : a.elements * m_dag.node(a.producer).bytesPerPoint;
+                f[m == MemoryType::Global   ? global
+                  : m == MemoryType::Shared ? shared
+                                            : reg] += value;
             }
         };
         byMemory(perRealization, F::unique_global_bytes_read_per_realization,
-                 F::unique_shared_bytes_read_per_realization, F::unique_register_bytes_read_per_realization, false);
+                 F::unique_shared_bytes_read_per_realization,
+                 F::unique_register_bytes_read_per_realization, false);
         byMemory(perRealization, F::unique_global_lines_read_per_realization,
-                 F::unique_shared_lines_read_per_realization, F::unique_register_lines_read_per_realization, true);
-        byMemory(perThread, F::unique_global_bytes_read_per_thread, F::unique_shared_bytes_read_per_thread,
-                 F::unique_register_bytes_read_per_thread, false);
-        byMemory(perThread, F::unique_global_lines_read_per_thread, F::unique_shared_lines_read_per_thread,
-                 F::unique_register_lines_read_per_thread, true);
+                 F::unique_shared_lines_read_per_realization,
+                 F::unique_register_lines_read_per_realization, true);
+        byMemory(perThread, F::unique_global_bytes_read_per_thread,
+                 F::unique_shared_bytes_read_per_thread, F::unique_register_bytes_read_per_thread,
+                 false);
+        byMemory(perThread, F::unique_global_lines_read_per_thread,
+                 F::unique_shared_lines_read_per_thread, F::unique_register_lines_read_per_thread,
+                 true);
         for (const Access &a : perPoint) {
             f[F::unique_bytes_read_per_point] += a.elements * m_dag.node(a.producer).bytesPerPoint;
             f[F::unique_lines_read_per_point] += a.rows();
@@ -351,11 +383,13 @@ private:
         }
         for (const Access &a : perRealization) {
             const MemoryType m = m_s.memoryOf(a.producer);
-            const Box &alloc = m == MemoryType::Global ? m_dag.node(a.producer).region : m_s.placement(a.producer).region;
+            const Box &alloc = m == MemoryType::Global ? m_dag.node(a.producer).region
+                                                       : m_s.placement(a.producer).region;
             const double bytes = double(boxVolume(alloc) * m_dag.node(a.producer).bytesPerPoint);
             f[m == MemoryType::Global   ? F::global_allocation_bytes_read_per_realization
               : m == MemoryType::Shared ? F::shared_allocation_bytes_read_per_realization
-                                        : F::register_allocation_bytes_read_per_realization] += bytes;
+                                        : F::register_allocation_bytes_read_per_realization] +=
+                bytes;
         }
 
         // Transactions per block: full warps plus the tail warp, each over its footprint.
@@ -367,9 +401,11 @@ private:
             for (const Access &a : accesses) {
                 const MemoryType m = m_s.memoryOf(a.producer);
                 const int64_t bytes = m_dag.node(a.producer).bytesPerPoint;
-                const double needed = std::min(a.elements, points * double(a.edge->calls.size())) * double(bytes);
+                const double needed =
+                    std::min(a.elements, points * double(a.edge->calls.size())) * double(bytes);
                 if (m == MemoryType::Global) {
-                    globalTx += double(warps) * sectors(a.producer, a.region, a.rows()) * double(v.rvarIterations);
+                    globalTx += double(warps) * sectors(a.producer, a.region, a.rows()) *
+                                double(v.rvarIterations);
                     globalNeeded += double(warps) * needed * double(v.rvarIterations);
                 } else if (m == MemoryType::Shared) {
                     const double words = a.elements * double(bytes) / m_gpu.sharedBankWidthBytes;
@@ -385,9 +421,12 @@ private:
         f[F::num_global_mem_loads_per_block] = globalTx;
         f[F::num_shared_mem_loads_per_block] = sharedTx;
         f[F::global_mem_load_efficiency] =
-            globalTx > 0 ? std::min(1.0, globalNeeded / (globalTx * m_gpu.globalTransactionBytes)) : 1.0;
+            globalTx > 0 ? std::min(1.0, globalNeeded / (globalTx * m_gpu.globalTransactionBytes))
+                         : 1.0;
         f[F::shared_mem_load_efficiency] =
-            sharedTx > 0 ? std::min(1.0, sharedNeeded / (sharedTx * m_gpu.sharedMemoryBanks * m_gpu.sharedBankWidthBytes)) : 1.0;
+            sharedTx > 0 ? std::min(1.0, sharedNeeded / (sharedTx * m_gpu.sharedMemoryBanks *
+                                                         m_gpu.sharedBankWidthBytes))
+                         : 1.0;
     }
 
     void stores(int node, const Stage &stage, const StageView &v, StageFeatures &f) const {
@@ -400,19 +439,30 @@ private:
         const int64_t warp = m_gpu.warpSize;
         const double warps = double(ceilDiv(v.threads, warp));
         const double points = double(boxVolume(own) * n.bytesPerPoint);
+        // An update runs its pure serial loops inside its RVars (ScheduleCalls: serial, RVars,
+        // threads, blocks, inside out), so it writes its serial points once per RVar iteration;
+        // with one point per thread the accumulator stays in a register and is written once.
+        // (Seen on an H100: matmul with 16 points per thread under a 2048-long RVar ran 3.8x
+        // slower than the naive schedule, while counted as one store per point.)
+        const double writes = v.pureSerial > 1 ? double(v.rvarIterations) : 1.0;
         if (v.storage == MemoryType::Global) {
-            const double tx = warps * sectors(node, own, double(rowsOf(own)));
+            const double tx = warps * sectors(node, own, double(rowsOf(own))) * writes;
             f[F::num_global_mem_stores_per_block] = tx;
-            f[F::global_mem_store_efficiency] = std::min(1.0, warps * points / (tx * m_gpu.globalTransactionBytes));
+            f[F::global_mem_store_efficiency] =
+                std::min(1.0, warps * points * writes / (tx * m_gpu.globalTransactionBytes));
             f[F::shared_mem_store_efficiency] = 1.0;
         } else if (v.storage == MemoryType::Shared) {
             const double words = points / m_gpu.sharedBankWidthBytes;
-            const int64_t strideWords = std::max<int64_t>(0, v.laneStride * n.bytesPerPoint / m_gpu.sharedBankWidthBytes);
-            const int64_t degree = strideWords > 0 ? std::gcd(strideWords, int64_t(m_gpu.sharedMemoryBanks)) : 1;
-            const double tx = warps * std::max(1.0, std::ceil(words / m_gpu.sharedMemoryBanks)) * double(degree);
+            const int64_t strideWords =
+                std::max<int64_t>(0, v.laneStride * n.bytesPerPoint / m_gpu.sharedBankWidthBytes);
+            const int64_t degree =
+                strideWords > 0 ? std::gcd(strideWords, int64_t(m_gpu.sharedMemoryBanks)) : 1;
+            const double tx = warps * std::max(1.0, std::ceil(words / m_gpu.sharedMemoryBanks)) *
+                              double(degree) * writes;
             f[F::num_shared_mem_stores_per_block] = tx;
             f[F::shared_mem_store_efficiency] =
-                std::min(1.0, warps * points / (tx * m_gpu.sharedMemoryBanks * m_gpu.sharedBankWidthBytes));
+                std::min(1.0, warps * points * writes /
+                                  (tx * m_gpu.sharedMemoryBanks * m_gpu.sharedBankWidthBytes));
             f[F::global_mem_store_efficiency] = 1.0;
         } else {
             f[F::global_mem_store_efficiency] = 1.0;
@@ -443,18 +493,21 @@ void Featurizer::commit() {
 }
 
 void Featurizer::rollback() {
-    for (const LoopNest *key : m_uncommitted) m_memo.erase(key);
+    for (const LoopNest *key : m_uncommitted)
+        m_memo.erase(key);
     m_uncommitted.clear();
     m_featurizations = m_committedCounters[0];
     m_hits = m_committedCounters[1];
     m_misses = m_committedCounters[2];
 }
 
-KernelFeatures Featurizer::featurizeKernel(const ScheduleState &state, const LoopNest &kernel) const {
+KernelFeatures Featurizer::featurizeKernel(const ScheduleState &state,
+                                           const LoopNest &kernel) const {
     return KernelFeaturizer(state, m_gpu).run(kernel);
 }
 
-std::vector<std::shared_ptr<const KernelFeatures>> Featurizer::featurize(const ScheduleState &state) {
+std::vector<std::shared_ptr<const KernelFeatures>>
+Featurizer::featurize(const ScheduleState &state) {
     std::vector<std::shared_ptr<const KernelFeatures>> out;
     out.reserve(state.kernels().size());
     for (const LoopNestPtr &kernel : state.kernels()) {

@@ -14,7 +14,7 @@ namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
 /// with, and a model of another version is refused.
-constexpr int kScheduleFeatureSchema = 1;
+constexpr int kScheduleFeatureSchema = 2;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("sum_num_realizations", ...,
 /// "kernels", "stages", "analytic_compute", ..., "analytic_total").

@@ -148,11 +148,13 @@ TEST(LearnedCostModel, RefusesAnotherSchemaAndCorruptFilesWithOneLine) {
     const GpuSpec gpu = GpuSpec::load("v100");
 
     nlohmann::json doc = nlohmann::json::parse(good);
-    doc["feature_schema"] = 2;
+    doc["feature_schema"] = kScheduleFeatureSchema + 1;
     writeFile(path, doc.dump());
     std::string message = errorOf([&] { LearnedCostModel::load(path, gpu); });
-    EXPECT_NE(message.find("feature schema 2"), std::string::npos) << message;
-    EXPECT_NE(message.find("feature schema 1"), std::string::npos) << message;
+    const std::string theirs = "feature schema " + std::to_string(kScheduleFeatureSchema + 1);
+    const std::string ours = "feature schema " + std::to_string(kScheduleFeatureSchema);
+    EXPECT_NE(message.find(theirs), std::string::npos) << message;
+    EXPECT_NE(message.find(ours), std::string::npos) << message;
 
     doc = nlohmann::json::parse(good);
     doc["version"] = 9;
