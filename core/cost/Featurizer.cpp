@@ -440,11 +440,13 @@ private:
         const double warps = double(ceilDiv(v.threads, warp));
         const double points = double(boxVolume(own) * n.bytesPerPoint);
         // An update runs its pure serial loops inside its RVars (ScheduleCalls: serial, RVars,
-        // threads, blocks, inside out), so it writes its serial points once per RVar iteration;
-        // with one point per thread the accumulator stays in a register and is written once.
-        // (Seen on an H100: matmul with 16 points per thread under a 2048-long RVar ran 3.8x
-        // slower than the naive schedule, while counted as one store per point.)
-        const double writes = v.pureSerial > 1 ? double(v.rvarIterations) : 1.0;
+        // threads, blocks, inside out), so on a GPU it writes its serial points once per RVar
+        // iteration; with one point per thread the accumulator stays in a register and is
+        // written once. (On an H100, matmul with 16 points per thread under a 2048-long RVar
+        // ran 3.8x slower than the naive schedule, while counted as one store per point.) A
+        // write-back cache (a CPU's, PoCL) absorbs the repeated stores.
+        const double writes =
+            v.pureSerial > 1 && !m_gpu.storesWriteBack ? double(v.rvarIterations) : 1.0;
         if (v.storage == MemoryType::Global) {
             const double tx = warps * sectors(node, own, double(rowsOf(own))) * writes;
             f[F::num_global_mem_stores_per_block] = tx;

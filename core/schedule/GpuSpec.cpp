@@ -59,6 +59,7 @@ const std::vector<Field> &fields() {
         {"fp32_lanes_per_sm", &GpuSpec::fp32LanesPerSm, 1, true},
         {"kernel_launch_overhead_us", &GpuSpec::kernelLaunchOverheadUs, 0, true},
         {"compute_capability", &GpuSpec::computeCapability, 0, true},
+        {"stores_write_back", &GpuSpec::storesWriteBack, 0, false},
     };
     return table;
 }
@@ -228,8 +229,9 @@ GpuSpec GpuSpec::fromJson(const nlohmann::json &json, const std::string &source)
                                        [&](const Field &f) { return item.key() == f.key; });
         if (!known) {
             // As JSON writes it: a key with a newline or invalid UTF-8 still makes one line.
-            const std::string key = nlohmann::json(item.key()).dump(
-                -1, ' ', false, nlohmann::json::error_handler_t::replace);
+            const std::string key =
+                nlohmann::json(item.key())
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
             throw Error(source + ": unknown key " + key);
         }
     }

@@ -45,6 +45,9 @@ struct GpuSpec {
     int fp32LanesPerSm = 0;              ///< FP32 FMA lanes per SM (CUDA cores per SM).
     double kernelLaunchOverheadUs = 0;   ///< Fixed cost of launching one kernel, microseconds.
     int computeCapability = 0;           ///< CUDA compute capability as 10*major+minor; 0: none.
+    /// 1: a store stays in a write-back cache, so storing one location again is nearly free (a
+    /// CPU's L1: PoCL); 0: every store goes through to L2 (NVIDIA's L1 is write-through).
+    int storesWriteBack = 0;
 
     /// Peak FP32 throughput, GFLOP/s: SMs x lanes x 2 (an FMA is two flops) x clock.
     double peakGflops() const;
