@@ -22,6 +22,21 @@ BenchJob naiveJob(const std::string &label) {
     return smallChainJob(label, 3, 60);
 }
 
+/// A compile-only bench (no device) of a short stencil chain: the top `top` of a beam of 4 with
+/// 1 pass, for the V100, ptxas report for sm_75.
+BenchOptions compileOnlyChainBench(int top) {
+    BenchOptions options;
+    options.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
+    options.device = DevicePreference::None;
+    options.top = top;
+    options.search.beamSize = 4;
+    options.search.passes = 1;
+    options.search.gpu = GpuSpec::load("v100");
+    options.ptxCapability = 75;
+    options.workerPath = testWorker().workerPath;
+    return options;
+}
+
 } // namespace
 
 TEST(BenchWorker, CrashHangAndErrorAreReportedAndTheRunGoesOn) {
@@ -108,15 +123,7 @@ TEST(BenchWorker, MissingWorkerIsAFailureNotAnException) {
 // baseline that finished, whichever place it has in the list (a stopped bench on the H100 lost
 // two finished baselines behind an unfinished Anderson2021).
 TEST(BenchRun, StoppedBenchKeepsEveryBaselineThatFinished) {
-    BenchOptions options;
-    options.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
-    options.device = DevicePreference::None;
-    options.top = 1;
-    options.search.beamSize = 4;
-    options.search.passes = 1;
-    options.search.gpu = GpuSpec::load("v100");
-    options.ptxCapability = 75;
-    options.workerPath = testWorker().workerPath;
+    BenchOptions options = compileOnlyChainBench(1);
     // Anderson2021 first: its search makes it the slowest, so the others finish behind it.
     options.baselines = {Baseline::Anderson2021, Baseline::Li2018, Baseline::Mullapudi2016,
                          Baseline::Naive};
@@ -141,16 +148,7 @@ TEST(BenchRun, StoppedBenchKeepsEveryBaselineThatFinished) {
 }
 
 TEST(BenchRun, CompileOnlyOneShotReportsRegistersAndChoosesBestPredicted) {
-    BenchOptions options;
-    options.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
-    options.device = DevicePreference::None;
-    options.top = 2;
-    options.search.beamSize = 4;
-    options.search.passes = 1;
-    options.search.gpu = GpuSpec::load("v100");
-    options.ptxCapability = 75;
-    options.workerPath = testWorker().workerPath;
-    const BenchReport report = runBenchmark(options);
+    const BenchReport report = runBenchmark(compileOnlyChainBench(2));
     EXPECT_EQ(report.target, "");
     ASSERT_GE(report.candidates.size(), 2u);
     EXPECT_EQ(report.candidates[0].label, "beam#0");
