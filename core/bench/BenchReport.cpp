@@ -98,12 +98,18 @@ void BenchReport::printTable(std::ostream &os) const {
     os << "search: beam " << fixed(beamSearchMs, 1) << " ms, greedy samples "
        << fixed(greedySearchMs, 1) << " ms"
        << (duplicates ? ", " + std::to_string(duplicates) + " duplicate(s) dropped" : "") << "\n\n";
-    os << std::left << std::setw(24) << "label" << std::right << std::setw(13) << "predicted_ms"
+    // The label column fits the longest label ("  baseline:anderson2021-paper") and a space.
+    size_t labelWidth = 24;
+    for (const auto *rows : {&candidates, &baselines})
+        for (const Measurement &m : *rows)
+            labelWidth = std::max(labelWidth, m.label.size() + 3);
+    const int width = int(labelWidth);
+    os << std::left << std::setw(width) << "label" << std::right << std::setw(13) << "predicted_ms"
        << std::setw(11) << "median_ms" << std::setw(6) << "regs" << std::setw(8) << "spills"
        << std::setw(9) << "correct" << std::setw(11) << "search_ms"
        << "  failure\n";
     auto row = [&](const Measurement &m, bool chosenRow) {
-        os << std::left << std::setw(24) << ((chosenRow ? "* " : "  ") + m.label) << std::right
+        os << std::left << std::setw(width) << ((chosenRow ? "* " : "  ") + m.label) << std::right
            << std::setw(13) << fixed(m.predicted, 4) << std::setw(11)
            << (m.measuredMs ? fixed(m.measuredMs->median, 3) : "-") << std::setw(6)
            << (m.registers >= 0 ? std::to_string(m.registers) : "-") << std::setw(8)

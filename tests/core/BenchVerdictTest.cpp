@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <sstream>
 
 using namespace beamscope;
@@ -127,4 +128,36 @@ TEST(BenchVerdict, BenchTablePrintsTheVerdictLine) {
     EXPECT_NE(table.find("\nverdict: " + benchVerdict(r).text() + "\n"), std::string::npos)
         << table;
     EXPECT_NE(table.find("\nchosen: beam#1 (fastest correct)"), std::string::npos) << table;
+}
+
+// A label longer than the usual column ("baseline:anderson2021-paper") widens the label column:
+// every row's median ends where the header's "median_ms" ends, so columns stay readable.
+TEST(BenchVerdict, BenchTableColumnsFitTheLongestLabel) {
+    BenchReport r = measuredReport();
+    r.baselines.push_back(row("baseline:anderson2021-paper", 0.25, true));
+    std::ostringstream os;
+    r.printTable(os);
+    std::istringstream lines(os.str());
+    std::string line;
+    size_t medianEnd = std::string::npos;
+    int rows = 0;
+    while (std::getline(lines, line)) {
+        if (line.rfind("label", 0) == 0) {
+            medianEnd = line.find("median_ms") + std::string("median_ms").size();
+            continue;
+        }
+        // Rows start with "* " (the chosen one) or two spaces, then the label.
+        if (medianEnd == std::string::npos || line.size() < medianEnd) continue;
+        if (line.rfind("* ", 0) != 0 && line.rfind("  ", 0) != 0) continue;
+        const size_t label = 2;
+        ++rows;
+        const std::string median = line.substr(0, medianEnd);
+        const char last = median.back();
+        EXPECT_TRUE(last == '-' || std::isdigit(static_cast<unsigned char>(last))) << line;
+        EXPECT_EQ(line[medianEnd], ' ') << line;
+        // The label is followed by at least one space before the predicted column.
+        const size_t labelEnd = line.find(' ', label);
+        EXPECT_EQ(line[labelEnd + 1], ' ') << line;
+    }
+    EXPECT_EQ(rows, 7) << os.str();
 }
