@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # The catalog bench on a CUDA GPU (docs/performance.md, "On a CUDA GPU"): every catalog app at
-# its default size, `bench --device cuda` with the Anderson2021, Li2018, Mullapudi2016 and naive
-# baselines measured in the same run, never reusing measurements (--no-db). Per app OUT/APP.json
-# (the report) and OUT/APP.log (stderr); cuda_catalog_table.py makes the table. For Fig. 7 on
-# the GPU, run it twice into two folders: MODE=topk, and SEARCH_FLAGS="--no-sampling
-# --no-freezing" for the second; `cuda_catalog_table.py --fig7 ON_DIR OFF_DIR` joins the two
-# into the lines fig7_table.py reads.
+# its default size, `bench --device cuda` with the Anderson2021 (Halide's default configuration
+# and the paper's), Li2018, Mullapudi2016 and naive baselines measured in the same run, never
+# reusing measurements (--no-db). Per app OUT/APP.json (the report) and OUT/APP.log (stderr);
+# cuda_catalog_table.py makes the table. For Fig. 7 on the GPU, run it twice into two folders:
+# MODE=topk, and SEARCH_FLAGS="--no-sampling --no-freezing" for the second;
+# `cuda_catalog_table.py --fig7 ON_DIR OFF_DIR` joins the two into the lines fig7_table.py reads.
 #   benchmarks/cuda_catalog.sh CLI OUT [APP...]
 # Environment (defaults in brackets): MODE [oneshot] and TOP [5] as bench's --mode/--top,
 # PARALLEL [2] apps at once (measurements still take the device one at a time: bench's device
 # lock), APP_TIMEOUT [240] seconds per app, WORKER_TIMEOUT [120] seconds per worker,
 # SIZES [default] or small (tests/data/catalog_small_sizes.sh), SEARCH_FLAGS [none] more bench
-# options, BASELINES [anderson2021,li2018,mullapudi2016,naive].
+# options, BASELINES [anderson2021-paper,anderson2021,li2018,mullapudi2016,naive].
 set -u
 cli="${1:?usage: cuda_catalog.sh CLI OUT [APP...]}"
 out="${2:?usage: cuda_catalog.sh CLI OUT [APP...]}"
@@ -23,7 +23,7 @@ apps=("$@")
 export cli out sizes_file
 export MODE="${MODE:-oneshot}" TOP="${TOP:-5}" APP_TIMEOUT="${APP_TIMEOUT:-240}"
 export WORKER_TIMEOUT="${WORKER_TIMEOUT:-120}" SIZES="${SIZES:-default}"
-export SEARCH_FLAGS="${SEARCH_FLAGS:-}" BASELINES="${BASELINES:-anderson2021,li2018,mullapudi2016,naive}"
+export SEARCH_FLAGS="${SEARCH_FLAGS:-}" BASELINES="${BASELINES:-anderson2021-paper,anderson2021,li2018,mullapudi2016,naive}"
 run_app() {
     app=$1
     sizes=""

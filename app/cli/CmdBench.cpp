@@ -70,7 +70,7 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
     command->add_flag("--measure,!--no-measure", args->measure,
                       "oneshot: measure the chosen schedule and the baselines (the default); "
                       "--no-measure compiles them only");
-    args->measuring.addTo(*command, "comma-separated: anderson2021, li2018, mullapudi2016, naive");
+    args->measuring.addTo(*command, "comma-separated: " + baselineNames());
     args->search.addTo(*command, /*gpuFromDevice=*/true); // greedy sample i uses seed + 1 + i
     command->add_option("--ptx", args->ptx,
                         "compute capability for the ptxas register/spill report (0: off; default: "

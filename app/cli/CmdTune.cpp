@@ -61,8 +61,7 @@ void addTuneCommand(CLI::App &app, CommandAction &action) {
         ->check(CLI::Range(1, 1000));
     command->add_option("--batch", args->batch, "schedules measured per round")
         ->check(CLI::Range(1, 1024));
-    args->measuring.addTo(
-        *command, "measured after the last round: anderson2021, li2018, mullapudi2016, naive");
+    args->measuring.addTo(*command, "measured after the last round: " + baselineNames());
     args->search.addTo(*command, /*gpuFromDevice=*/true);
     command->add_option("--db", args->db,
                         "measurement database (default: " +

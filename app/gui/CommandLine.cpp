@@ -1,6 +1,7 @@
 // CommandLine: QCommandLineParser set-up and validation of the catalog app and its parameters.
 #include "CommandLine.h"
 
+#include "bench/Baselines.h"
 #include "pipeline/AppCatalog.h"
 #include "schedule/GpuSpec.h"
 #include "util/Error.h"
@@ -144,8 +145,8 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     const QCommandLineOption bench(
         QStringLiteral("bench"),
         QStringLiteral("with --screenshot: once the search settles, benchmark the top K schedules "
-                       "of the beam and these baselines (naive, anderson2021, li2018, "
-                       "mullapudi2016) on the local device first"),
+                       "of the beam and these baselines (") +
+            QString::fromStdString(baselineNames()) + QStringLiteral(") on the local device first"),
         QStringLiteral("K[,BASELINE...]"));
     const QCommandLineOption tune(
         QStringLiteral("tune"),
@@ -231,11 +232,13 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     if (parser.isSet(bench)) {
         QStringList parts = parser.value(bench).split(QLatin1Char(','), Qt::SkipEmptyParts);
         out.benchCount = positiveInt(parts.isEmpty() ? QString() : parts.takeFirst(), "bench", 64);
-        static const QStringList known = {"naive", "anderson2021", "li2018", "mullapudi2016"};
         for (const QString &name : parts) {
-            if (!known.contains(name.toLower()))
+            try {
+                out.benchBaselines
+                    << QString::fromLatin1(baselineName(parseBaseline(name.toStdString())));
+            } catch (const UsageError &) {
                 throw UsageError("--bench: unknown baseline '" + name.toStdString() + "'");
-            out.benchBaselines << name.toLower();
+            }
         }
         if (out.screenshot.isEmpty()) throw UsageError("--bench needs --screenshot");
     }

@@ -59,6 +59,8 @@ const char *baselineName(Baseline baseline) {
         return "naive";
     case Baseline::Anderson2021:
         return "anderson2021";
+    case Baseline::Anderson2021Paper:
+        return "anderson2021-paper";
     case Baseline::Li2018:
         return "li2018";
     case Baseline::Mullapudi2016:
@@ -68,7 +70,15 @@ const char *baselineName(Baseline baseline) {
 }
 
 std::vector<Baseline> allBaselines() {
-    return {Baseline::Naive, Baseline::Anderson2021, Baseline::Li2018, Baseline::Mullapudi2016};
+    return {Baseline::Naive, Baseline::Anderson2021, Baseline::Anderson2021Paper, Baseline::Li2018,
+            Baseline::Mullapudi2016};
+}
+
+std::string baselineNames() {
+    std::string names;
+    for (Baseline b : allBaselines())
+        names += (names.empty() ? "" : ", ") + std::string(baselineName(b));
+    return names;
 }
 
 Baseline parseBaseline(const std::string &name) {
@@ -77,8 +87,7 @@ Baseline parseBaseline(const std::string &name) {
                    [](unsigned char c) { return char(std::tolower(c)); });
     for (Baseline b : allBaselines())
         if (lower == baselineName(b)) return b;
-    throw UsageError("unknown baseline '" + name +
-                     "' (naive, anderson2021, li2018, mullapudi2016)");
+    throw UsageError("unknown baseline '" + name + "' (" + baselineNames() + ")");
 }
 
 std::vector<Baseline> parseBaselineList(const std::string &list) {
@@ -135,6 +144,8 @@ Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec
     switch (baseline) {
     case Baseline::Anderson2021:
         return anderson2021Params(gpu, 32);
+    case Baseline::Anderson2021Paper:
+        return anderson2021Params(gpu, 32, anderson2021PaperParams());
     case Baseline::Li2018:
         return {"Li2018", {{"parallelism", sms}}};
     case Baseline::Mullapudi2016: {

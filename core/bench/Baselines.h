@@ -1,5 +1,6 @@
 // Baselines: schedules to compare the search against — a naive GPU schedule, and Halide's own
-// autoschedulers (Anderson2021, Li2018, Mullapudi2016) run through their plugins — plus the
+// autoschedulers (Anderson2021 in Halide's default configuration and in the paper's, Li2018,
+// Mullapudi2016) run through their plugins — plus the
 // simple CPU schedule the benchmark worker computes reference outputs with.
 #pragma once
 
@@ -14,12 +15,14 @@
 
 namespace beamscope {
 
-enum class Baseline { Naive, Anderson2021, Li2018, Mullapudi2016 };
+enum class Baseline { Naive, Anderson2021, Anderson2021Paper, Li2018, Mullapudi2016 };
 
-/// "naive", "anderson2021", "li2018", "mullapudi2016".
+/// "naive", "anderson2021", "anderson2021-paper", "li2018", "mullapudi2016".
 const char *baselineName(Baseline baseline);
 /// Every baseline, in the order above.
 std::vector<Baseline> allBaselines();
+/// The names of allBaselines(), comma-separated ("naive, anderson2021, ...").
+std::string baselineNames();
 /// Parses a name (case-insensitive); throws UsageError otherwise.
 Baseline parseBaseline(const std::string &name);
 /// Parses a comma-separated list ("naive,anderson2021"); "" and "none" give an empty list.
@@ -39,7 +42,11 @@ void applyReferenceCpuSchedule(const PipelineInstance &instance);
 
 /// The AutoschedulerParams Beamscope passes for `baseline` on `gpu` (Halide 21 names):
 /// Anderson2021: parallelism = SMs, beam_size 32, shared_memory_limit_kb,
-///   shared_memory_sm_limit_kb, active_block_limit, active_warp_limit (per SM), fixed seed;
+///   shared_memory_sm_limit_kb, active_block_limit, active_warp_limit (per SM), fixed seed,
+///   and Halide 21's defaults otherwise (hierarchical sampling and freezing off: its search
+///   takes minutes on the larger pipelines);
+/// Anderson2021Paper: the same with the paper's sampling and freezing on (randomize_tilings=1,
+///   freeze_inline_compute_root=1), the configuration Beamscope's own search runs by default;
 /// Li2018: parallelism = SMs; Mullapudi2016: experimental_gpu_schedule (GPU targets),
 ///   parallelism = SMs, last_level_cache_size = the cache its tiles are sized for: on a GPU
 ///   target the shared memory of one block (the plugin's GPU mode stages a tile's

@@ -58,6 +58,10 @@ Halide::AutoschedulerParams anderson2021Params(const GpuSpec &gpu, int beamSize,
     return params;
 }
 
+std::map<std::string, std::string> anderson2021PaperParams() {
+    return {{"randomize_tilings", "1"}, {"freeze_inline_compute_root", "1"}};
+}
+
 AutoschedulerRun runAnderson2021(const PipelineInstance &instance, const GpuSpec &gpu, int beamSize,
                                  const std::map<std::string, std::string> &extra) {
     const int capability = gpu.computeCapability > 0 ? gpu.computeCapability : 70;

@@ -38,6 +38,10 @@ Halide::AutoschedulerParams
 anderson2021Params(const GpuSpec &gpu, int beamSize,
                    const std::map<std::string, std::string> &extra = {});
 
+/// The parameters that turn on Anderson2021's hierarchical sampling and freezing as the paper
+/// runs them (Halide 21 names: randomize_tilings=1, freeze_inline_compute_root=1).
+std::map<std::string, std::string> anderson2021PaperParams();
+
 /// Anderson2021 with the same GPU parameters as our search and beam size, for a CUDA target of
 /// the GPU's compute capability (7.0 when it has none), plus `extra` parameters.
 AutoschedulerRun runAnderson2021(const PipelineInstance &instance, const GpuSpec &gpu, int beamSize,

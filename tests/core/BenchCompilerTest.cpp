@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <string>
 
 using namespace beamscope;
 
@@ -139,6 +141,27 @@ TEST(BenchCompiler, Mullapudi2016GpuBlocksFitTheGpu) {
         EXPECT_GT(threads, 0) << app;
         EXPECT_LE(threads, gpu.maxThreadsPerBlock) << app;
     }
+}
+
+// "anderson2021-paper" runs Halide's Anderson2021 as the paper does: its freezing pre-pass
+// (which says "Freezing <Func>" on stderr for every stage it freezes) and hierarchical
+// sampling; "anderson2021" keeps Halide's defaults, where neither runs.
+TEST(BenchCompiler, Anderson2021PaperBaselineRunsThePapersFreezing) {
+    const GpuSpec gpu = GpuSpec::load("v100");
+    const Halide::Target target("host-cuda-cuda_capability_70");
+    std::map<Baseline, std::string> logs;
+    for (Baseline baseline : {Baseline::Anderson2021, Baseline::Anderson2021Paper}) {
+        PipelineInstance instance = buildApp("unsharp_mask", {});
+        testing::internal::CaptureStderr();
+        const AutoschedulerRun run = applyHalideAutoscheduler(baseline, instance, target, gpu);
+        logs[baseline] = testing::internal::GetCapturedStderr();
+        EXPECT_NE(run.scheduleSource.find("gpu_blocks"), std::string::npos) << run.scheduleSource;
+    }
+    EXPECT_NE(logs[Baseline::Anderson2021Paper].find("Freezing "), std::string::npos)
+        << logs[Baseline::Anderson2021Paper];
+    EXPECT_EQ(logs[Baseline::Anderson2021].find("Freezing "), std::string::npos)
+        << logs[Baseline::Anderson2021];
+    EXPECT_EQ(parseBaseline("Anderson2021-Paper"), Baseline::Anderson2021Paper);
 }
 
 TEST(BenchCompiler, FilterDropsSpillingAndFailedCandidates) {

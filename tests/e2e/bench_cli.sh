@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of `beamscope-cli bench` on the real OpenCL device (PoCL on the test machine):
-# top-k mode measures the beam and greedy candidates and the naive and Anderson2021 baselines;
+# top-k mode measures the beam and greedy candidates and the naive and Anderson2021 baselines
+# (Halide's default configuration and the paper's);
 # every row must be correct with a measured time. FAILS (never skips) without an OpenCL device.
 # Usage: bench_cli.sh BEAMSCOPE_CLI
 set -u
@@ -20,7 +21,7 @@ require_opencl
 
 start=$(date +%s)
 "$cli" bench stencil_chain -p length=4 -p width=256 -p height=256 --device opencl --mode topk \
-    --top 3 --baseline naive,anderson2021 >"$tmp/out" 2>"$tmp/err"
+    --top 3 --baseline naive,anderson2021,anderson2021-paper >"$tmp/out" 2>"$tmp/err"
 rc=$?
 elapsed=$(( $(date +%s) - start ))
 cat "$tmp/out"
@@ -30,8 +31,8 @@ echo "(bench took ${elapsed} s)"
 # Rows: "  label  predicted  median  regs  spills  correct  search  [failure]".
 rows=$(grep -E '^[* ] (beam|greedy|baseline:)' "$tmp/out")
 count=$(printf '%s\n' "$rows" | grep -c .)
-[ "$count" -ge 4 ] || fail "expected at least 4 rows (3+ candidates, 2 baselines), got $count"
-for label in baseline:naive baseline:anderson2021 beam#0; do
+[ "$count" -ge 5 ] || fail "expected at least 5 rows (3+ candidates, 3 baselines), got $count"
+for label in baseline:naive baseline:anderson2021 baseline:anderson2021-paper beam#0; do
     printf '%s\n' "$rows" | grep -q " $label " || fail "no row for $label"
 done
 while read -r line; do

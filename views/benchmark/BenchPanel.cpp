@@ -1,6 +1,7 @@
 // BenchPanel: controls, progress, table + chart, and the verdict (core BenchVerdict's line).
 #include "views/benchmark/BenchPanel.h"
 
+#include "bench/Baselines.h"
 #include "bench/BenchRun.h"
 #include "bench/BenchVerdict.h"
 #include "views/benchmark/BenchResultsModel.h"
@@ -27,7 +28,25 @@ namespace beamscope {
 
 namespace {
 
-const char *const kBaselineNames[] = {"naive", "anderson2021", "li2018", "mullapudi2016"};
+/// What each baseline is, for its menu entry's tooltip.
+QString baselineTooltip(Baseline baseline) {
+    switch (baseline) {
+    case Baseline::Naive:
+        return QObject::tr("Every Func at root, 16x16 GPU tiles");
+    case Baseline::Anderson2021:
+        return QObject::tr("Halide's GPU autoscheduler (Anderson et al. 2021) with the same GPU "
+                           "parameters, in Halide's default configuration (sampling and "
+                           "freezing off: minutes on large pipelines)");
+    case Baseline::Anderson2021Paper:
+        return QObject::tr("Halide's Anderson2021 with the paper's hierarchical sampling and "
+                           "freezing on, as Beamscope's own search runs by default");
+    case Baseline::Li2018:
+        return QObject::tr("Halide's Li2018 autoscheduler (gradient autoscheduler)");
+    case Baseline::Mullapudi2016:
+        return QObject::tr("Halide's Mullapudi2016 autoscheduler in its experimental GPU mode");
+    }
+    return {};
+}
 
 /// "OpenCL CPU", "CUDA NVIDIA H100", "no device".
 QString shortDeviceName(const DeviceInfo &device) {
@@ -139,10 +158,11 @@ QWidget *BenchPanel::createControls() {
     m_baselineButton->setPopupMode(QToolButton::InstantPopup);
     m_baselineButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto *menu = new QMenu(m_baselineButton);
-    for (const char *name : kBaselineNames) {
-        QAction *action = menu->addAction(QString::fromLatin1(name));
+    for (Baseline baseline : allBaselines()) {
+        QAction *action = menu->addAction(QString::fromLatin1(baselineName(baseline)));
         action->setCheckable(true);
-        action->setChecked(QLatin1String(name) == QLatin1String("naive"));
+        action->setChecked(baseline == Baseline::Naive);
+        action->setToolTip(baselineTooltip(baseline));
         connect(action, &QAction::toggled, this, &BenchPanel::updateBaselineButton);
         m_baselines.push_back(action);
     }
@@ -150,8 +170,6 @@ QWidget *BenchPanel::createControls() {
     row->addSpacing(8);
     row->addWidget(m_baselineButton);
     updateBaselineButton();
-    m_baselines[1]->setToolTip(tr("Halide's GPU autoscheduler (Anderson et al. 2021) with the "
-                                  "same GPU parameters"));
     menu->setToolTipsVisible(true);
     m_runner = new RunnerChoice;
     row->addSpacing(8);
