@@ -2,6 +2,7 @@
 // evaluated and search time for every on/off combination of sampling, freezing and
 // memoization, per app, optionally next to Halide's own Anderson2021 autoscheduler.
 #include "Commands.h"
+#include "PaperTable1.h"
 
 #include "pipeline/AppCatalog.h"
 #include "search/SearchEngine.h"
@@ -12,6 +13,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace beamscope::cli {
@@ -34,14 +36,11 @@ struct AblateArgs {
 };
 
 /// Table 1 of the paper: states evaluated with sampling and freezing on, as a percentage of
-/// both off (the catalog's names).
-const std::map<std::string, double> kPaperTable1Percent = {
-    {"bilateral_grid", 0.69},  {"local_laplacian", 3.18},    {"nl_means", 15.22},
-    {"lens_blur", 0.83},       {"camera_pipe", 4.87},        {"stencil_chain", 8.84},
-    {"harris", 30.56},         {"histogram_equalize", 13.13}, {"max_filter", 17.32},
-    {"unsharp_mask", 12.47},   {"interpolate", 2.52},        {"conv_layer", 1.29},
-    {"matmul", 18.38},         {"iir_blur", 8.26},           {"bgu", 3.21},
-    {"depthwise_separable_conv", 1.78}};
+/// both off (the catalog's names), from resources/paper/anderson2021_table1.json.
+std::map<std::string, double> paperTable1Percent() {
+    const nlohmann::json table = nlohmann::json::parse(kPaperTable1Json);
+    return table.at("states_percent_both_on").get<std::map<std::string, double>>();
+}
 
 struct Combination {
     bool sampling, freezing, memo;
@@ -102,6 +101,7 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
             args->anderson |= args->andersonOnly;
             // Table 1's fraction: S F M against - - M (memoization does not change the counts).
             const bool fraction = !combos.empty(); // all-on and all-off are always among them
+            const std::map<std::string, double> paperTable = paperTable1Percent();
             double logFractions = 0, logPaper = 0;
             int fractions = 0, papers = 0;
             if (!args->json) {
@@ -165,8 +165,8 @@ void addAblateCommand(CLI::App &app, CommandAction &action) {
                     ++fractions;
                     std::ostringstream cells;
                     cells << std::fixed << std::setprecision(2) << std::setw(9) << percent << "%";
-                    const auto paper = kPaperTable1Percent.find(name);
-                    if (paper != kPaperTable1Percent.end()) {
+                    const auto paper = paperTable.find(name);
+                    if (paper != paperTable.end()) {
                         cells << std::setw(9) << paper->second << "%";
                         logPaper += std::log(paper->second);
                         ++papers;
