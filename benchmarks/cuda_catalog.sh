@@ -11,7 +11,8 @@
 # PARALLEL [2] apps at once (measurements still take the device one at a time: bench's device
 # lock), APP_TIMEOUT [240] seconds per app, WORKER_TIMEOUT [120] seconds per worker,
 # SIZES [default] or small (tests/data/catalog_small_sizes.sh), SEARCH_FLAGS [none] more bench
-# options, BASELINES [anderson2021-paper,anderson2021,li2018,mullapudi2016,naive].
+# options, BASELINES [anderson2021-paper,anderson2021,li2018,mullapudi2016,naive], DEVICE [cuda]
+# (opencl: the same bench on PoCL, with SIZES=small).
 set -u
 cli="${1:?usage: cuda_catalog.sh CLI OUT [APP...]}"
 out="${2:?usage: cuda_catalog.sh CLI OUT [APP...]}"
@@ -23,7 +24,8 @@ apps=("$@")
 export cli out sizes_file
 export MODE="${MODE:-oneshot}" TOP="${TOP:-5}" APP_TIMEOUT="${APP_TIMEOUT:-240}"
 export WORKER_TIMEOUT="${WORKER_TIMEOUT:-120}" SIZES="${SIZES:-default}"
-export SEARCH_FLAGS="${SEARCH_FLAGS:-}" BASELINES="${BASELINES:-anderson2021-paper,anderson2021,li2018,mullapudi2016,naive}"
+export DEVICE="${DEVICE:-cuda}" SEARCH_FLAGS="${SEARCH_FLAGS:-}"
+export BASELINES="${BASELINES:-anderson2021-paper,anderson2021,li2018,mullapudi2016,naive}"
 run_app() {
     app=$1
     sizes=""
@@ -34,7 +36,7 @@ run_app() {
     fi
     start=$(date +%s%N)
     # shellcheck disable=SC2086
-    timeout --kill-after=10 "$APP_TIMEOUT" "$cli" bench "$app" $sizes --device cuda \
+    timeout --kill-after=10 "$APP_TIMEOUT" "$cli" bench "$app" $sizes --device "$DEVICE" \
         --mode "$MODE" --top "$TOP" --repeats 10 --warmup 2 --timeout "$WORKER_TIMEOUT" \
         --baseline "$BASELINES" $SEARCH_FLAGS --no-db --json \
         >"$out/$app.json" 2>"$out/$app.log"
