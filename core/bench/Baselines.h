@@ -1,7 +1,7 @@
 // Baselines: schedules to compare the search against — a naive GPU schedule, and Halide's own
 // autoschedulers (Anderson2021 in Halide's default configuration and in the paper's, Li2018,
-// Mullapudi2016) run through their plugins — plus the
-// simple CPU schedule the benchmark worker computes reference outputs with.
+// Mullapudi2016) run through their plugins — plus the simple CPU schedule the benchmark worker
+// computes reference outputs with.
 #pragma once
 
 #include "pipeline/PipelineInstance.h"
