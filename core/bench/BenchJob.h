@@ -56,7 +56,9 @@ struct BenchJob {
     /// batch's inputs and references into `aotData`; beamscope-aot-runner then runs a job with
     /// `target` set from those files, without Halide. JSON: "aot": {"target", "library", "data"}.
     std::string aotTarget, aotLibrary, aotData;
-    std::string inject; ///< TEST ONLY: "crash", "hang", "wrong", "error", "skew-reference"
+    /// TEST ONLY: "crash", "hang", "wrong", "wrong-tile", "error", "skew-reference",
+    /// "skew-contraction" (comma-separated)
+    std::string inject;
 
     nlohmann::json toJson() const;
     /// Parses a job; throws Error naming the bad key.

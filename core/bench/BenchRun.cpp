@@ -6,6 +6,7 @@
 #include "bench/CandidateSampler.h"
 #include "bench/Compiler.h"
 #include "bench/ParallelWorkers.h"
+#include "bench/ReferenceCheck.h"
 #include "bench/WorkerRunner.h"
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
@@ -316,8 +317,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
     // one that did not (candidates keep their prefix, since their indices name schedules).
     for (const std::optional<Measurement> &m : runBatch(baselineItems, measureBaselines))
         if (m) report.baselines.push_back(*m);
-    std::remove(referenceCache.c_str());
-    std::remove((referenceCache + ".device-naive").c_str()); // ReferenceCheck
+    removeReferenceCaches(referenceCache);
     report.recorded = recorder.recorded();
     if (options.store) {
         say("measurement database: " + std::to_string(report.recorded) + " row(s) recorded, " +

@@ -128,11 +128,47 @@ Comparison compareBuffers(const std::vector<const halide_buffer_t *> &actual,
     return c;
 }
 
-OutputCheck judgeOutputs(double rtol, double atol,
-                         const std::vector<const halide_buffer_t *> &outputs,
-                         const std::vector<const halide_buffer_t *> &cpu,
-                         const std::vector<std::string> &names,
-                         const std::function<std::vector<const halide_buffer_t *>()> &deviceNaive) {
+namespace {
+
+/// The contraction check of judgeOutputs: `c` (the candidate against the CPU reference) is
+/// accepted when the CPU reference without contraction differs from the CPU reference, and `c`
+/// by at most the budget. Sets the note; clears c's mismatches when accepted.
+void judgeContraction(double rtol, double atol, const std::vector<const halide_buffer_t *> &cpu,
+                      const std::vector<std::string> &names,
+                      const std::function<std::vector<const halide_buffer_t *>()> &contractionFree,
+                      Comparison &c, OutputCheck &check) {
+    std::vector<const halide_buffer_t *> strict;
+    try {
+        strict = contractionFree();
+    } catch (const std::exception &e) {
+        check.note = std::string("the CPU reference without floating-point contraction could "
+                                 "not be computed: ") +
+                     e.what();
+        return;
+    }
+    if (strict.empty()) return;
+    const Comparison strictVsCpu = compareBuffers(strict, cpu, rtol, atol, names);
+    if (strictVsCpu.ok()) return; // rounding a*b+c either way gives these outputs: no excuse
+    check.note = "contraction-sensitive: the CPU reference computed without floating-point "
+                 "contraction (strict_float) differs from it in " +
+                 describe(strictVsCpu);
+    // A device that fuses other multiply-adds than the host rounds about as many values
+    // differently: a few such differences are within the budget, whole wrong tiles are not.
+    const std::int64_t budget = kFloatSensitiveBudget * strictVsCpu.mismatches;
+    if (c.mismatches > budget) return;
+    check.note += "; " + describe(c) + " against the CPU reference, within the budget of " +
+                  std::to_string(budget) + " (" + std::to_string(kFloatSensitiveBudget) +
+                  " x those differences)";
+    c.mismatches = 0;
+}
+
+} // namespace
+
+OutputCheck
+judgeOutputs(double rtol, double atol, const std::vector<const halide_buffer_t *> &outputs,
+             const std::vector<const halide_buffer_t *> &cpu, const std::vector<std::string> &names,
+             const std::function<std::vector<const halide_buffer_t *>()> &deviceNaive,
+             const std::function<std::vector<const halide_buffer_t *>()> &contractionFree) {
     OutputCheck check;
     Comparison c = compareBuffers(outputs, cpu, rtol, atol, names);
     std::string against;
@@ -163,6 +199,8 @@ OutputCheck judgeOutputs(double rtol, double atol,
                                   " x the naive schedule's differences)";
                     c.mismatches = 0;
                 }
+            } else if (contractionFree) {
+                judgeContraction(rtol, atol, cpu, names, contractionFree, c, check);
             }
         }
     }

@@ -16,7 +16,8 @@
 namespace beamscope {
 
 /// Differences from the device's naive output a float-sensitive pipeline's candidate may have,
-/// per value in which that naive output differs from the CPU reference.
+/// per value in which that naive output differs from the CPU reference (or, for a
+/// contraction-sensitive one, per value in which the CPU reference without contraction does).
 constexpr std::int64_t kFloatSensitiveBudget = 4;
 
 /// The element of `b` at coordinates `pos` (not offsets from min), as a double.
@@ -52,11 +53,15 @@ struct OutputCheck {
 
 /// Compares `outputs` with the CPU reference `cpu`; when they differ, `deviceNaive` is asked for
 /// the naive schedule's outputs on the device (buffers the caller keeps alive; it may throw a
-/// std::exception, which becomes a note) and decides as ReferenceCheck.h says.
-OutputCheck judgeOutputs(double rtol, double atol,
-                         const std::vector<const halide_buffer_t *> &outputs,
-                         const std::vector<const halide_buffer_t *> &cpu,
-                         const std::vector<std::string> &names,
-                         const std::function<std::vector<const halide_buffer_t *>()> &deviceNaive);
+/// std::exception, which becomes a note) and decides as ReferenceCheck.h says. When the naive
+/// output matches the CPU and `contractionFree` is given, it is asked for the CPU reference
+/// computed without floating-point contraction (strict_float): where that differs from `cpu`,
+/// the algorithm's outputs depend on how a*b+c is rounded, and up to kFloatSensitiveBudget
+/// times as many differences are accepted, with a note.
+OutputCheck
+judgeOutputs(double rtol, double atol, const std::vector<const halide_buffer_t *> &outputs,
+             const std::vector<const halide_buffer_t *> &cpu, const std::vector<std::string> &names,
+             const std::function<std::vector<const halide_buffer_t *>()> &deviceNaive,
+             const std::function<std::vector<const halide_buffer_t *>()> &contractionFree = {});
 
 } // namespace beamscope

@@ -108,8 +108,9 @@ nlohmann::json hostFinding(const BenchJob &job, const Halide::Target &device,
         return runOnHost(scheduledInstance(naive, device), inputs, device);
     };
     try {
-        const OutputCheck check = checkOutputs(job, outputs, cpuReference(job, inputs),
-                                               outputNames(instance), naiveOnHost);
+        const OutputCheck check =
+            checkOutputs(job, outputs, cpuReference(job, inputs), outputNames(instance),
+                         naiveOnHost, [&] { return cpuContractionFreeReference(job, inputs); });
         if (check.correct) return {{"host", "correct"}, {"host_detail", check.note}};
         return {{"host", "wrong"}, {"host_detail", check.failure}};
     } catch (const Error &e) {

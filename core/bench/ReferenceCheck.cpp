@@ -7,12 +7,14 @@
 #include "pipeline/PipelineSource.h"
 #include "util/Error.h"
 
+#include <cstdio>
 #include <sstream>
 
 namespace beamscope {
 
 namespace {
 
+// The caches beside job.referenceCache; removeReferenceCaches knows their suffixes.
 std::string deviceCachePath(const BenchJob &job) {
     return job.referenceCache.empty() ? "" : job.referenceCache + ".device-naive";
 }
@@ -36,23 +38,50 @@ std::string referenceKey(const BenchJob &job) {
     return os.str();
 }
 
-std::vector<Halide::Buffer<>> cpuReference(const BenchJob &job,
-                                           const std::vector<Halide::Buffer<>> &inputs) {
+namespace {
+
+/// The reference schedule's outputs on the host, with strict_float when `strict`, cached in
+/// `cache` under `key` ("" cache: not cached).
+std::vector<Halide::Buffer<>> hostReference(const BenchJob &job,
+                                            const std::vector<Halide::Buffer<>> &inputs,
+                                            bool strict, const std::string &cache,
+                                            const std::string &key) {
     std::vector<Halide::Buffer<>> expected;
-    if (!job.referenceCache.empty() && loadBuffers(job.referenceCache, referenceKey(job), expected))
-        return expected;
+    if (!cache.empty() && loadBuffers(cache, key, expected)) return expected;
     PipelineInstance reference = loadPipeline(job.source);
     // Every Func at root: a large one may need 64-bit buffer indexing (BufferLimits.h).
-    const Halide::Target host = withBufferLimits(Halide::get_host_target(), FunctionDAG(reference));
+    Halide::Target host = withBufferLimits(Halide::get_host_target(), FunctionDAG(reference));
+    if (strict) host = host.with_feature(Halide::Target::StrictFloat);
     applyReferenceCpuSchedule(reference);
     bindInputs(reference, inputs);
     expected = makeOutputs(reference);
-    wrapHalideErrors("reference run on the CPU", [&] {
-        Halide::Realization realization(expected);
-        reference.pipeline.realize(realization, host);
-    });
-    if (!job.referenceCache.empty()) saveBuffers(job.referenceCache, referenceKey(job), expected);
+    wrapHalideErrors(
+        strict ? "reference run on the CPU with strict_float" : "reference run on the CPU", [&] {
+            Halide::Realization realization(expected);
+            reference.pipeline.realize(realization, host);
+        });
+    if (!cache.empty()) saveBuffers(cache, key, expected);
     return expected;
+}
+
+} // namespace
+
+void removeReferenceCaches(const std::string &path) {
+    if (path.empty()) return;
+    for (const char *suffix : {"", ".device-naive", ".strict-float"})
+        std::remove((path + suffix).c_str());
+}
+
+std::vector<Halide::Buffer<>> cpuReference(const BenchJob &job,
+                                           const std::vector<Halide::Buffer<>> &inputs) {
+    return hostReference(job, inputs, false, job.referenceCache, referenceKey(job));
+}
+
+std::vector<Halide::Buffer<>>
+cpuContractionFreeReference(const BenchJob &job, const std::vector<Halide::Buffer<>> &inputs) {
+    const std::string cache =
+        job.referenceCache.empty() ? "" : job.referenceCache + ".strict-float";
+    return hostReference(job, inputs, true, cache, referenceKey(job) + "|strict_float");
 }
 
 std::vector<Halide::Buffer<>>
@@ -69,13 +98,25 @@ deviceNaiveReference(const BenchJob &job,
 OutputCheck checkOutputs(const BenchJob &job, const std::vector<Halide::Buffer<>> &outputs,
                          const std::vector<Halide::Buffer<>> &cpu,
                          const std::vector<std::string> &names,
-                         const std::function<std::vector<Halide::Buffer<>>()> &deviceNaive) {
-    std::vector<Halide::Buffer<>> naive; // kept alive while judgeOutputs compares with it
+                         const std::function<std::vector<Halide::Buffer<>>()> &deviceNaive,
+                         const std::function<std::vector<Halide::Buffer<>>()> &contractionFree) {
+    // Kept alive while judgeOutputs compares with them.
+    std::vector<Halide::Buffer<>> naive, strict;
+    std::function<std::vector<const halide_buffer_t *>()> strictRaw;
+    if (contractionFree) {
+        strictRaw = [&] {
+            strict = contractionFree();
+            return rawBuffers(strict);
+        };
+    }
     try {
-        return judgeOutputs(job.rtol, job.atol, rawBuffers(outputs), rawBuffers(cpu), names, [&] {
-            naive = deviceNaive();
-            return rawBuffers(naive);
-        });
+        return judgeOutputs(
+            job.rtol, job.atol, rawBuffers(outputs), rawBuffers(cpu), names,
+            [&] {
+                naive = deviceNaive();
+                return rawBuffers(naive);
+            },
+            strictRaw);
     } catch (const std::runtime_error &e) {
         throw Error(e.what());
     }

@@ -7,6 +7,7 @@
 #include "bench/BenchRun.h"
 #include "bench/CandidateSampler.h"
 #include "bench/ParallelWorkers.h"
+#include "bench/ReferenceCheck.h"
 #include "cost/CostModelFactory.h"
 #include "cost/RankMetrics.h"
 #include "dag/FunctionDAG.h"
@@ -468,7 +469,7 @@ TuneReport runTune(const TuneOptions &options) {
     } catch (const SearchCancelled &) {
         // Stopped while searching: what was measured is recorded and reported.
     }
-    std::remove(referenceCache.c_str());
+    removeReferenceCaches(referenceCache);
     report.cancelled = ctx.cancelled();
     ctx.progress(int(report.rounds.size()), report.cancelled ? "cancelled" : "done");
     if (!std::filesystem::exists(report.modelPath)) report.modelPath.clear();
