@@ -41,6 +41,8 @@ PredictedMeasuredChart::PredictedMeasuredChart(BenchResultsModel *model, QWidget
     QFont legendFont = chart->legend()->font();
     legendFont.setPointSizeF(legendFont.pointSizeF() * 0.9);
     chart->legend()->setFont(legendFont);
+    // A long baseline name ("anderson2021-paper 1.14 ms") is elided to fit: hover shows it whole.
+    chart->legend()->setShowToolTips(true);
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setBackgroundRoundness(0);
