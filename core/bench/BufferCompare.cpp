@@ -130,22 +130,41 @@ Comparison compareBuffers(const std::vector<const halide_buffer_t *> &actual,
 
 namespace {
 
+using ReferenceSource = std::function<std::vector<const halide_buffer_t *>()>;
+
+/// The buffers `reference` gives; when it throws, none, and `note` says "<what>: <message>".
+std::vector<const halide_buffer_t *> askReference(const ReferenceSource &reference,
+                                                  const std::string &what, std::string &note) {
+    try {
+        return reference();
+    } catch (const std::exception &e) {
+        note = what + ": " + e.what();
+        return {};
+    }
+}
+
+/// Accepts `c` when its mismatches are within kFloatSensitiveBudget times `differences` (the
+/// fallback reference's own differences from the CPU): `note` gets "; <c> <against>, within the
+/// budget of B (K x <whose>)" and c's mismatches are cleared.
+void acceptWithinBudget(Comparison &c, std::int64_t differences, const std::string &against,
+                        const std::string &whose, std::string &note) {
+    const std::int64_t budget = kFloatSensitiveBudget * differences;
+    if (c.ok() || c.mismatches > budget) return;
+    note += "; " + describe(c) + " " + against + ", within the budget of " +
+            std::to_string(budget) + " (" + std::to_string(kFloatSensitiveBudget) + " x " + whose +
+            ")";
+    c.mismatches = 0;
+}
+
 /// The contraction check of judgeOutputs: `c` (the candidate against the CPU reference) is
 /// accepted when the CPU reference without contraction differs from the CPU reference, and `c`
 /// by at most the budget. Sets the note; clears c's mismatches when accepted.
 void judgeContraction(double rtol, double atol, const std::vector<const halide_buffer_t *> &cpu,
-                      const std::vector<std::string> &names,
-                      const std::function<std::vector<const halide_buffer_t *>()> &contractionFree,
+                      const std::vector<std::string> &names, const ReferenceSource &contractionFree,
                       Comparison &c, OutputCheck &check) {
-    std::vector<const halide_buffer_t *> strict;
-    try {
-        strict = contractionFree();
-    } catch (const std::exception &e) {
-        check.note = std::string("the CPU reference without floating-point contraction could "
-                                 "not be computed: ") +
-                     e.what();
-        return;
-    }
+    const std::vector<const halide_buffer_t *> strict = askReference(
+        contractionFree,
+        "the CPU reference without floating-point contraction could not be computed", check.note);
     if (strict.empty()) return;
     const Comparison strictVsCpu = compareBuffers(strict, cpu, rtol, atol, names);
     if (strictVsCpu.ok()) return; // rounding a*b+c either way gives these outputs: no excuse
@@ -154,33 +173,25 @@ void judgeContraction(double rtol, double atol, const std::vector<const halide_b
                  describe(strictVsCpu);
     // A device that fuses other multiply-adds than the host rounds about as many values
     // differently: a few such differences are within the budget, whole wrong tiles are not.
-    const std::int64_t budget = kFloatSensitiveBudget * strictVsCpu.mismatches;
-    if (c.mismatches > budget) return;
-    check.note += "; " + describe(c) + " against the CPU reference, within the budget of " +
-                  std::to_string(budget) + " (" + std::to_string(kFloatSensitiveBudget) +
-                  " x those differences)";
-    c.mismatches = 0;
+    acceptWithinBudget(c, strictVsCpu.mismatches, "against the CPU reference", "those differences",
+                       check.note);
 }
 
 } // namespace
 
-OutputCheck
-judgeOutputs(double rtol, double atol, const std::vector<const halide_buffer_t *> &outputs,
-             const std::vector<const halide_buffer_t *> &cpu, const std::vector<std::string> &names,
-             const std::function<std::vector<const halide_buffer_t *>()> &deviceNaive,
-             const std::function<std::vector<const halide_buffer_t *>()> &contractionFree) {
+OutputCheck judgeOutputs(double rtol, double atol,
+                         const std::vector<const halide_buffer_t *> &outputs,
+                         const std::vector<const halide_buffer_t *> &cpu,
+                         const std::vector<std::string> &names, const ReferenceSource &deviceNaive,
+                         const ReferenceSource &contractionFree) {
     OutputCheck check;
     Comparison c = compareBuffers(outputs, cpu, rtol, atol, names);
     std::string against;
     if (!c.ok()) {
-        std::vector<const halide_buffer_t *> naive;
-        try {
-            naive = deviceNaive();
-        } catch (const std::exception &e) {
-            check.note = std::string("the naive schedule could not run on the device to check "
-                                     "the CPU reference: ") +
-                         e.what();
-        }
+        const std::vector<const halide_buffer_t *> naive = askReference(
+            deviceNaive,
+            "the naive schedule could not run on the device to check the CPU reference",
+            check.note);
         if (!naive.empty()) {
             const Comparison naiveVsCpu = compareBuffers(naive, cpu, rtol, atol, names);
             if (!naiveVsCpu.ok()) {
@@ -191,14 +202,8 @@ judgeOutputs(double rtol, double atol, const std::vector<const halide_buffer_t *
                 against = " against the device's naive output";
                 // Other schedules round differently from the naive one at about as many
                 // float-sensitive values: a few such differences are within the budget.
-                const std::int64_t budget = kFloatSensitiveBudget * naiveVsCpu.mismatches;
-                if (!c.ok() && c.mismatches <= budget) {
-                    check.note += "; " + describe(c) + " against it, within the budget of " +
-                                  std::to_string(budget) + " (" +
-                                  std::to_string(kFloatSensitiveBudget) +
-                                  " x the naive schedule's differences)";
-                    c.mismatches = 0;
-                }
+                acceptWithinBudget(c, naiveVsCpu.mismatches, "against it",
+                                   "the naive schedule's differences", check.note);
             } else if (contractionFree) {
                 judgeContraction(rtol, atol, cpu, names, contractionFree, c, check);
             }

@@ -36,6 +36,13 @@ BenchJob job(const std::string &label, const std::string &cache) {
     return j;
 }
 
+/// The naive baseline's job run through the worker with the test-only faults `inject`.
+Measurement runNaiveWith(const std::string &cache, const std::string &inject) {
+    BenchJob naive = job("baseline:naive", cache);
+    naive.inject = inject;
+    return runWorker(naive, testWorker());
+}
+
 std::string tempCache() {
     return (std::filesystem::temp_directory_path() /
             ("beamscope-refcheck-" + std::to_string(::getpid()) + ".bin"))
@@ -51,9 +58,7 @@ const char *kSensitive = "float-sensitive on this device: the naive schedule dif
 TEST(BenchReferenceCheck, CorrectRunsOfAFloatSensitivePipelinePassWithANote) {
     ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     const std::string cache = tempCache();
-    BenchJob naive = job("baseline:naive", cache);
-    naive.inject = "skew-reference";
-    const Measurement m = runWorker(naive, testWorker());
+    const Measurement m = runNaiveWith(cache, "skew-reference");
     EXPECT_TRUE(m.correct.value_or(false)) << m.failure;
     EXPECT_EQ(m.failure, "");
     EXPECT_EQ(m.checkNote.rfind(kSensitive, 0), 0u) << m.checkNote;
@@ -81,9 +86,8 @@ TEST(BenchReferenceCheck, CorrectRunsOfAFloatSensitivePipelinePassWithANote) {
 TEST(BenchReferenceCheck, AWrongTileIsStillWrongAndAFewValuesAreWithinTheBudget) {
     ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     const std::string cache = tempCache() + ".wrong";
-    BenchJob wrong = job("baseline:naive", cache);
-    wrong.inject = "skew-reference,wrong-tile"; // 64 wrong values: beyond the budget of 4
-    const Measurement m = runWorker(wrong, testWorker());
+    // 64 wrong values: beyond the budget of 4.
+    const Measurement m = runNaiveWith(cache, "skew-reference,wrong-tile");
     ASSERT_TRUE(m.correct.has_value()) << m.failure;
     EXPECT_FALSE(*m.correct);
     EXPECT_EQ(m.failure.rfind("wrong output: 64 of 3072 values beyond tolerance, max error 100 "
@@ -95,9 +99,7 @@ TEST(BenchReferenceCheck, AWrongTileIsStillWrongAndAFewValuesAreWithinTheBudget)
     EXPECT_EQ(m.checkNote.rfind(kSensitive, 0), 0u) << m.checkNote;
 
     // One differing value is within the budget (4 x the naive schedule's 1): correct, reported.
-    BenchJob few = job("baseline:naive", cache);
-    few.inject = "skew-reference,wrong";
-    const Measurement f = runWorker(few, testWorker());
+    const Measurement f = runNaiveWith(cache, "skew-reference,wrong");
     EXPECT_TRUE(f.correct.value_or(false)) << f.failure;
     EXPECT_NE(f.checkNote.find("; 1 of 3072 values beyond tolerance, max error 100 (first: output "
                                "'output' at (0, 0): "),
@@ -122,9 +124,7 @@ TEST(BenchReferenceCheck, AContractionSensitiveAppsFewDifferencesAreWithinTheBud
                             "floating-point contraction (strict_float) differs from it in 1 of "
                             "3072 values beyond tolerance, max error 50";
 
-    BenchJob few = job("baseline:naive", cache);
-    few.inject = "skew-contraction,wrong";
-    const Measurement f = runWorker(few, testWorker());
+    const Measurement f = runNaiveWith(cache, "skew-contraction,wrong");
     EXPECT_TRUE(f.correct.value_or(false)) << f.failure;
     EXPECT_EQ(f.checkNote.rfind(sensitive, 0), 0u) << f.checkNote;
     EXPECT_NE(f.checkNote.find("; 1 of 3072 values beyond tolerance, max error 100 (first: output "
@@ -135,18 +135,14 @@ TEST(BenchReferenceCheck, AContractionSensitiveAppsFewDifferencesAreWithinTheBud
         << f.checkNote;
     EXPECT_TRUE(std::filesystem::exists(cache + ".strict-float"));
 
-    BenchJob tile = job("baseline:naive", cache);
-    tile.inject = "skew-contraction,wrong-tile";
-    const Measurement t = runWorker(tile, testWorker());
+    const Measurement t = runNaiveWith(cache, "skew-contraction,wrong-tile");
     ASSERT_TRUE(t.correct.has_value()) << t.failure;
     EXPECT_FALSE(*t.correct);
     EXPECT_EQ(t.failure.rfind("wrong output: 64 of 3072 values beyond tolerance", 0), 0u)
         << t.failure;
     EXPECT_EQ(t.checkNote.rfind(sensitive, 0), 0u) << t.checkNote;
 
-    BenchJob plain = job("baseline:naive", cache);
-    plain.inject = "wrong";
-    const Measurement p = runWorker(plain, testWorker());
+    const Measurement p = runNaiveWith(cache, "wrong");
     ASSERT_TRUE(p.correct.has_value()) << p.failure;
     EXPECT_FALSE(*p.correct);
     EXPECT_EQ(p.failure.rfind("wrong output: 1 of 3072 values beyond tolerance", 0), 0u)
