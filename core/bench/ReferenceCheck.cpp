@@ -14,9 +14,13 @@ namespace beamscope {
 
 namespace {
 
-// The caches beside job.referenceCache; removeReferenceCaches knows their suffixes.
-std::string deviceCachePath(const BenchJob &job) {
-    return job.referenceCache.empty() ? "" : job.referenceCache + ".device-naive";
+// The caches kept beside job.referenceCache (removeReferenceCaches removes them all).
+constexpr const char *kDeviceNaiveSuffix = ".device-naive";
+constexpr const char *kStrictFloatSuffix = ".strict-float";
+
+/// job.referenceCache + `suffix`, or "" when the job has no cache.
+std::string companionCache(const BenchJob &job, const char *suffix) {
+    return job.referenceCache.empty() ? "" : job.referenceCache + suffix;
 }
 
 std::string deviceKey(const BenchJob &job) {
@@ -68,7 +72,7 @@ std::vector<Halide::Buffer<>> hostReference(const BenchJob &job,
 
 void removeReferenceCaches(const std::string &path) {
     if (path.empty()) return;
-    for (const char *suffix : {"", ".device-naive", ".strict-float"})
+    for (const char *suffix : {"", kDeviceNaiveSuffix, kStrictFloatSuffix})
         std::remove((path + suffix).c_str());
 }
 
@@ -79,15 +83,14 @@ std::vector<Halide::Buffer<>> cpuReference(const BenchJob &job,
 
 std::vector<Halide::Buffer<>>
 cpuContractionFreeReference(const BenchJob &job, const std::vector<Halide::Buffer<>> &inputs) {
-    const std::string cache =
-        job.referenceCache.empty() ? "" : job.referenceCache + ".strict-float";
-    return hostReference(job, inputs, true, cache, referenceKey(job) + "|strict_float");
+    return hostReference(job, inputs, true, companionCache(job, kStrictFloatSuffix),
+                         referenceKey(job) + "|strict_float");
 }
 
 std::vector<Halide::Buffer<>>
 deviceNaiveReference(const BenchJob &job,
                      const std::function<std::vector<Halide::Buffer<>>()> &run) {
-    const std::string path = deviceCachePath(job);
+    const std::string path = companionCache(job, kDeviceNaiveSuffix);
     std::vector<Halide::Buffer<>> outputs;
     if (!path.empty() && loadBuffers(path, deviceKey(job), outputs)) return outputs;
     outputs = run();
