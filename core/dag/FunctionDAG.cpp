@@ -44,15 +44,18 @@ private:
 /// that every call's arguments are expressed in loop variables.
 std::vector<Expr> definitionExprs(const Definition &def) {
     std::vector<Expr> exprs = def.values();
-    for (const Expr &a : def.args()) exprs.push_back(a);
+    for (const Expr &a : def.args())
+        exprs.push_back(a);
     if (def.predicate().defined()) exprs.push_back(def.predicate());
-    for (Expr &e : exprs) e = substitute_in_all_lets(e);
+    for (Expr &e : exprs)
+        e = substitute_in_all_lets(e);
     return exprs;
 }
 
 int64_t bytesOf(const std::vector<Type> &types) {
     int64_t bytes = 0;
-    for (const Type &t : types) bytes += t.bytes();
+    for (const Type &t : types)
+        bytes += t.bytes();
     return bytes;
 }
 
@@ -68,18 +71,23 @@ public:
         m_dag.m_name = m_instance.name;
         m_dag.m_scalarInputs = scalarInputAssignments(m_instance);
         std::vector<Function> outputs;
-        for (const Func &f : m_instance.pipeline.outputs()) outputs.push_back(f.function());
+        for (const Func &f : m_instance.pipeline.outputs())
+            outputs.push_back(f.function());
         std::map<std::string, Function> env = build_environment(outputs);
         std::vector<std::string> order = realization_order(outputs, env).first;
 
         m_valueBounds = compute_function_value_bounds(order, env);
         collectInputs(env);
-        for (const Parameter &p : m_instance.inputs) addParameterSymbols(p);
-        for (const std::string &name : order) addFuncNode(env.at(name), outputs);
-        for (const Function &f : outputs) initOutputRegion(f);
+        for (const Parameter &p : m_instance.inputs)
+            addParameterSymbols(p);
+        for (const std::string &name : order)
+            addFuncNode(env.at(name), outputs);
+        for (const Function &f : outputs)
+            initOutputRegion(f);
 
         // Consumers before producers: a Func's region is final when it is processed.
-        for (auto it = order.rbegin(); it != order.rend(); ++it) processFunc(m_index.at(*it));
+        for (auto it = order.rbegin(); it != order.rend(); ++it)
+            processFunc(m_index.at(*it));
         finishInputs();
         summarizeEdges();
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -92,12 +100,16 @@ private:
         std::map<std::string, std::pair<Parameter, Buffer<>>> inputs;
         for (const auto &[name, f] : env) {
             std::vector<Definition> defs{f.definition()};
-            for (const Definition &u : f.updates()) defs.push_back(u);
+            for (const Definition &u : f.updates())
+                defs.push_back(u);
             for (const Definition &def : defs) {
                 CallCollector c(name);
-                for (const Expr &e : definitionExprs(def)) e.accept(&c);
-                for (const auto &[n, p] : c.params) inputs[n].first = p;
-                for (const auto &[n, b] : c.buffers) inputs[n].second = b;
+                for (const Expr &e : definitionExprs(def))
+                    e.accept(&c);
+                for (const auto &[n, p] : c.params)
+                    inputs[n].first = p;
+                for (const auto &[n, b] : c.buffers)
+                    inputs[n].second = b;
             }
         }
         for (const auto &[name, source] : inputs) {
@@ -179,7 +191,8 @@ private:
         node.types = f.output_types();
         node.bytesPerPoint = int(bytesOf(node.types));
         node.function = f;
-        for (const Function &o : outputs) node.isOutput |= o.same_as(f);
+        for (const Function &o : outputs)
+            node.isOutput |= o.same_as(f);
         node.region.assign(size_t(node.dimensions), Interval{});
         m_index[node.halideName] = node.index;
         m_dag.m_nodes.push_back(std::move(node));
@@ -211,7 +224,8 @@ private:
             }
         }
         std::vector<Definition> defs{node.function.definition()};
-        for (const Definition &u : node.function.updates()) defs.push_back(u);
+        for (const Definition &u : node.function.updates())
+            defs.push_back(u);
         for (size_t s = 0; s < defs.size(); ++s) {
             Stage stage;
             stage.node = index;
@@ -271,7 +285,8 @@ private:
         const Stage &stage = node.stages[size_t(stageIndex)];
         CallCollector collector(node.halideName);
         const std::vector<Expr> exprs = definitionExprs(def); // owns the Calls collected below
-        for (const Expr &e : exprs) e.accept(&collector);
+        for (const Expr &e : exprs)
+            e.accept(&collector);
 
         const Box loopBox = stage.fullLoopBox();
         Scope<HInterval> scope;
@@ -299,7 +314,8 @@ private:
                 for (const Expr &arg : call->args) {
                     CallArg callArg;
                     callArg.affine = analyzeAffine(arg, stage.loops.size(), loopIndexOf, constants);
-                    if (!callArg.affine) callArg.fallback = boundOverWholeStage(arg, scope, edge.producer);
+                    if (!callArg.affine)
+                        callArg.fallback = boundOverWholeStage(arg, scope, edge.producer);
                     site.args.push_back(callArg);
                 }
                 edge.calls.push_back(std::move(site));
@@ -318,13 +334,13 @@ private:
         const ArgLoopDependence pattern = [&built](const std::vector<Expr> &args) {
             return classifyAccess(args, built);
         };
-        built.features = computeAlgorithmFeatures(def.values(), def.args(), node.halideName, pattern);
+        built.features =
+            computeAlgorithmFeatures(def.values(), def.args(), node.halideName, pattern);
     }
 
     /// Range of a non-affine argument over the whole consumer stage, by Halide's bounds
     /// inference; the producer's type range or estimates when that is unbounded.
-    Interval boundOverWholeStage(const Expr &arg, const Scope<HInterval> &scope,
-                                 int producer) {
+    Interval boundOverWholeStage(const Expr &arg, const Scope<HInterval> &scope, int producer) {
         Expr e = arg;
         for (const auto &[name, value] : m_symbols) {
             e = substitute(name, Expr(int(value)), e);
@@ -382,7 +398,8 @@ private:
                 const std::string prefix = node.name;
                 std::optional<int64_t> min = symbol(prefix + ".min." + std::to_string(d));
                 std::optional<int64_t> extent = symbol(prefix + ".extent." + std::to_string(d));
-                node.region[size_t(d)] = {min.value_or(0), min.value_or(0) + extent.value_or(1) - 1};
+                node.region[size_t(d)] = {min.value_or(0),
+                                          min.value_or(0) + extent.value_or(1) - 1};
             }
         }
     }
@@ -390,7 +407,8 @@ private:
     void summarizeEdges() {
         for (Edge &edge : m_dag.m_edges) {
             const Node &producer = m_dag.m_nodes[size_t(edge.producer)];
-            const Stage &stage = m_dag.m_nodes[size_t(edge.consumer)].stages[size_t(edge.consumerStage)];
+            const Stage &stage =
+                m_dag.m_nodes[size_t(edge.consumer)].stages[size_t(edge.consumerStage)];
             edge.pointwise = stage.index == 0 && !producer.isInput;
             for (const CallSite &site : edge.calls) {
                 for (size_t d = 0; d < site.args.size(); ++d) {
@@ -402,7 +420,8 @@ private:
                     }
                     bool identity = false;
                     for (size_t l = 0; l < stage.loops.size(); ++l) {
-                        if (stage.loops[l].funcDim == int(d) && arg.affine->isIdentity(l)) identity = true;
+                        if (stage.loops[l].funcDim == int(d) && arg.affine->isIdentity(l))
+                            identity = true;
                     }
                     if (!identity) edge.pointwise = false;
                 }
@@ -410,9 +429,11 @@ private:
             }
         }
         for (Node &node : m_dag.m_nodes) {
-            if (node.isInput || node.isOutput || node.stages.size() != 1 || node.outgoing.empty()) continue;
-            node.pointwiseUsesOnly = std::all_of(node.outgoing.begin(), node.outgoing.end(),
-                                                 [&](int e) { return m_dag.m_edges[size_t(e)].pointwise; });
+            if (node.isInput || node.isOutput || node.stages.size() != 1 || node.outgoing.empty())
+                continue;
+            node.pointwiseUsesOnly =
+                std::all_of(node.outgoing.begin(), node.outgoing.end(),
+                            [&](int e) { return m_dag.m_edges[size_t(e)].pointwise; });
         }
         // The authors' implementation inlines without search a pointwise Func whose producers
         // are pointwise and whose single consumer is pointwise: long chains of pointwise Funcs.
@@ -472,7 +493,8 @@ Box Edge::requiredRegion(const Box &loops) const {
             const int64_t extent = std::max<int64_t>(1, std::min(arg.fallback.extent(), remaining));
             remaining = std::max<int64_t>(1, remaining / extent);
             int64_t start = affineOnly[d].empty() ? arg.fallback.min : affineOnly[d].min;
-            start = std::clamp(start, arg.fallback.min, std::max(arg.fallback.min, arg.fallback.max - extent + 1));
+            start = std::clamp(start, arg.fallback.min,
+                               std::max(arg.fallback.min, arg.fallback.max - extent + 1));
             region[d].unite({start, start + extent - 1});
         }
     }
@@ -482,7 +504,8 @@ Box Edge::requiredRegion(const Box &loops) const {
 Box Stage::fullLoopBox() const {
     Box box;
     box.reserve(loops.size());
-    for (const LoopVar &l : loops) box.push_back(l.estimate);
+    for (const LoopVar &l : loops)
+        box.push_back(l.estimate);
     return box;
 }
 
@@ -501,12 +524,14 @@ int FunctionDAG::find(const std::string &name) const {
 }
 
 int FunctionDAG::funcCount() const {
-    return int(std::count_if(m_nodes.begin(), m_nodes.end(), [](const Node &n) { return !n.isInput; }));
+    return int(
+        std::count_if(m_nodes.begin(), m_nodes.end(), [](const Node &n) { return !n.isInput; }));
 }
 
 int FunctionDAG::stageCount() const {
     int total = 0;
-    for (const Node &n : m_nodes) total += int(n.stages.size());
+    for (const Node &n : m_nodes)
+        total += int(n.stages.size());
     return total;
 }
 

@@ -22,8 +22,8 @@ namespace beamscope {
 struct LoopVar {
     std::string name;
     bool isReduction = false;
-    int funcDim = -1;      ///< the Func dimension a pure loop iterates over; -1 for RVars
-    Interval estimate;     ///< estimated range when the Func is computed over its whole region
+    int funcDim = -1;  ///< the Func dimension a pure loop iterates over; -1 for RVars
+    Interval estimate; ///< estimated range when the Func is computed over its whole region
 };
 
 /// One argument of one call: an affine form over the consumer stage's loops, or not affine.
@@ -55,9 +55,9 @@ struct Edge {
 struct Stage {
     int node = -1;
     int index = 0;
-    std::string name;             ///< "f" or "f.update(0)"
-    std::vector<LoopVar> loops;   ///< innermost first, as Halide orders them
-    std::vector<int> incoming;    ///< edge indices of the producers this stage calls
+    std::string name;           ///< "f" or "f.update(0)"
+    std::vector<LoopVar> loops; ///< innermost first, as Halide orders them
+    std::vector<int> incoming;  ///< edge indices of the producers this stage calls
     AlgorithmFeatures features;
 
     /// Estimated loop ranges when the whole Func is computed (the stage's full box).
@@ -72,14 +72,14 @@ struct Node {
     std::string name;       ///< as the user wrote it (Halide's "$n" uniquifying suffix removed)
     std::string halideName; ///< Halide's unique name of the Function or buffer
     int dimensions = 0;
-    std::vector<std::string> args;     ///< pure argument names
-    std::vector<Halide::Type> types;   ///< one per tuple element
-    int bytesPerPoint = 0;             ///< sum of tuple element sizes
+    std::vector<std::string> args;   ///< pure argument names
+    std::vector<Halide::Type> types; ///< one per tuple element
+    int bytesPerPoint = 0;           ///< sum of tuple element sizes
     bool isInput = false;
     bool isOutput = false;
-    Box region;                        ///< estimated region when all outputs are computed
+    Box region; ///< estimated region when all outputs are computed
     std::vector<Stage> stages;
-    std::vector<int> outgoing;         ///< edge indices to consumer stages
+    std::vector<int> outgoing;           ///< edge indices to consumer stages
     Halide::Internal::Function function; ///< undefined for inputs
 
     /// A single-stage Func whose every use reads it pointwise: the simple schedules of

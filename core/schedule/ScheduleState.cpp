@@ -13,19 +13,28 @@ namespace beamscope {
 
 namespace {
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceilDiv(int64_t a, int64_t b) {
+    return (a + b - 1) / b;
+}
 
-int levelRank(LoopLevel l) { return static_cast<int>(l); }
+int levelRank(LoopLevel l) {
+    return static_cast<int>(l);
+}
 
 } // namespace
 
 const char *computeKindName(ComputeKind kind) {
     switch (kind) {
-    case ComputeKind::Unscheduled: return "unscheduled";
-    case ComputeKind::Inline: return "inline";
-    case ComputeKind::Root: return "root";
-    case ComputeKind::Block: return "block";
-    case ComputeKind::Thread: return "thread";
+    case ComputeKind::Unscheduled:
+        return "unscheduled";
+    case ComputeKind::Inline:
+        return "inline";
+    case ComputeKind::Root:
+        return "root";
+    case ComputeKind::Block:
+        return "block";
+    case ComputeKind::Thread:
+        return "thread";
     }
     return "?";
 }
@@ -112,7 +121,8 @@ FuncPlacement ScheduleState::rootPlacement(int node) const {
     return p;
 }
 
-FuncPlacement ScheduleState::rootTilingPlacement(int node, const std::vector<StageTiling> &tilings) const {
+FuncPlacement ScheduleState::rootTilingPlacement(int node,
+                                                 const std::vector<StageTiling> &tilings) const {
     FuncPlacement p;
     p.kind = ComputeKind::Root;
     p.tiled = true;
@@ -121,8 +131,12 @@ FuncPlacement ScheduleState::rootTilingPlacement(int node, const std::vector<Sta
     return p;
 }
 
-StatePtr ScheduleState::withInline(int node) const { return derive(node, inlinePlacement(node)).materialize(); }
-StatePtr ScheduleState::withRoot(int node) const { return derive(node, rootPlacement(node)).materialize(); }
+StatePtr ScheduleState::withInline(int node) const {
+    return derive(node, inlinePlacement(node)).materialize();
+}
+StatePtr ScheduleState::withRoot(int node) const {
+    return derive(node, rootPlacement(node)).materialize();
+}
 StatePtr ScheduleState::withRootTiling(int node, const std::vector<StageTiling> &tilings) const {
     return derive(node, rootTilingPlacement(node, tilings)).materialize();
 }
@@ -133,7 +147,8 @@ StatePtr ScheduleState::withThread(int node, int host) const {
     return derive(node, threadPlacement(node, host)).materialize();
 }
 
-FuncPlacement ScheduleState::blockPlacement(int node, int host, const std::vector<int64_t> &serial) const {
+FuncPlacement ScheduleState::blockPlacement(int node, int host,
+                                            const std::vector<int64_t> &serial) const {
     if (!canFuse(node, host, LoopLevel::Block)) {
         throw Error("'" + m_dag->node(node).name + "' cannot be computed at the block level of '" +
                     m_dag->node(host).name + "'");
@@ -154,7 +169,8 @@ FuncPlacement ScheduleState::blockPlacement(int node, int host, const std::vecto
     p.tilings = {t};
     const FuncPlacement &h = *m_placements[size_t(host)];
     int64_t blocks = 1;
-    for (int64_t b : h.tilings.back().blocks) blocks *= b;
+    for (int64_t b : h.tilings.back().blocks)
+        blocks *= b;
     p.realizations = h.realizations * blocks;
     return p;
 }
@@ -177,21 +193,26 @@ FuncPlacement ScheduleState::threadPlacement(int node, int host) const {
     p.tilings = {StageTiling{ones, ones, serial}};
     const FuncPlacement &h = *m_placements[size_t(host)];
     int64_t outer = 1;
-    for (int64_t b : h.tilings.back().blocks) outer *= b;
-    for (int64_t t : h.tilings.back().threads) outer *= t;
+    for (int64_t b : h.tilings.back().blocks)
+        outer *= b;
+    for (int64_t t : h.tilings.back().threads)
+        outer *= t;
     p.realizations = h.realizations * outer;
     return p;
 }
 
 StatePtr ScheduleState::withPlacement(int node, const FuncPlacement &placement) const {
     switch (placement.kind) {
-    case ComputeKind::Inline: return withInline(node);
+    case ComputeKind::Inline:
+        return withInline(node);
     case ComputeKind::Root:
         return placement.tiled ? withRootTiling(node, placement.tilings) : withRoot(node);
     case ComputeKind::Block:
         return withBlock(node, placement.host, placement.tilings.at(0).serial);
-    case ComputeKind::Thread: return withThread(node, placement.host);
-    case ComputeKind::Unscheduled: break;
+    case ComputeKind::Thread:
+        return withThread(node, placement.host);
+    case ComputeKind::Unscheduled:
+        break;
     }
     throw Error("cannot replay an unscheduled placement of '" + m_dag->node(node).name + "'");
 }
@@ -224,7 +245,8 @@ bool ScheduleState::insideHost(int node, int host, LoopLevel level) const {
         if (p.host == host) return levelRank(own) >= levelRank(level);
         return insideHost(p.host, host, level);
     }
-    default: return false;
+    default:
+        return false;
     }
 }
 
@@ -274,10 +296,11 @@ Box ScheduleState::loopBoxWithin(int consumer, int stageIndex, int host, LoopLev
         const StageTiling &t = h.tilings[size_t(stageIndex)];
         for (size_t l = 0; l < stage.loops.size(); ++l) {
             const LoopVar &loop = stage.loops[l];
-            const int64_t base =
-                loop.funcDim >= 0 && !h.region.empty() ? h.region[size_t(loop.funcDim)].min
-                                                       : loop.estimate.min;
-            const int64_t span = level == LoopLevel::Block ? t.threads[l] * t.serial[l] : t.serial[l];
+            const int64_t base = loop.funcDim >= 0 && !h.region.empty()
+                                     ? h.region[size_t(loop.funcDim)].min
+                                     : loop.estimate.min;
+            const int64_t span =
+                level == LoopLevel::Block ? t.threads[l] * t.serial[l] : t.serial[l];
             box[l] = loop.isReduction ? loop.estimate : Interval{base, base + span - 1};
         }
         return box;
@@ -297,11 +320,13 @@ Box ScheduleState::regionWithin(int node, int host, LoopLevel level) const {
     for (int e : n.outgoing) {
         const Edge &edge = m_dag->edge(e);
         const Box box = loopBoxWithin(edge.consumer, edge.consumerStage, host, level);
-        if (box.empty() && !m_dag->node(edge.consumer).stages[size_t(edge.consumerStage)].loops.empty()) {
+        if (box.empty() &&
+            !m_dag->node(edge.consumer).stages[size_t(edge.consumerStage)].loops.empty()) {
             continue;
         }
         const Box required = edge.requiredRegion(box);
-        for (size_t d = 0; d < region.size() && d < required.size(); ++d) region[d].unite(required[d]);
+        for (size_t d = 0; d < region.size() && d < required.size(); ++d)
+            region[d].unite(required[d]);
     }
     return region;
 }
@@ -327,10 +352,14 @@ std::vector<int> ScheduleState::edgesWithin(int node, int host, LoopLevel level)
 MemoryType ScheduleState::memoryOf(int node) const {
     if (m_dag->node(node).isInput) return MemoryType::Global;
     switch (m_placements[size_t(node)]->kind) {
-    case ComputeKind::Block: return MemoryType::Shared;
-    case ComputeKind::Thread: return MemoryType::Register;
-    case ComputeKind::Inline: return MemoryType::None;
-    default: return MemoryType::Global; // root, and not yet scheduled (treated as root)
+    case ComputeKind::Block:
+        return MemoryType::Shared;
+    case ComputeKind::Thread:
+        return MemoryType::Register;
+    case ComputeKind::Inline:
+        return MemoryType::None;
+    default:
+        return MemoryType::Global; // root, and not yet scheduled (treated as root)
     }
 }
 
@@ -363,11 +392,14 @@ void ScheduleState::dump(std::ostream &os) const {
         for (size_t s = 0; s < p.tilings.size(); ++s) {
             const StageTiling &t = p.tilings[s];
             os << " [s" << s << " blocks";
-            for (int64_t v : t.blocks) os << " " << v;
+            for (int64_t v : t.blocks)
+                os << " " << v;
             os << " threads";
-            for (int64_t v : t.threads) os << " " << v;
+            for (int64_t v : t.threads)
+                os << " " << v;
             os << " serial";
-            for (int64_t v : t.serial) os << " " << v;
+            for (int64_t v : t.serial)
+                os << " " << v;
             os << "]";
         }
         os << "\n";

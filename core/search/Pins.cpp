@@ -26,7 +26,8 @@ std::optional<ComputeKind> kindFromName(const std::string &s) {
 
 std::vector<int64_t> sizesFrom(const nlohmann::json &j, const std::string &what) {
     std::vector<int64_t> out;
-    if (!j.is_array()) throw Error("pin field '" + what + "' must be an array of positive integers");
+    if (!j.is_array())
+        throw Error("pin field '" + what + "' must be an array of positive integers");
     for (const auto &v : j) {
         if (!v.is_number_integer() || v.get<int64_t>() < 1) {
             throw Error("pin field '" + what + "' must be an array of positive integers");
@@ -69,21 +70,26 @@ std::vector<Pin> pinsFromJson(const nlohmann::json &j) {
             if (key == "func") continue;
             if (key == "location") {
                 if (!value.is_string() || !kindFromName(value.get<std::string>())) {
-                    throw Error("pin on " + jsonQuoted(pin.func) + ": location must be root, inline, block or thread");
+                    throw Error("pin on " + jsonQuoted(pin.func) +
+                                ": location must be root, inline, block or thread");
                 }
                 pin.location = kindFromName(value.get<std::string>());
             } else if (key == "host") {
-                if (!value.is_string()) throw Error("pin on " + jsonQuoted(pin.func) + ": host must be a Func name");
+                if (!value.is_string())
+                    throw Error("pin on " + jsonQuoted(pin.func) + ": host must be a Func name");
                 pin.host = value.get<std::string>();
             } else if (key == "threads") {
                 pin.threads = sizesFrom(value, "threads");
             } else if (key == "serial") {
                 pin.serial = sizesFrom(value, "serial");
             } else if (key == "frozen") {
-                if (!value.is_boolean()) throw Error("pin on " + jsonQuoted(pin.func) + ": frozen must be true or false");
+                if (!value.is_boolean())
+                    throw Error("pin on " + jsonQuoted(pin.func) +
+                                ": frozen must be true or false");
                 pin.frozen = value.get<bool>();
             } else {
-                throw Error("pin on " + jsonQuoted(pin.func) + ": unknown field " + jsonQuoted(key));
+                throw Error("pin on " + jsonQuoted(pin.func) + ": unknown field " +
+                            jsonQuoted(key));
             }
         }
         pins.push_back(std::move(pin));
@@ -145,7 +151,8 @@ std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const Functio
         }
         const bool fused = r.location == ComputeKind::Block || r.location == ComputeKind::Thread;
         if (fused) {
-            if (n.stages.size() > 1) throw Error(what + "a Func with update definitions can only be computed at root");
+            if (n.stages.size() > 1)
+                throw Error(what + "a Func with update definitions can only be computed at root");
             if (pin.host.empty()) throw Error(what + "block and thread locations need a host Func");
             r.host = dag.find(pin.host);
             if (r.host < 0) throw Error(what + "no host Func '" + pin.host + "'");
@@ -158,16 +165,19 @@ std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const Functio
         if (!pin.threads.empty() && r.location != ComputeKind::Root) {
             throw Error(what + "thread sizes need location root");
         }
-        if (!pin.serial.empty() && r.location != ComputeKind::Root && r.location != ComputeKind::Block) {
+        if (!pin.serial.empty() && r.location != ComputeKind::Root &&
+            r.location != ComputeKind::Block) {
             throw Error(what + "serial sizes need location root or block");
         }
         for (const auto *sizes : {&pin.threads, &pin.serial}) {
             if (!sizes->empty() && int(sizes->size()) != n.dimensions) {
-                throw Error(what + "tile sizes need one entry per dimension (" + std::to_string(n.dimensions) + ")");
+                throw Error(what + "tile sizes need one entry per dimension (" +
+                            std::to_string(n.dimensions) + ")");
             }
         }
         int64_t threads = 1;
-        for (int64_t t : pin.threads) threads *= t;
+        for (int64_t t : pin.threads)
+            threads *= t;
         if (threads > gpu.maxThreadsPerBlock) {
             throw Error(what + std::to_string(threads) + " threads exceed the GPU's " +
                         std::to_string(gpu.maxThreadsPerBlock) + " per block");
@@ -188,11 +198,13 @@ std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const Functio
         if (r.host < 0) continue;
         for (const ResolvedPin &h : out) {
             if (h.node != r.host || !h.location) continue;
-            const bool ok = *h.location == ComputeKind::Root ||
-                            (*h.location == ComputeKind::Block && r.location == ComputeKind::Thread);
+            const bool ok =
+                *h.location == ComputeKind::Root ||
+                (*h.location == ComputeKind::Block && r.location == ComputeKind::Thread);
             if (!ok) {
-                throw Error("pin on '" + dag.node(r.node).name + "': its host '" + dag.node(h.node).name +
-                            "' is pinned " + computeKindName(*h.location) + " and cannot host it");
+                throw Error("pin on '" + dag.node(r.node).name + "': its host '" +
+                            dag.node(h.node).name + "' is pinned " + computeKindName(*h.location) +
+                            " and cannot host it");
             }
         }
     }
@@ -220,12 +232,14 @@ bool pinSatisfied(const ResolvedPin &pin, const FunctionDAG &dag, const FuncPlac
         for (size_t s = 0; s < n.stages.size(); ++s) {
             const StageTiling &t = p.tilings[s];
             if (!pin.threads.empty()) {
-                const StageTiling want = ScheduleState::makeTiling(n.stages[s], perLoop(n.stages[s], pin.threads),
-                                                                   pin.serial.empty() ? t.serial : perLoop(n.stages[s], pin.serial));
+                const StageTiling want = ScheduleState::makeTiling(
+                    n.stages[s], perLoop(n.stages[s], pin.threads),
+                    pin.serial.empty() ? t.serial : perLoop(n.stages[s], pin.serial));
                 if (want.threads != t.threads) return false;
             }
             if (!pin.serial.empty()) {
-                const StageTiling want = ScheduleState::makeTiling(n.stages[s], t.threads, perLoop(n.stages[s], pin.serial));
+                const StageTiling want = ScheduleState::makeTiling(
+                    n.stages[s], t.threads, perLoop(n.stages[s], pin.serial));
                 if (want.serial != t.serial) return false;
             }
         }
@@ -233,7 +247,9 @@ bool pinSatisfied(const ResolvedPin &pin, const FunctionDAG &dag, const FuncPlac
     if (p.kind == ComputeKind::Block && !pin.serial.empty()) {
         const std::vector<int64_t> want = perLoop(n.stages[0], pin.serial);
         for (size_t l = 0; l < want.size(); ++l) {
-            if (std::min(want[l], p.region[size_t(n.stages[0].loops[l].funcDim)].extent()) != p.tilings[0].serial[l]) return false;
+            if (std::min(want[l], p.region[size_t(n.stages[0].loops[l].funcDim)].extent()) !=
+                p.tilings[0].serial[l])
+                return false;
         }
     }
     return true;
@@ -248,17 +264,20 @@ std::optional<Derivation> applyFrozenPin(const ResolvedPin &pin, const ScheduleS
     case ComputeKind::Root: {
         std::vector<StageTiling> tilings;
         for (const Stage &s : n.stages) {
-            tilings.push_back(ScheduleState::makeTiling(s, perLoop(s, pin.threads), perLoop(s, pin.serial)));
+            tilings.push_back(
+                ScheduleState::makeTiling(s, perLoop(s, pin.threads), perLoop(s, pin.serial)));
         }
         return state.derive(pin.node, state.rootTilingPlacement(pin.node, tilings));
     }
     case ComputeKind::Block:
         if (!state.canFuse(pin.node, pin.host, LoopLevel::Block)) return std::nullopt;
-        return state.derive(pin.node, state.blockPlacement(pin.node, pin.host, perLoop(n.stages[0], pin.serial)));
+        return state.derive(
+            pin.node, state.blockPlacement(pin.node, pin.host, perLoop(n.stages[0], pin.serial)));
     case ComputeKind::Thread:
         if (!state.canFuse(pin.node, pin.host, LoopLevel::Thread)) return std::nullopt;
         return state.derive(pin.node, state.threadPlacement(pin.node, pin.host));
-    case ComputeKind::Unscheduled: break;
+    case ComputeKind::Unscheduled:
+        break;
     }
     return std::nullopt;
 }
