@@ -215,17 +215,31 @@ StagePlan blockStagePlan(const Node &node, const StageTiling &tiling) {
     return plan;
 }
 
-/// A Func inside its host's thread loops: serial loops over the region one thread needs.
-StagePlan threadStagePlan(const Node &node, const StageTiling &tiling) {
-    const Stage &stage = node.stages[0];
+/// A stage of a Func inside its host's thread loops: serial loops over the region one thread
+/// needs. An update runs its pure loops inside its RVars, unrolled, so that the points of the
+/// tile accumulate in registers while each RVar iteration's loads are shared between them (the
+/// unrolled block of accumulators of a fast matrix multiply, paper 6.2).
+StagePlan threadStagePlan(const Node &node, int stageIndex, const StageTiling &tiling) {
+    const Stage &stage = node.stages[size_t(stageIndex)];
     StagePlan plan;
-    std::vector<CallVar> loops;
+    std::vector<CallVar> pure, rvars;
     int64_t product = 1;
     for (size_t l = 0; l < stage.loops.size(); ++l) {
-        loops.push_back({stage.loops[l].name, false});
+        if (stage.loops[l].isReduction) {
+            rvars.push_back({stage.loops[l].name, true});
+            continue;
+        }
+        pure.push_back({stage.loops[l].name, false});
         product *= std::max<int64_t>(1, tiling.serial[l]);
     }
-    unrollSmall(plan, 0, loops, product);
+    if (!pure.empty() && !rvars.empty()) {
+        std::vector<CallVar> order = pure;
+        order.insert(order.end(), rvars.begin(), rvars.end());
+        plan.calls.push_back(makeCall(CallKind::Reorder, stageIndex, order));
+    }
+    // An accumulator's tile is fully unrolled at any size (the thread-level budget bounds it):
+    // registers need constant indices.
+    unrollSmall(plan, stageIndex, pure, product, node.stages.size() > 1);
     return plan;
 }
 
@@ -328,7 +342,9 @@ std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
         } else if (p.kind == ComputeKind::Block) {
             out.push_back(blockStagePlan(n, p.tilings.at(0)));
         } else if (p.kind == ComputeKind::Thread) {
-            out.push_back(threadStagePlan(n, p.tilings.at(0)));
+            for (size_t s = 0; s < n.stages.size(); ++s) {
+                out.push_back(threadStagePlan(n, int(s), p.tilings.at(s)));
+            }
         }
     }
 

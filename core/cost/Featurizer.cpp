@@ -146,15 +146,20 @@ private:
         const int64_t tail = v.threads % warp;
         v.hasTail = tail != 0 && v.threads > warp;
         std::vector<int64_t> lanes, tailLanes;
+        // The innermost pure loop (an update's RVars come first in its loops).
+        size_t firstPure = 0;
+        while (firstPure < n && stage.loops[firstPure].isReduction)
+            ++firstPure;
         if (p.kind == ComputeKind::Thread) {
             // Each thread of the host computes the whole region; a warp's 32 copies sit side by
-            // side along the innermost loop, one host serial tile apart.
+            // side along the innermost pure loop, one host serial tile apart.
             lanes.assign(n, 1);
             tailLanes.assign(n, 1);
-            if (n > 0) {
-                lanes[0] =
+            if (firstPure < n) {
+                lanes[firstPure] =
                     std::min<int64_t>(warp, std::max<int64_t>(1, threads.empty() ? 1 : threads[0]));
-                tailLanes[0] = std::max<int64_t>(1, std::min(lanes[0], tail ? tail : lanes[0]));
+                tailLanes[firstPure] = std::max<int64_t>(
+                    1, std::min(lanes[firstPure], tail ? tail : lanes[firstPure]));
             }
         } else {
             lanes = lanesFor(stage, threads, warp);
@@ -177,8 +182,9 @@ private:
             if (p.kind == ComputeKind::Thread) {
                 perRealization = perTask = perThread = serial[l];
                 const FuncPlacement &h = m_s.placement(p.host);
-                laneStep =
-                    l == 0 && !h.tilings.back().serial.empty() ? h.tilings.back().serial[0] : 1;
+                laneStep = l == firstPure && !h.tilings.back().serial.empty()
+                               ? h.tilings.back().serial[0]
+                               : 1;
             } else {
                 perThread = serial[l];
                 perTask = threads[l] * serial[l];

@@ -6,6 +6,7 @@
 #include "pipeline/ScalarInputs.h"
 #include "util/Error.h"
 
+#include <algorithm>
 #include <set>
 
 namespace beamscope {
@@ -50,6 +51,46 @@ std::vector<Expr> definitionExprs(const Definition &def) {
     for (Expr &e : exprs)
         e = substitute_in_all_lets(e);
     return exprs;
+}
+
+/// Whether every call of `self` in an update's values reads the point the update writes.
+class SelfCallsAtOwnPoint : public IRVisitor {
+public:
+    SelfCallsAtOwnPoint(std::string self, const std::vector<Expr> &lhs)
+        : m_self(std::move(self)), m_lhs(lhs) {}
+    bool atOwnPoint = true;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type != Call::Halide || op->name != m_self) return;
+        if (op->args.size() != m_lhs.size()) {
+            atOwnPoint = false;
+            return;
+        }
+        for (size_t a = 0; a < op->args.size(); ++a) {
+            if (!equal(op->args[a], m_lhs[a])) atOwnPoint = false;
+        }
+    }
+    std::string m_self;
+    const std::vector<Expr> &m_lhs;
+};
+
+/// An update that writes the point named by its pure Vars (f(x, y) += ..., not f(r, y) or
+/// f(g(r)) += ...) and reads f only there.
+bool writesAndReadsItsOwnPoint(const Function &f, const Definition &update) {
+    const std::vector<std::string> pure = f.args();
+    const std::vector<Expr> &lhs = update.args();
+    if (lhs.size() != pure.size()) return false;
+    for (size_t a = 0; a < lhs.size(); ++a) {
+        const Variable *v = lhs[a].as<Variable>();
+        if (!v || v->name != pure[a]) return false;
+    }
+    SelfCallsAtOwnPoint check(f.name(), lhs);
+    for (const Expr &e : definitionExprs(update))
+        e.accept(&check);
+    return check.atOwnPoint;
 }
 
 int64_t bytesOf(const std::vector<Type> &types) {
@@ -226,6 +267,10 @@ private:
         std::vector<Definition> defs{node.function.definition()};
         for (const Definition &u : node.function.updates())
             defs.push_back(u);
+        node.pointwiseUpdates =
+            defs.size() > 1 && std::all_of(defs.begin() + 1, defs.end(), [&](const Definition &u) {
+                return writesAndReadsItsOwnPoint(node.function, u);
+            });
         for (size_t s = 0; s < defs.size(); ++s) {
             Stage stage;
             stage.node = index;

@@ -89,6 +89,11 @@ struct Node {
     /// pointwise Func (no update, every Func producer read at its own coordinates) whose
     /// producers are pointwise and whose single consumer is pointwise.
     bool inlinedWithoutSearch = false;
+    /// Has updates, and every update writes the point its pure loops name (each left-hand
+    /// argument is the pure Var of its dimension) and reads the Func only at that point: over
+    /// any box of points its updates touch that box alone, so it can be computed per thread
+    /// tile of a consumer, its accumulators in registers (matmul's and conv_layer's sums).
+    bool pointwiseUpdates = false;
 };
 
 class FunctionDAG {

@@ -73,10 +73,10 @@ public:
                 if (q.host != root) continue;
                 if (q.kind == ComputeKind::Block) {
                     block->stored.push_back(n.index);
-                    block->children.push_back(fused(n.index, LoopLevel::Block));
+                    block->children.push_back(fused(n.index));
                 } else if (q.kind == ComputeKind::Thread) {
                     thread->stored.push_back(n.index);
-                    thread->children.push_back(fused(n.index, LoopLevel::Thread));
+                    addThreadStages(n.index, *thread);
                 }
             }
         }
@@ -97,14 +97,32 @@ private:
         return serial;
     }
 
-    LoopNestPtr fused(int node, LoopLevel level) const {
+    /// A Func at the thread level of its host: each stage's serial loops over the region one
+    /// thread needs, in stage order; the pure loops unrolled when few, an accumulator's always
+    /// (an update's inside its RVars, ScheduleCalls).
+    void addThreadStages(int node, LoopNest &thread) const {
+        const FuncPlacement &p = m_view(node);
+        const Node &n = m_dag.node(node);
+        for (size_t s = 0; s < n.stages.size(); ++s) {
+            auto serial = leaf(node, int(s), p.tilings[s].serial);
+            int64_t pure = 1;
+            for (size_t l = 0; l < n.stages[s].loops.size(); ++l) {
+                if (!n.stages[s].loops[l].isReduction) pure *= p.tilings[s].serial[l];
+            }
+            serial->unrolled = pure < 16 || n.stages.size() > 1; // accumulators: always
+            thread.children.push_back(serial);
+        }
+    }
+
+    /// A Func at the block level of its host (one stage): its thread and serial loops, with
+    /// the Funcs at its thread level.
+    LoopNestPtr fused(int node) const {
         const StageTiling &t = m_view(node).tilings[0];
         auto serial = leaf(node, 0, t.serial);
         int64_t iterations = 1;
         for (int64_t e : t.serial)
             iterations *= e;
         serial->unrolled = iterations < 16;
-        if (level == LoopLevel::Thread) return serial;
         auto thread = std::make_shared<LoopNest>();
         thread->level = LoopLevel::Thread;
         thread->node = node;
@@ -115,7 +133,7 @@ private:
             const FuncPlacement &q = m_view(n.index);
             if (q.kind == ComputeKind::Thread && q.host == node) {
                 thread->stored.push_back(n.index);
-                thread->children.push_back(fused(n.index, LoopLevel::Thread));
+                addThreadStages(n.index, *thread);
             }
         }
         thread->children.push_back(serial);

@@ -185,12 +185,16 @@ FuncPlacement ScheduleState::threadPlacement(int node, int host) const {
     p.host = host;
     p.tiled = true;
     p.region = regionWithin(node, host, LoopLevel::Thread);
-    const Stage &stage = m_dag->node(node).stages[0];
-    std::vector<int64_t> ones(stage.loops.size(), 1), serial(stage.loops.size(), 1);
-    for (size_t l = 0; l < stage.loops.size(); ++l) {
-        serial[l] = p.region[size_t(stage.loops[l].funcDim)].extent();
+    // Every stage runs serially over the region one thread needs; RVars whole.
+    for (const Stage &stage : m_dag->node(node).stages) {
+        std::vector<int64_t> ones(stage.loops.size(), 1), serial(stage.loops.size(), 1);
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            const LoopVar &loop = stage.loops[l];
+            serial[l] =
+                loop.isReduction ? loop.estimate.extent() : p.region[size_t(loop.funcDim)].extent();
+        }
+        p.tilings.push_back(StageTiling{ones, ones, serial});
     }
-    p.tilings = {StageTiling{ones, ones, serial}};
     const FuncPlacement &h = *m_placements[size_t(host)];
     int64_t outer = 1;
     for (int64_t b : h.tilings.back().blocks)
@@ -252,8 +256,12 @@ bool ScheduleState::insideHost(int node, int host, LoopLevel level) const {
 
 bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
     const Node &n = m_dag->node(node);
-    if (n.isInput || n.isOutput || n.stages.size() != 1 || node == host) return false;
+    if (n.isInput || n.isOutput || node == host) return false;
     if (level != LoopLevel::Block && level != LoopLevel::Thread) return false;
+    // A Func with updates runs all its stages in each thread's tile, its accumulators in
+    // registers, when its updates touch only the points they are computed over; at the block
+    // level its update would need threads of its own.
+    if (n.stages.size() != 1 && !(level == LoopLevel::Thread && n.pointwiseUpdates)) return false;
     const FuncPlacement &h = *m_placements[size_t(host)];
     // Only a root host's tiles have a constant size (its tile splits shift inwards; a block-level
     // host's loops and tiles longer than the stage are guarded): a Func fused into a variable

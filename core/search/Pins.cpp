@@ -151,8 +151,13 @@ std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const Functio
         }
         const bool fused = r.location == ComputeKind::Block || r.location == ComputeKind::Thread;
         if (fused) {
-            if (n.stages.size() > 1)
-                throw Error(what + "a Func with update definitions can only be computed at root");
+            if (n.stages.size() > 1 && (r.location == ComputeKind::Block || !n.pointwiseUpdates)) {
+                throw Error(what + (n.pointwiseUpdates
+                                        ? "a Func with update definitions is computed at root or "
+                                          "at the thread level of a consumer"
+                                        : "a Func whose updates write other points than their "
+                                          "own can only be computed at root"));
+            }
             if (pin.host.empty()) throw Error(what + "block and thread locations need a host Func");
             r.host = dag.find(pin.host);
             if (r.host < 0) throw Error(what + "no host Func '" + pin.host + "'");

@@ -49,6 +49,9 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
     const std::string &name = n.name;
     const std::vector<Pin> &pins = hub.pins();
     const bool canMove = n.stages.size() == 1 && !n.isOutput; // else: always compute_root
+    // A Func with updates that touch only their own point can also accumulate in registers at
+    // a consumer's thread level (ScheduleState::canFuse).
+    const bool canThread = canMove || (!n.isOutput && n.pointwiseUpdates);
 
     m_menu.addSection(QObject::tr("Pin %1").arg(QString::fromStdString(name)));
     m_choices[m_menu.addAction(QObject::tr("Compute at root"))] =
@@ -66,7 +69,7 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
             withPin(pins, locationPin(name, ComputeKind::Thread, host));
     }
     block->setEnabled(canMove && !block->isEmpty());
-    thread->setEnabled(canMove && !thread->isEmpty());
+    thread->setEnabled(canThread && !thread->isEmpty());
     m_tiles = m_menu.addAction(QObject::tr("Root with tile sizes…"));
     m_menu.addSeparator();
 
@@ -99,7 +102,7 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
             locationPin(name, ComputeKind::Thread, host);
     }
     whyBlock->setEnabled(canMove && !whyBlock->isEmpty());
-    whyThread->setEnabled(canMove && !whyThread->isEmpty());
+    whyThread->setEnabled(canThread && !whyThread->isEmpty());
     m_whyTiles = why->addAction(QObject::tr("Root with tile sizes…"));
     // The search runs when asked: there must be a pipeline with a search to follow.
     why->setEnabled(hub.step() != nullptr);

@@ -1,0 +1,158 @@
+// A Func with updates at the thread level of its consumer (paper 6.2: the unrolled block of
+// accumulators of a fast matrix multiply): which updates qualify, that the search offers the
+// placement, that Halide lowers it to registers accumulated inside the RVar loop, and that it
+// runs correctly on the OpenCL device (PoCL here).
+#include "BenchTestUtil.h"
+#include "ScheduleTestUtil.h"
+
+#include "bench/WorkerRunner.h"
+#include "codegen/ScheduleApplier.h"
+#include "search/Pins.h"
+#include "search/SearchSpace.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+using namespace beamscope;
+using namespace beamscope::testing;
+
+namespace {
+
+const AppParams kSmallMatmul = {{"m", 64}, {"n", 64}, {"k", 64}};
+
+std::shared_ptr<const FunctionDAG> matmulDag() {
+    return std::make_shared<const FunctionDAG>(buildApp("matmul", kSmallMatmul));
+}
+
+/// output at root (16x4 threads, 4x4 serial per thread), prod at output's thread level, the
+/// input wrappers inlined.
+StatePtr registerBlockedMatmul(const std::shared_ptr<const FunctionDAG> &dag) {
+    StatePtr s = ScheduleState::initial(dag);
+    s = rootTiled(s, "output", {16, 4}, {4, 4});
+    s = s->withThread(dag->find("prod"), dag->find("output"));
+    s = s->withInline(dag->find("A_im"));
+    return s->withInline(dag->find("B_im"));
+}
+
+/// The Funcs of `app` (catalog defaults) whose updates write and read only their own point.
+std::set<std::string> pointwiseUpdateFuncs(const std::string &app) {
+    const FunctionDAG dag(buildApp(app, {}));
+    std::set<std::string> names;
+    for (const Node &n : dag.nodes()) {
+        if (n.pointwiseUpdates) names.insert(n.name);
+    }
+    return names;
+}
+
+} // namespace
+
+TEST(ThreadLevelUpdate, OnlyUpdatesThatWriteAndReadTheirOwnPointQualify) {
+    // prod(x, y) += A(k, y) * B(x, k) and conv(c, x, y, n) += ...: each update writes the
+    // point of its pure Vars and reads the Func only there.
+    EXPECT_EQ(pointwiseUpdateFuncs("matmul"), std::set<std::string>{"prod"});
+    EXPECT_EQ(pointwiseUpdateFuncs("conv_layer"), std::set<std::string>{"conv"});
+    // histogram(x, y, clamp(...), c) += ...: a data-dependent point; hist_rows(bin(r), y)
+    // += 1 likewise; cdf(r) = cdf(r - 1) + ...: an RVar names the point; IIR scans write
+    // along an RVar too. hist(x) += hist_rows(x, r) sums at its own point.
+    EXPECT_EQ(pointwiseUpdateFuncs("bilateral_grid"), std::set<std::string>{});
+    EXPECT_EQ(pointwiseUpdateFuncs("histogram_equalize"), std::set<std::string>{"hist"});
+    EXPECT_EQ(pointwiseUpdateFuncs("iir_blur"), std::set<std::string>{});
+    // Funcs without updates never qualify.
+    EXPECT_EQ(pointwiseUpdateFuncs("stencil_chain"), std::set<std::string>{});
+}
+
+TEST(ThreadLevelUpdate, TheSearchOffersTheThreadLevelOfARootTiledConsumer) {
+    auto dag = matmulDag();
+    const int prod = dag->find("prod"), output = dag->find("output");
+    const StatePtr parent = rootTiled(ScheduleState::initial(dag), "output", {16, 4}, {4, 4});
+    EXPECT_TRUE(parent->canFuse(prod, output, LoopLevel::Thread));
+    // Its update would need threads of its own at the block level: root or thread only.
+    EXPECT_FALSE(parent->canFuse(prod, output, LoopLevel::Block));
+    const SearchSpace space(GpuSpec::load("v100"), SearchSpaceOptions{});
+    std::vector<Candidate> kept;
+    std::vector<PrunedCandidate> pruned;
+    space.locations(*parent, prod, kept, pruned);
+    std::vector<std::string> labels;
+    for (const Candidate &c : kept)
+        labels.push_back(c.label);
+    EXPECT_EQ(labels, (std::vector<std::string>{"root", "thread of output"}));
+
+    // Each stage runs over the thread's 4x4 tile; the update's RVar (k = 64) whole.
+    const StatePtr blocked = registerBlockedMatmul(dag);
+    const FuncPlacement &p = blocked->placement(prod);
+    ASSERT_EQ(p.tilings.size(), 2u);
+    EXPECT_EQ(p.tilings[0].serial, (std::vector<int64_t>{4, 4}));
+    EXPECT_EQ(p.tilings[1].serial, (std::vector<int64_t>{64, 4, 4})); // r$x, x, y
+    EXPECT_EQ(p.realizations, 64 * 64 / 16);
+}
+
+TEST(ThreadLevelUpdate, PinsAcceptTheThreadLevelAndExplainTheBlockLevel) {
+    auto dag = matmulDag();
+    const GpuSpec v100 = GpuSpec::load("v100");
+    Pin pin;
+    pin.func = "prod";
+    pin.host = "output";
+    pin.location = ComputeKind::Thread;
+    EXPECT_NO_THROW(resolvePins({pin}, *dag, v100));
+    pin.location = ComputeKind::Block;
+    try {
+        resolvePins({pin}, *dag, v100);
+        FAIL() << "a block-level pin of prod was accepted";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("root or at the thread level"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(ThreadLevelUpdate, HalideAccumulatesTheTileInRegistersInsideTheRVarLoop) {
+    auto dag = matmulDag();
+    PipelineInstance fresh = buildApp("matmul", kSmallMatmul);
+    const Halide::Target cuda("host-cuda-cuda_capability_70");
+    applySchedule(*registerBlockedMatmul(dag), fresh, cuda);
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() /
+        ("beamscope-thread-update-" + std::to_string(::getpid()) + ".stmt");
+    fresh.pipeline.compile_to_conceptual_stmt(file.string(), fresh.pipeline.infer_arguments(),
+                                              Halide::StmtOutputFormat::Text, cuda);
+    std::stringstream text;
+    text << std::ifstream(file).rdbuf();
+    std::filesystem::remove(file);
+    const std::string stmt = std::regex_replace(text.str(), std::regex("\\$[0-9]+"), "");
+
+    const size_t threads = stmt.find("gpu_thread<CUDA>", stmt.find("produce output"));
+    ASSERT_NE(threads, std::string::npos) << stmt;
+    const size_t alloc = stmt.find("allocate prod.0[float32 * 16] in Register", threads);
+    EXPECT_NE(alloc, std::string::npos) << stmt;
+    // The update's one loop is its RVar; the 4x4 points inside it are unrolled (so that every
+    // index into the registers is a constant), and so is the initialisation. The inputs are
+    // read in place (A_im, B_im inlined).
+    const size_t rvar = stmt.find("for (prod.s1.r$x", threads);
+    EXPECT_NE(rvar, std::string::npos) << stmt;
+    EXPECT_EQ(stmt.find("for (prod.s1.x"), std::string::npos) << stmt;
+    EXPECT_EQ(stmt.find("for (prod.s1.y"), std::string::npos) << stmt;
+    EXPECT_EQ(stmt.find("for (prod.s0"), std::string::npos) << stmt;
+    EXPECT_EQ(stmt.find("allocate A_im"), std::string::npos) << stmt;
+}
+
+TEST(ThreadLevelUpdate, RegisterBlockedMatmulRunsCorrectlyOnOpenCl) {
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
+    BenchJob job;
+    job.label = "register-blocked";
+    job.source = {"matmul", "", {"m=64", "n=64", "k=64"}};
+    job.schedule = scheduleToJson(*registerBlockedMatmul(matmulDag()));
+    job.target = "host-opencl";
+    job.repeats = 1;
+    job.timeoutS = 120;
+    const Measurement m = runWorker(job, testWorker());
+    ASSERT_FALSE(m.failed()) << m.failure;
+    EXPECT_TRUE(m.correct.value_or(false));
+    EXPECT_LE(m.maxError, 1e-3);
+}
