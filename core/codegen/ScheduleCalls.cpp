@@ -237,9 +237,7 @@ StagePlan threadStagePlan(const Node &node, int stageIndex, const StageTiling &t
         order.insert(order.end(), rvars.begin(), rvars.end());
         plan.calls.push_back(makeCall(CallKind::Reorder, stageIndex, order));
     }
-    // An accumulator's tile is fully unrolled at any size (the thread-level budget bounds it):
-    // registers need constant indices.
-    unrollSmall(plan, stageIndex, pure, product, node.stages.size() > 1);
+    unrollSmall(plan, stageIndex, pure, product, threadLevelUnrolled(node, product));
     return plan;
 }
 

@@ -81,9 +81,6 @@ inline Halide::TailStrategy tailStrategy(const ScheduleCall &c) {
     return c.shiftInwards ? Halide::TailStrategy::ShiftInwards : Halide::TailStrategy::GuardWithIf;
 }
 
-/// Serial loops whose extents multiply to less than this are unrolled (paper 4.7).
-constexpr int64_t kUnrollLimit = 16;
-
 /// The calls for every Func of `state`, outputs first. Throws Error if `state` is incomplete.
 std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
                                      const ScheduleCallOptions &options = {});

@@ -49,11 +49,7 @@ public:
         const bool last = stageIndex == int(m_dag.node(root).stages.size()) - 1;
 
         auto serial = leaf(root, stageIndex, t.serial);
-        int64_t pureSerial = 1;
-        for (size_t l = 0; l < stage.loops.size(); ++l) {
-            if (!stage.loops[l].isReduction) pureSerial *= t.serial[l];
-        }
-        serial->unrolled = pureSerial < 16; // paper 4.7: serial loops shorter than 16 are unrolled
+        serial->unrolled = pureSerialPoints(stage, t) < kUnrollLimit; // paper 4.7
 
         auto thread = std::make_shared<LoopNest>();
         thread->level = LoopLevel::Thread;
@@ -105,11 +101,7 @@ private:
         const Node &n = m_dag.node(node);
         for (size_t s = 0; s < n.stages.size(); ++s) {
             auto serial = leaf(node, int(s), p.tilings[s].serial);
-            int64_t pure = 1;
-            for (size_t l = 0; l < n.stages[s].loops.size(); ++l) {
-                if (!n.stages[s].loops[l].isReduction) pure *= p.tilings[s].serial[l];
-            }
-            serial->unrolled = pure < 16 || n.stages.size() > 1; // accumulators: always
+            serial->unrolled = threadLevelUnrolled(n, pureSerialPoints(n.stages[s], p.tilings[s]));
             thread.children.push_back(serial);
         }
     }
@@ -119,10 +111,7 @@ private:
     LoopNestPtr fused(int node) const {
         const StageTiling &t = m_view(node).tilings[0];
         auto serial = leaf(node, 0, t.serial);
-        int64_t iterations = 1;
-        for (int64_t e : t.serial)
-            iterations *= e;
-        serial->unrolled = iterations < 16;
+        serial->unrolled = pureSerialPoints(m_dag.node(node).stages[0], t) < kUnrollLimit;
         auto thread = std::make_shared<LoopNest>();
         thread->level = LoopLevel::Thread;
         thread->node = node;

@@ -221,6 +221,18 @@ StatePtr ScheduleState::withPlacement(int node, const FuncPlacement &placement) 
     throw Error("cannot replay an unscheduled placement of '" + m_dag->node(node).name + "'");
 }
 
+int64_t pureSerialPoints(const Stage &stage, const StageTiling &tiling) {
+    int64_t points = 1;
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        if (!stage.loops[l].isReduction) points *= tiling.serial[l];
+    }
+    return points;
+}
+
+bool threadLevelUnrolled(const Node &node, int64_t pureSerialPoints) {
+    return pureSerialPoints < kUnrollLimit || node.stages.size() > 1;
+}
+
 // ---- legality ----------------------------------------------------------------------------
 
 bool ScheduleState::canInline(int node) const {

@@ -28,6 +28,17 @@ struct StageTiling {
     auto operator<=>(const StageTiling &) const = default;
 };
 
+/// Serial loops whose pure points multiply to less than this are unrolled (paper 4.7).
+constexpr int64_t kUnrollLimit = 16;
+
+/// Points one thread computes per RVar iteration: the product of `stage`'s pure serial sizes.
+int64_t pureSerialPoints(const Stage &stage, const StageTiling &tiling);
+
+/// Whether a stage of `node` at a thread level has its pure serial loops unrolled: when they
+/// are few (paper 4.7), and always when `node` has updates (its accumulators live in registers,
+/// which need constant indices; the thread-level budget bounds the tile).
+bool threadLevelUnrolled(const Node &node, int64_t pureSerialPoints);
+
 /// Everything decided for one Func.
 struct FuncPlacement {
     ComputeKind kind = ComputeKind::Unscheduled;

@@ -494,11 +494,11 @@ SearchSpace::checkRootTiling(const Node &n, const std::vector<StageTiling> &tili
         const Stage &stage = n.stages[s];
         const StageTiling &t = tilings[s];
         const int64_t parallel = parallelPoints(stage);
-        int64_t threads = 1, serial = 1, blocks = 1;
+        const int64_t serial = pureSerialPoints(stage, t);
+        int64_t threads = 1, blocks = 1;
         for (size_t l = 0; l < stage.loops.size(); ++l) {
             threads *= t.threads[l];
             blocks *= t.blocks[l];
-            if (!stage.loops[l].isReduction) serial *= t.serial[l];
         }
         if (threads > m_gpu.maxThreadsPerBlock) {
             return PrunedCandidate{"", PruneReason::TooManyThreads,
@@ -542,11 +542,10 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
     };
     auto threadChecks = [&](const StageTiling &t, const Stage &stage,
                             bool allowFew) -> std::optional<PrunedCandidate> {
-        int64_t threads = 1, serial = 1;
-        for (size_t l = 0; l < stage.loops.size(); ++l) {
+        const int64_t serial = pureSerialPoints(stage, t);
+        int64_t threads = 1;
+        for (size_t l = 0; l < stage.loops.size(); ++l)
             threads *= t.threads[l];
-            if (!stage.loops[l].isReduction) serial *= t.serial[l];
-        }
         if (threads > m_gpu.maxThreadsPerBlock) {
             return prune(PruneReason::TooManyThreads,
                          std::to_string(threads) + " threads per block");
