@@ -1,5 +1,6 @@
 // LoopNest printing and small queries.
 #include "schedule/LoopNest.h"
+#include "schedule/UnrollNote.h"
 
 #include "dag/FunctionDAG.h"
 
@@ -25,6 +26,18 @@ const char *memoryTypeName(MemoryType type) {
     return "?";
 }
 
+const char *unrollNote(const LoopNest &serial, const Stage &stage) {
+    if (!serial.unrolled) return "";
+    bool reductionLoop = false, pureLoop = false;
+    for (size_t l = 0; l < serial.extents.size() && l < stage.loops.size(); ++l) {
+        if (serial.extents[l] <= 1) continue;
+        (stage.loops[l].isReduction ? reductionLoop : pureLoop) = true;
+    }
+    // Only the pure loops are unrolled (ScheduleCalls): RVar loops stay serial.
+    if (!reductionLoop) return "unrolled";
+    return pureLoop ? "pure loops unrolled" : "";
+}
+
 int64_t LoopNest::iterations() const {
     int64_t n = 1;
     for (int64_t e : extents) n *= e;
@@ -47,7 +60,8 @@ void LoopNest::print(std::ostream &os, const FunctionDAG &dag, int indent) const
         for (size_t l = 0; l < extents.size(); ++l) {
             os << (l ? ", " : "") << s.loops[l].name << ":" << extents[l];
         }
-        os << " @" << loopLevelName(level) << (unrolled ? ", unrolled" : "") << "\n";
+        const std::string note = unrollNote(*this, s);
+        os << " @" << loopLevelName(level) << (note.empty() ? "" : ", ") << note << "\n";
         childIndent = indent + 1;
     }
     for (const LoopNestPtr &child : children) child->print(os, dag, childIndent);

@@ -142,6 +142,41 @@ TEST(ThreadLevelUpdate, HalideAccumulatesTheTileInRegistersInsideTheRVarLoop) {
     EXPECT_EQ(stmt.find("allocate A_im"), std::string::npos) << stmt;
 }
 
+namespace {
+
+/// The printed loop nest's line for `stage`'s serial loops ("for prod.update(0) ... @serial...").
+std::string serialLine(const ScheduleState &state, const std::string &stage) {
+    std::ostringstream text;
+    for (const LoopNestPtr &k : state.kernels())
+        k->print(text, state.dag());
+    std::istringstream lines(text.str());
+    for (std::string line; std::getline(lines, line);) {
+        if (line.find("for " + stage + " ") != std::string::npos &&
+            line.find("@serial") != std::string::npos)
+            return line.substr(line.find_first_not_of(' '));
+    }
+    return "no serial line for " + stage + " in:\n" + text.str();
+}
+
+} // namespace
+
+TEST(ThreadLevelUpdate, TheLoopNestSaysAnUpdatesRVarLoopsStaySerial) {
+    auto dag = matmulDag();
+    // At the thread level: the initialisation's 4x4 unrolled; the update's 4x4 pure points
+    // unrolled inside its RVar, which stays a loop (the Halide lowering above).
+    const StatePtr blocked = registerBlockedMatmul(dag);
+    EXPECT_EQ(serialLine(*blocked, "prod"), "for prod x:4, y:4 @serial, unrolled");
+    EXPECT_EQ(serialLine(*blocked, "prod.update(0)"),
+              "for prod.update(0) r$x:64, x:4, y:4 @serial, pure loops unrolled");
+    // At root with one point per thread nothing is unrolled but loops of one iteration: the
+    // update's RVar loop is not called unrolled.
+    StatePtr root = rootTiled(ScheduleState::initial(dag), "prod", {16, 4}, {1, 1});
+    root = rootTiled(root, "output", {16, 4}, {1, 1});
+    root = root->withInline(dag->find("A_im"))->withInline(dag->find("B_im"));
+    EXPECT_EQ(serialLine(*root, "prod.update(0)"), "for prod.update(0) r$x:64, x:1, y:1 @serial");
+    EXPECT_EQ(serialLine(*root, "output"), "for output x:1, y:1 @serial, unrolled");
+}
+
 TEST(ThreadLevelUpdate, RegisterBlockedMatmulRunsCorrectlyOnOpenCl) {
     ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
     BenchJob job;

@@ -1,6 +1,7 @@
 // LoopNestModel: LoopNest tree -> rows, and the text and colours of every cell.
 #include "views/loopnest/LoopNestModel.h"
 
+#include "schedule/UnrollNote.h"
 #include "views/common/Format.h"
 #include "views/common/Palette.h"
 
@@ -130,8 +131,11 @@ QVariant LoopNestModel::cell(int id, int column, int role) const {
             if (column == ExtentColumn)
                 return stage ? format::extents(*stage, item.loop->extents) : QString();
             if (column == KindColumn) {
-                if (item.loop->level == LoopLevel::Serial && item.loop->unrolled)
-                    return tr("unrolled");
+                if (item.loop->level == LoopLevel::Serial && stage) {
+                    const QString note = QString::fromLatin1(unrollNote(*item.loop, *stage));
+                    if (note == QLatin1String("unrolled")) return tr("unrolled");
+                    if (!note.isEmpty()) return tr("pure unrolled");
+                }
                 return QString::fromLatin1(loopLevelName(item.loop->level));
             }
             return {};
@@ -168,8 +172,9 @@ QString LoopNestModel::headerToolTip(int section) const {
     case ExtentColumn:
         return tr("Iterations of each loop variable at this level");
     case KindColumn:
-        return tr("GPU level of a loop (block, thread, serial; unrolled when small), or where a "
-                  "Func's storage lives (global, shared, register)");
+        return tr("GPU level of a loop (block, thread, serial; unrolled when small; an update's "
+                  "pure loops unrolled inside its serial RVar loops), or where a Func's storage "
+                  "lives (global, shared, register)");
     case InlinedColumn:
         return tr("Funcs inlined into a stage, with the calls per evaluation");
     default:
