@@ -7,6 +7,7 @@
 
 #include "bench/WorkerRunner.h"
 #include "codegen/ScheduleApplier.h"
+#include "pipeline/PipelineSource.h"
 #include "search/Pins.h"
 #include "search/SearchSpace.h"
 #include "util/Error.h"
@@ -183,6 +184,37 @@ TEST(ThreadLevelUpdate, RegisterBlockedMatmulRunsCorrectlyOnOpenCl) {
     job.label = "register-blocked";
     job.source = {"matmul", "", {"m=64", "n=64", "k=64"}};
     job.schedule = scheduleToJson(*registerBlockedMatmul(matmulDag()));
+    job.target = "host-opencl";
+    job.repeats = 1;
+    job.timeoutS = 120;
+    const Measurement m = runWorker(job, testWorker());
+    ASSERT_FALSE(m.failed()) << m.failure;
+    EXPECT_TRUE(m.correct.value_or(false));
+    EXPECT_LE(m.maxError, 1e-3);
+}
+
+TEST(ThreadLevelUpdate, UserAccumulatorsWithTwoUpdatesOrAPredicateRunCorrectlyOnOpenCl) {
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
+    // acc's second update rescales its own point; tri's RDom predicate reads x. Both qualify,
+    // and both at the thread level of a root-tiled output give the CPU reference's values.
+    const PipelineSource source{"user_accumulators", BEAMSCOPE_TEST_USER_GENERATOR_LIB, {}};
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(source));
+    std::set<std::string> qualifying;
+    for (const Node &n : dag->nodes()) {
+        if (n.pointwiseUpdates) qualifying.insert(n.name);
+    }
+    EXPECT_EQ(qualifying, (std::set<std::string>{"acc", "tri"}));
+
+    StatePtr s = rootTiled(ScheduleState::initial(dag), "output", {16, 4}, {2, 2});
+    s = s->withThread(dag->find("acc"), dag->find("output"));
+    s = placeRest(s->withThread(dag->find("tri"), dag->find("output")));
+    ASSERT_EQ(s->placement(dag->find("acc")).tilings.size(), 3u);
+    EXPECT_EQ(serialLine(*s, "acc.update(1)"), "for acc.update(1) x:2, y:2 @serial, unrolled");
+
+    BenchJob job;
+    job.label = "user-accumulators";
+    job.source = source;
+    job.schedule = scheduleToJson(*s);
     job.target = "host-opencl";
     job.repeats = 1;
     job.timeoutS = 120;

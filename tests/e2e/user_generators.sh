@@ -38,15 +38,17 @@ declare -A inputs=(
     [user_tone_map]="--input gain=1.25 --input invert=true"
     [user_box_stats]="--input scale=0.5 --input bias=7"
     [user_pyramid_4d]=""
+    [user_accumulators]=""
 )
 declare -A outputs=(
     [user_tone_map]="toned mask"
     [user_box_stats]="stats peak"
     [user_pyramid_4d]="output"
+    [user_accumulators]="output"
 )
 
 start=$(date +%s)
-for gen in user_tone_map user_box_stats user_pyramid_4d; do
+for gen in user_tone_map user_box_stats user_pyramid_4d user_accumulators; do
     # shellcheck disable=SC2086
     set -- --generator-lib "$lib" ${inputs[$gen]}
     if "$cli" dag "$gen" "$@" >"$tmp/dag" 2>"$tmp/err"; then

@@ -3,8 +3,9 @@
 // inputs of several types (with a default, a range, only an estimate, or nothing at all), two
 // output buffers, a Tuple-valued output, 3-D and 4-D buffers of uint8, uint16, int32 and float,
 // a data-dependent lookup-table gather, an RDom reduction with an update stage, an inline
-// reduction, an up/down-sampling pyramid and boundary conditions. Estimates are small, so a
-// benchmark run on an OpenCL CPU device takes seconds. Built against Beamscope's libHalide.
+// reduction, an up/down-sampling pyramid, boundary conditions, and accumulators with two updates
+// or an RDom predicate over a pure Var. Estimates are small, so a benchmark run on an OpenCL CPU
+// device takes seconds. Built against Beamscope's libHalide.
 #include <Halide.h>
 
 #include <vector>
@@ -127,8 +128,36 @@ public:
     }
 };
 
+/// Two accumulators of the kind a thread may hold in registers: `acc` sums a 1-D window and then
+/// rescales every point in a second update; `tri` sums a row prefix whose length depends on x
+/// (an RDom predicate over a pure Var). The output reads both at its own point.
+class UserAccumulators : public Generator<UserAccumulators> {
+public:
+    Input<Buffer<float, 2>> input{"input"};
+    Output<Buffer<float, 2>> output{"output"};
+
+    void generate() {
+        Var x("x"), y("y");
+        RDom window(0, 8, "window");
+        Func acc("acc");
+        acc(x, y) = 0.0f;
+        acc(x, y) += input(x + window, y) * 0.5f;
+        acc(x, y) = acc(x, y) * 2.0f + 1.0f;
+        RDom prefix(0, 16, "prefix");
+        prefix.where(prefix <= x % 16);
+        Func tri("tri");
+        tri(x, y) = 0.0f;
+        tri(x, y) += input(prefix, y);
+        output(x, y) = acc(x, y) - 0.25f * tri(x, y);
+
+        input.set_estimates({{0, 71}, {0, 32}});
+        output.set_estimates({{0, 64}, {0, 32}});
+    }
+};
+
 } // namespace
 
 HALIDE_REGISTER_GENERATOR(UserToneMap, user_tone_map)
 HALIDE_REGISTER_GENERATOR(UserBoxStats, user_box_stats)
 HALIDE_REGISTER_GENERATOR(UserPyramid4d, user_pyramid_4d)
+HALIDE_REGISTER_GENERATOR(UserAccumulators, user_accumulators)
