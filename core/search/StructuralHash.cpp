@@ -2,6 +2,7 @@
 #include "search/StructuralHash.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace beamscope {
 
@@ -69,10 +70,23 @@ uint64_t idHash(int node, int stage) {
     return h.value() | 1; // never 0, which marks "not computed"
 }
 
+/// idHash of a (node, stage), computed once per thread: a greedy step hashes every one of its
+/// tens of thousands of candidates at depth 0, each kernel by its id.
+uint64_t cachedIdHash(int node, int stage) {
+    if (node < 0 || stage < 0) return idHash(node, stage);
+    thread_local std::vector<std::vector<uint64_t>> cache;
+    if (size_t(node) >= cache.size()) cache.resize(size_t(node) + 1);
+    std::vector<uint64_t> &stages = cache[size_t(node)];
+    if (size_t(stage) >= stages.size()) stages.resize(size_t(stage) + 1, 0);
+    uint64_t &h = stages[size_t(stage)];
+    if (h == 0) h = idHash(node, stage); // never 0 itself
+    return h;
+}
+
 uint64_t kernelHash(const LoopNest &kernel, int depth) {
     uint64_t &cached = kernel.hashCache[size_t(depth)];
     if (cached == 0) {
-        if (depth == 0) return cached = idHash(kernel.node, kernel.stage);
+        if (depth == 0) return cached = cachedIdHash(kernel.node, kernel.stage);
         Hasher h;
         h.add(uint64_t(kernel.node + 1));
         h.add(uint64_t(kernel.stage + 1));
@@ -90,7 +104,7 @@ uint64_t structuralHash(const Derivation &child, int depth) {
     // At depth 0 a kernel is its (root Func, stage), so a child's kernels need not be built.
     for (size_t k = 0; k < child.kernelIds.size(); ++k) {
         const auto &[node, stage] = child.kernelIds[k];
-        h.add(depth == 0 ? idHash(node, stage) : kernelHash(child.kernel(k), depth));
+        h.add(depth == 0 ? cachedIdHash(node, stage) : kernelHash(child.kernel(k), depth));
     }
     return h.value();
 }
