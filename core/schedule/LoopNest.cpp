@@ -26,16 +26,16 @@ const char *memoryTypeName(MemoryType type) {
     return "?";
 }
 
-const char *unrollNote(const LoopNest &serial, const Stage &stage) {
-    if (!serial.unrolled) return "";
+Unrolled unrolledLoops(const LoopNest &serial, const Stage &stage) {
+    if (!serial.unrolled) return Unrolled::Nothing;
     bool reductionLoop = false, pureLoop = false;
     for (size_t l = 0; l < serial.extents.size() && l < stage.loops.size(); ++l) {
         if (serial.extents[l] <= 1) continue;
         (stage.loops[l].isReduction ? reductionLoop : pureLoop) = true;
     }
     // Only the pure loops are unrolled (ScheduleCalls): RVar loops stay serial.
-    if (!reductionLoop) return "unrolled";
-    return pureLoop ? "pure loops unrolled" : "";
+    if (!reductionLoop) return Unrolled::AllLoops;
+    return pureLoop ? Unrolled::PureLoops : Unrolled::Nothing;
 }
 
 int64_t LoopNest::iterations() const {
@@ -60,8 +60,18 @@ void LoopNest::print(std::ostream &os, const FunctionDAG &dag, int indent) const
         for (size_t l = 0; l < extents.size(); ++l) {
             os << (l ? ", " : "") << s.loops[l].name << ":" << extents[l];
         }
-        const std::string note = unrollNote(*this, s);
-        os << " @" << loopLevelName(level) << (note.empty() ? "" : ", ") << note << "\n";
+        os << " @" << loopLevelName(level);
+        switch (unrolledLoops(*this, s)) {
+        case Unrolled::AllLoops:
+            os << ", unrolled";
+            break;
+        case Unrolled::PureLoops:
+            os << ", pure loops unrolled";
+            break;
+        case Unrolled::Nothing:
+            break;
+        }
+        os << "\n";
         childIndent = indent + 1;
     }
     for (const LoopNestPtr &child : children) child->print(os, dag, childIndent);

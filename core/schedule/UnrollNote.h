@@ -1,4 +1,4 @@
-// What a serial loop node unrolls, in words, for the printed loop nest and the GUI.
+// What a serial loop node unrolls, for the printed loop nest and the GUI to put in words.
 #pragma once
 
 #include "schedule/LoopNest.h"
@@ -7,9 +7,10 @@ namespace beamscope {
 
 struct Stage;
 
-/// "unrolled" (all of the node's loops), "pure loops unrolled" (an update's pure loops inside
-/// its RVars, which stay loops: ScheduleCalls) or "" (nothing, or only loops of one iteration
-/// beside an RVar).
-const char *unrollNote(const LoopNest &serial, const Stage &stage);
+/// All of the node's loops; only an update's pure loops, inside its RVars, which stay loops
+/// (ScheduleCalls); or nothing (not unrolled, or only loops of one iteration beside an RVar).
+enum class Unrolled { Nothing, AllLoops, PureLoops };
+
+Unrolled unrolledLoops(const LoopNest &serial, const Stage &stage);
 
 } // namespace beamscope

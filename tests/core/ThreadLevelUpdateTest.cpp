@@ -43,14 +43,32 @@ StatePtr registerBlockedMatmul(const std::shared_ptr<const FunctionDAG> &dag) {
     return s->withInline(dag->find("B_im"));
 }
 
-/// The Funcs of `app` (catalog defaults) whose updates write and read only their own point.
-std::set<std::string> pointwiseUpdateFuncs(const std::string &app) {
-    const FunctionDAG dag(buildApp(app, {}));
+/// The Funcs of `dag` whose updates write and read only their own point.
+std::set<std::string> pointwiseUpdateFuncs(const FunctionDAG &dag) {
     std::set<std::string> names;
     for (const Node &n : dag.nodes()) {
         if (n.pointwiseUpdates) names.insert(n.name);
     }
     return names;
+}
+
+/// The same for catalog `app` at its default sizes.
+std::set<std::string> pointwiseUpdateFuncs(const std::string &app) {
+    return pointwiseUpdateFuncs(FunctionDAG(buildApp(app, {})));
+}
+
+/// Runs `schedule` of `source` once through the worker on the OpenCL device, checked against
+/// the CPU reference.
+Measurement runOnOpenCl(const std::string &label, const PipelineSource &source,
+                        const ScheduleState &schedule) {
+    BenchJob job;
+    job.label = label;
+    job.source = source;
+    job.schedule = scheduleToJson(schedule);
+    job.target = "host-opencl";
+    job.repeats = 1;
+    job.timeoutS = 120;
+    return runWorker(job, testWorker());
 }
 
 } // namespace
@@ -180,14 +198,8 @@ TEST(ThreadLevelUpdate, TheLoopNestSaysAnUpdatesRVarLoopsStaySerial) {
 
 TEST(ThreadLevelUpdate, RegisterBlockedMatmulRunsCorrectlyOnOpenCl) {
     ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
-    BenchJob job;
-    job.label = "register-blocked";
-    job.source = {"matmul", "", {"m=64", "n=64", "k=64"}};
-    job.schedule = scheduleToJson(*registerBlockedMatmul(matmulDag()));
-    job.target = "host-opencl";
-    job.repeats = 1;
-    job.timeoutS = 120;
-    const Measurement m = runWorker(job, testWorker());
+    const Measurement m = runOnOpenCl("register-blocked", {"matmul", "", {"m=64", "n=64", "k=64"}},
+                                      *registerBlockedMatmul(matmulDag()));
     ASSERT_FALSE(m.failed()) << m.failure;
     EXPECT_TRUE(m.correct.value_or(false));
     EXPECT_LE(m.maxError, 1e-3);
@@ -199,11 +211,7 @@ TEST(ThreadLevelUpdate, UserAccumulatorsWithTwoUpdatesOrAPredicateRunCorrectlyOn
     // and both at the thread level of a root-tiled output give the CPU reference's values.
     const PipelineSource source{"user_accumulators", BEAMSCOPE_TEST_USER_GENERATOR_LIB, {}};
     auto dag = std::make_shared<const FunctionDAG>(loadPipeline(source));
-    std::set<std::string> qualifying;
-    for (const Node &n : dag->nodes()) {
-        if (n.pointwiseUpdates) qualifying.insert(n.name);
-    }
-    EXPECT_EQ(qualifying, (std::set<std::string>{"acc", "tri"}));
+    EXPECT_EQ(pointwiseUpdateFuncs(*dag), (std::set<std::string>{"acc", "tri"}));
 
     StatePtr s = rootTiled(ScheduleState::initial(dag), "output", {16, 4}, {2, 2});
     s = s->withThread(dag->find("acc"), dag->find("output"));
@@ -211,14 +219,7 @@ TEST(ThreadLevelUpdate, UserAccumulatorsWithTwoUpdatesOrAPredicateRunCorrectlyOn
     ASSERT_EQ(s->placement(dag->find("acc")).tilings.size(), 3u);
     EXPECT_EQ(serialLine(*s, "acc.update(1)"), "for acc.update(1) x:2, y:2 @serial, unrolled");
 
-    BenchJob job;
-    job.label = "user-accumulators";
-    job.source = source;
-    job.schedule = scheduleToJson(*s);
-    job.target = "host-opencl";
-    job.repeats = 1;
-    job.timeoutS = 120;
-    const Measurement m = runWorker(job, testWorker());
+    const Measurement m = runOnOpenCl("user-accumulators", source, *s);
     ASSERT_FALSE(m.failed()) << m.failure;
     EXPECT_TRUE(m.correct.value_or(false));
     EXPECT_LE(m.maxError, 1e-3);

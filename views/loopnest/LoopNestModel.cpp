@@ -132,9 +132,14 @@ QVariant LoopNestModel::cell(int id, int column, int role) const {
                 return stage ? format::extents(*stage, item.loop->extents) : QString();
             if (column == KindColumn) {
                 if (item.loop->level == LoopLevel::Serial && stage) {
-                    const QString note = QString::fromLatin1(unrollNote(*item.loop, *stage));
-                    if (note == QLatin1String("unrolled")) return tr("unrolled");
-                    if (!note.isEmpty()) return tr("pure unrolled");
+                    switch (unrolledLoops(*item.loop, *stage)) {
+                    case Unrolled::AllLoops:
+                        return tr("unrolled");
+                    case Unrolled::PureLoops:
+                        return tr("pure unrolled");
+                    case Unrolled::Nothing:
+                        break;
+                    }
                 }
                 return QString::fromLatin1(loopLevelName(item.loop->level));
             }
