@@ -151,10 +151,14 @@ private:
 } // namespace
 
 Derivation ScheduleState::derive(int node, FuncPlacement decision) const {
+    return derive(node, std::make_shared<const FuncPlacement>(std::move(decision)));
+}
+
+Derivation ScheduleState::derive(int node, std::shared_ptr<const FuncPlacement> decision) const {
     Derivation d;
     d.parent = shared_from_this();
     d.node = node;
-    d.placement = std::make_shared<const FuncPlacement>(std::move(decision));
+    d.placement = std::move(decision);
     const PlacementView view{*this, node, d.placement.get()};
     const KernelBuilder builder(*m_dag, view);
 
@@ -162,42 +166,62 @@ Derivation ScheduleState::derive(int node, FuncPlacement decision) const {
     const std::vector<int> dirtyRoots = builder.rootsContaining(node);
     const bool nowRoot = d.placement->kind == ComputeKind::Root;
     const bool wasRoot = placement(node).kind == ComputeKind::Root;
+    auto map = std::make_shared<KernelMap>();
+    std::vector<std::pair<int, int>> &ids = map->ids;
     if (nowRoot == wasRoot) {
-        d.kernelIds = m_kernelIds;
+        ids = m_kernelIds;
     } else {
         // Kernels are ordered by node index (producers first), then stage.
         for (const auto &id : m_kernelIds) {
-            if (id.first != node) d.kernelIds.push_back(id);
+            if (id.first != node) ids.push_back(id);
         }
         if (nowRoot) {
             std::vector<std::pair<int, int>> own;
             for (size_t s = 0; s < m_dag->node(node).stages.size(); ++s)
                 own.push_back({node, int(s)});
-            auto at = std::lower_bound(d.kernelIds.begin(), d.kernelIds.end(), own.front());
-            d.kernelIds.insert(at, own.begin(), own.end());
+            auto at = std::lower_bound(ids.begin(), ids.end(), own.front());
+            ids.insert(at, own.begin(), own.end());
         }
     }
-    d.parentKernel.assign(d.kernelIds.size(), -1);
-    d.freshKernels.resize(d.kernelIds.size());
+    map->parentKernel.assign(ids.size(), -1);
     size_t p = 0;
-    for (size_t k = 0; k < d.kernelIds.size(); ++k) {
-        const auto &id = d.kernelIds[k];
+    for (size_t k = 0; k < ids.size(); ++k) {
+        const auto &id = ids[k];
         while (p < m_kernelIds.size() && m_kernelIds[p] < id)
             ++p;
         const bool inParent = p < m_kernelIds.size() && m_kernelIds[p] == id;
         if (inParent && !std::binary_search(dirtyRoots.begin(), dirtyRoots.end(), id.first))
-            d.parentKernel[k] = int(p);
+            map->parentKernel[k] = int(p);
     }
+    d.kernelMap = std::move(map);
+    return d;
+}
+
+Derivation ScheduleState::deriveSibling(const Derivation &sibling,
+                                        std::shared_ptr<const FuncPlacement> decision) const {
+    // A root placement of a Func makes its own kernels the only changed ones, whatever the
+    // tiling, so the kernel map depends on the parent and the Func alone.
+    if (sibling.parent.get() != this || sibling.placement->kind != ComputeKind::Root ||
+        decision->kind != ComputeKind::Root)
+        return derive(sibling.node, std::move(decision));
+    Derivation d;
+    d.parent = sibling.parent;
+    d.node = sibling.node;
+    d.placement = std::move(decision);
+    d.kernelMap = sibling.kernelMap;
     return d;
 }
 
 LoopNestPtr Derivation::buildKernel(size_t k) const {
     const PlacementView view{*parent, node, placement.get()};
-    return KernelBuilder(parent->dag(), view).kernel(kernelIds[k].first, kernelIds[k].second);
+    const auto &[root, stage] = kernelMap->ids[k];
+    return KernelBuilder(parent->dag(), view).kernel(root, stage);
 }
 
 const LoopNest &Derivation::kernel(size_t k) const {
-    if (parentKernel[k] >= 0) return *parent->kernels()[size_t(parentKernel[k])];
+    const int fromParent = kernelMap->parentKernel[k];
+    if (fromParent >= 0) return *parent->kernels()[size_t(fromParent)];
+    if (freshKernels.empty()) freshKernels.resize(kernelMap->ids.size());
     if (!freshKernels[k]) freshKernels[k] = buildKernel(k);
     return *freshKernels[k];
 }
@@ -209,13 +233,16 @@ StatePtr Derivation::materialize() const {
     child->m_placements[size_t(node)] = placement;
     child->m_decisions = parent->m_decisions + 1;
     child->m_parent = parent;
-    child->m_kernelIds = kernelIds;
-    child->m_kernels.resize(kernelIds.size());
-    for (size_t k = 0; k < kernelIds.size(); ++k) {
-        if (parentKernel[k] >= 0)
-            child->m_kernels[k] = parent->m_kernels[size_t(parentKernel[k])];
+    const KernelMap &map = *kernelMap;
+    child->m_kernelIds = map.ids;
+    child->m_kernels.resize(map.ids.size());
+    for (size_t k = 0; k < map.ids.size(); ++k) {
+        if (map.parentKernel[k] >= 0)
+            child->m_kernels[k] = parent->m_kernels[size_t(map.parentKernel[k])];
+        else if (!freshKernels.empty() && freshKernels[k])
+            child->m_kernels[k] = freshKernels[k];
         else
-            child->m_kernels[k] = freshKernels[k] ? freshKernels[k] : buildKernel(k);
+            child->m_kernels[k] = buildKernel(k);
     }
     return child;
 }

@@ -123,11 +123,16 @@ FuncPlacement ScheduleState::rootPlacement(int node) const {
 
 FuncPlacement ScheduleState::rootTilingPlacement(int node,
                                                  const std::vector<StageTiling> &tilings) const {
+    return rootTilingPlacement(*m_dag, node, tilings);
+}
+
+FuncPlacement ScheduleState::rootTilingPlacement(const FunctionDAG &dag, int node,
+                                                 std::vector<StageTiling> tilings) {
     FuncPlacement p;
     p.kind = ComputeKind::Root;
     p.tiled = true;
-    p.tilings = tilings;
-    p.region = m_dag->node(node).region;
+    p.tilings = std::move(tilings);
+    p.region = dag.node(node).region;
     return p;
 }
 

@@ -63,17 +63,26 @@ struct PlacementView {
 /// One decision applied to a parent, before it becomes a state: the new placement and the
 /// child's kernels (rebuilt ones built, the others taken from the parent). Cheap to build and
 /// to hash, so the search only materializes the candidates it samples.
+/// A child's kernels as (root Func, stage), and which of them are its parent's unchanged.
+/// Shared by the children whose decisions touch the same kernels (every tiling of one root Func
+/// on one parent), so a tiling menu of thousands of options builds it once per parent.
+struct KernelMap {
+    std::vector<std::pair<int, int>> ids; ///< (root Func, stage) per kernel of the child
+    std::vector<int> parentKernel;        ///< index into the parent's kernels, or -1
+};
+
 struct Derivation {
     StatePtr parent;
     int node = -1;
     std::shared_ptr<const FuncPlacement> placement;
-    std::vector<std::pair<int, int>> kernelIds; ///< (root Func, stage) per kernel of the child
-    std::vector<int> parentKernel;              ///< index into the parent's kernels, or -1
-    /// Rebuilt kernels (where parentKernel is -1), built on first use by kernel(): a hash at
-    /// depth 0 needs only kernelIds, so most candidates of a greedy step never build theirs.
-    /// Only kernel() stores here, on the thread that makes the step; materialize() builds
-    /// the missing ones without storing, so a published step is only read.
+    std::shared_ptr<const KernelMap> kernelMap;
+    /// Rebuilt kernels (where parentKernel is -1), built on first use by kernel() and sized
+    /// then: a hash at depth 0 needs only kernelIds(), so most candidates of a greedy step never
+    /// build theirs. Only kernel() stores here, on the thread that makes the step;
+    /// materialize() builds the missing ones without storing, so a published step is only read.
     mutable std::vector<LoopNestPtr> freshKernels;
+
+    const std::vector<std::pair<int, int>> &kernelIds() const { return kernelMap->ids; }
 
     /// The child's k-th kernel (built now if it is a rebuilt one not built yet).
     const LoopNest &kernel(size_t k) const;
@@ -105,10 +114,18 @@ public:
     FuncPlacement inlinePlacement(int node) const;
     FuncPlacement rootPlacement(int node) const; ///< untiled: costed with a provisional tiling
     FuncPlacement rootTilingPlacement(int node, const std::vector<StageTiling> &tilings) const;
+    /// The same, which depends on the DAG alone: a tiling menu builds each once for all parents.
+    static FuncPlacement rootTilingPlacement(const FunctionDAG &dag, int node,
+                                             std::vector<StageTiling> tilings);
     FuncPlacement blockPlacement(int node, int host, const std::vector<int64_t> &serial) const;
     FuncPlacement threadPlacement(int node, int host) const;
     /// This state plus `placement` for `node`, not yet materialized.
     Derivation derive(int node, FuncPlacement decision) const;
+    Derivation derive(int node, std::shared_ptr<const FuncPlacement> decision) const;
+    /// Another root tiling of the Func a root-tiling `sibling` of this state decided: the same
+    /// kernels change, so the two share their KernelMap (derive() when they would not).
+    Derivation deriveSibling(const Derivation &sibling,
+                             std::shared_ptr<const FuncPlacement> decision) const;
 
     /// Children: the same schedule plus one decision (derive(...).materialize()).
     StatePtr withInline(int node) const;

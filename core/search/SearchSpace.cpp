@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <unordered_set>
 
 namespace beamscope {
@@ -20,14 +21,33 @@ int64_t ceilDiv(int64_t a, int64_t b) {
     return (a + b - 1) / b;
 }
 
-std::string joinSizes(const std::vector<int64_t> &v) {
-    std::string s;
-    char digits[24];
-    for (size_t i = 0; i < v.size(); ++i) {
-        if (i) s += 'x';
-        s.append(digits, std::to_chars(digits, digits + sizeof digits, v[i]).ptr);
+/// Appends "AxBxC" to a label being built in `buf` (labels are short; a long one is cut).
+char *appendSizes(char *out, char *end, const std::vector<int64_t> &v) {
+    for (size_t i = 0; i < v.size() && end - out > 21; ++i) {
+        if (i) *out++ = 'x';
+        out = std::to_chars(out, end, v[i]).ptr;
     }
-    return s;
+    return out;
+}
+
+char *appendText(char *out, char *end, std::string_view text) {
+    const size_t n = std::min(text.size(), size_t(end - out));
+    return std::copy_n(text.data(), n, out);
+}
+
+/// "<prefix>AxBxC" built in one allocation: a tiling menu labels tens of thousands of tilings.
+std::string sizesLabel(std::string_view prefix, const std::vector<int64_t> &v) {
+    char buf[160];
+    char *out = appendText(buf, buf + sizeof buf, prefix);
+    return {buf, appendSizes(out, buf + sizeof buf, v)};
+}
+
+/// "threads AxB serial CxD", the label of a root tiling.
+std::string tilingLabel(const std::vector<int64_t> &threads, const std::vector<int64_t> &serial) {
+    char buf[160];
+    char *const end = buf + sizeof buf;
+    char *out = appendSizes(appendText(buf, end, "threads "), end, threads);
+    return {buf, appendSizes(appendText(out, end, " serial "), end, serial)};
 }
 
 /// Calls `visit` with every combination of one entry per list (first list varies fastest).
@@ -167,7 +187,7 @@ void SearchSpace::blockCandidates(const ScheduleState &state, int node, int host
     const std::string where = "block of " + state.dag().node(host).name;
     forEachCombination(menus, [&](const std::vector<int64_t> &serial) {
         consider(state, node, state.blockPlacement(node, host, serial),
-                 where + " serial " + joinSizes(serial), kept, pruned);
+                 sizesLabel(where + " serial ", serial), kept, pruned);
     });
 }
 
@@ -183,8 +203,13 @@ void SearchSpace::applyTilingMenu(const TilingMenu &menu, const ScheduleState &s
                                   std::vector<PrunedCandidate> &pruned) const {
     const size_t base = pruned.size();
     pruned.insert(pruned.end(), menu.pruned.begin(), menu.pruned.end());
-    for (const TilingMenu::Option &o : menu.kept)
-        kept.push_back({state.derive(node, state.rootTilingPlacement(node, o.tilings)), o.label});
+    // Every tiling changes the same kernels, so the first derivation's kernel map serves all.
+    const size_t first = kept.size();
+    for (const TilingMenu::Option &o : menu.kept) {
+        Derivation d = kept.size() == first ? state.derive(node, o.placement)
+                                            : state.deriveSibling(kept[first].child, o.placement);
+        kept.push_back({std::move(d), o.label});
+    }
     // The soft-pruned tilings are derived only for the engine's fallback, when none passed.
     if (!menu.anyPassed) {
         for (const auto &[index, tilings] : menu.soft)
@@ -237,8 +262,12 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
         }
         return dims <= m_options.maxThreadDims;
     };
-    // Tilings that pass the checks; the parallelism filter then chooses among them.
-    std::vector<TilingMenu::Option> options;
+    // Tilings that pass the checks, and their labels; the parallelism filter then chooses.
+    struct Passed {
+        std::vector<StageTiling> tilings;
+        std::string label;
+    };
+    std::vector<Passed> options;
     auto &soft = menu.soft;
     // Only membership matters (the menu keeps enumeration order), so a hash set will do.
     struct KeyHash {
@@ -256,7 +285,7 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
         for (int64_t v : serial)
             serialProduct *= v;
         if (serialProduct > m_options.maxUnrolledSerial) {
-            pruned.push_back({"serial " + joinSizes(serial), PruneReason::SerialTooLargeToUnroll,
+            pruned.push_back({sizesLabel("serial ", serial), PruneReason::SerialTooLargeToUnroll,
                               std::to_string(serialProduct) + " serial iterations", std::nullopt});
             return;
         }
@@ -282,8 +311,7 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
                 key.insert(key.end(), t.serial.begin(), t.serial.end());
             }
             if (!seen.insert(key).second) return;
-            std::string label = "threads " + joinSizes(tilings.back().threads) + " serial " +
-                                joinSizes(tilings.back().serial);
+            std::string label = tilingLabel(tilings.back().threads, tilings.back().serial);
             if (auto p = checkRootTiling(n, tilings)) {
                 p->label = std::move(label);
                 if (isSoftPruneReason(p->reason))
@@ -297,14 +325,17 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
     std::vector<std::string> why(options.size());
     if (m_options.parallelismFilter && options.size() > 1) {
         std::vector<TileParallelism> parallelism;
-        for (const TilingMenu::Option &o : options)
+        for (const Passed &o : options)
             parallelism.push_back(tileParallelism(n, o.tilings, m_gpu.smCount));
         why = filterParallelTilings(parallelism, m_gpu.smCount, m_options.parallelFilter);
     }
     menu.anyPassed = !options.empty();
     for (size_t i = 0; i < options.size(); ++i) {
         if (why[i].empty()) {
-            menu.kept.push_back(std::move(options[i]));
+            menu.kept.push_back(
+                {std::make_shared<const FuncPlacement>(
+                     ScheduleState::rootTilingPlacement(dag, node, std::move(options[i].tilings))),
+                 std::move(options[i].label)});
         } else {
             pruned.push_back({std::move(options[i].label), PruneReason::IdleSms, std::move(why[i]),
                               std::nullopt});

@@ -50,7 +50,8 @@ struct PrunedCandidate {
 /// computed once per Func and applied to every parent (SearchSpace::tilingMenu).
 struct TilingMenu {
     struct Option {
-        std::vector<StageTiling> tilings;
+        /// The root placement with this tiling, shared by the candidates of every parent.
+        std::shared_ptr<const FuncPlacement> placement;
         std::string label;
     };
     std::vector<Option> kept;            ///< passed the checks and the parallelism filter

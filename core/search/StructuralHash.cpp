@@ -83,6 +83,23 @@ uint64_t cachedIdHash(int node, int stage) {
     return h;
 }
 
+/// The depth-0 hash of a schedule's kernel list. The children of one parent mostly keep its
+/// kernels (every tiling of a root Func does), so the last list hashed on this thread is kept:
+/// comparing two lists costs a fraction of hashing one.
+uint64_t idSequenceHash(const std::vector<std::pair<int, int>> &ids) {
+    thread_local std::vector<std::pair<int, int>> lastIds;
+    thread_local uint64_t lastHash = 0;
+    thread_local bool any = false;
+    if (any && ids == lastIds) return lastHash;
+    Hasher h;
+    for (const auto &[node, stage] : ids)
+        h.add(cachedIdHash(node, stage));
+    lastIds = ids;
+    lastHash = h.value();
+    any = true;
+    return lastHash;
+}
+
 uint64_t kernelHash(const LoopNest &kernel, int depth) {
     uint64_t &cached = kernel.hashCache[size_t(depth)];
     if (cached == 0) {
@@ -100,12 +117,11 @@ uint64_t kernelHash(const LoopNest &kernel, int depth) {
 
 uint64_t structuralHash(const Derivation &child, int depth) {
     depth = std::clamp(depth, 0, kMaxHashDepth);
-    Hasher h;
     // At depth 0 a kernel is its (root Func, stage), so a child's kernels need not be built.
-    for (size_t k = 0; k < child.kernelIds.size(); ++k) {
-        const auto &[node, stage] = child.kernelIds[k];
-        h.add(depth == 0 ? cachedIdHash(node, stage) : kernelHash(child.kernel(k), depth));
-    }
+    if (depth == 0) return idSequenceHash(child.kernelIds());
+    Hasher h;
+    for (size_t k = 0; k < child.kernelIds().size(); ++k)
+        h.add(kernelHash(child.kernel(k), depth));
     return h.value();
 }
 

@@ -6,11 +6,13 @@
 #include "search/Pins.h"
 #include "search/SearchEngine.h"
 #include "search/SearchSpace.h"
+#include "search/StructuralHash.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 using namespace beamscope;
 using namespace beamscope::testing;
@@ -365,5 +367,40 @@ TEST(SearchSpace, TilingMenuIsTheSameOnEveryParent) {
             EXPECT_EQ(pruned[i].label, prunedFromMenu[i].label);
             EXPECT_EQ(pruned[i].reason, prunedFromMenu[i].reason);
         }
+    }
+}
+
+TEST(SearchSpace, MenuTilingsOnAParentAreTheStatesTheirDecisionsMake) {
+    // Applying a menu shares one kernel map and one placement per tiling across candidates
+    // (for speed); each candidate must still be the state its decision makes on its own, and
+    // be labelled with its last stage's thread and serial sizes.
+    auto dag = stencilChainDag(3);
+    const SearchSpace space = v100Space();
+    const int node = dag->find("stage_2");
+    StatePtr parent = rootTiled(ScheduleState::initial(dag), "output", {16, 8}, {2, 2});
+    parent = rootTiled(parent, "stage_3", {32, 4}, {1, 2});
+    parent = parent->withRoot(node);
+    std::vector<Candidate> kept;
+    std::vector<PrunedCandidate> pruned;
+    space.applyTilingMenu(space.tilingMenu(*dag, node), *parent, node, kept, pruned);
+    ASSERT_GT(kept.size(), 2u);
+    auto sizes = [](const std::vector<int64_t> &v) {
+        std::ostringstream s;
+        for (size_t i = 0; i < v.size(); ++i)
+            s << (i ? "x" : "") << v[i];
+        return s.str();
+    };
+    for (const Candidate &c : kept) {
+        const std::vector<StageTiling> &tilings = c.child.placement->tilings;
+        const StatePtr alone = parent->withRootTiling(node, tilings);
+        const StatePtr fromMenu = c.child.materialize();
+        EXPECT_EQ(structuralHash(*fromMenu, kMaxHashDepth), structuralHash(*alone, kMaxHashDepth));
+        EXPECT_EQ(structuralHash(c.child, kMaxHashDepth), structuralHash(*alone, kMaxHashDepth));
+        EXPECT_EQ(structuralHash(c.child, 0), structuralHash(*alone, 0));
+        ASSERT_EQ(fromMenu->kernels().size(), alone->kernels().size());
+        EXPECT_EQ(fromMenu->placement(node).tilings, tilings);
+        EXPECT_EQ(c.label,
+                  "threads " + sizes(tilings.back().threads) + " serial " +
+                      sizes(tilings.back().serial));
     }
 }
