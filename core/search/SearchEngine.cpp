@@ -155,7 +155,9 @@ std::vector<StepCandidate> SearchEngine::enumerate(int node, Phase phase,
             auto menu = m_tilingMenus.find(node);
             if (menu == m_tilingMenus.end())
                 menu = m_tilingMenus.emplace(node, m_space.tilingMenu(*m_dag, node)).first;
-            m_space.applyTilingMenu(menu->second, state, node, kept, pruned);
+            // Hashing beyond depth 0 builds every candidate's kernels: share them per tiling.
+            m_space.applyTilingMenu(menu->second, state, node, kept, pruned,
+                                    samplingDepth(m_pass) > 0);
             if (pin && !pin->threads.empty()) {
                 // A pinned tiling outside the enumerated menu is built directly.
                 bool found = false;

@@ -198,16 +198,51 @@ void SearchSpace::tilings(const ScheduleState &state, int node, std::vector<Cand
     applyTilingMenu(tilingMenu(state.dag(), node), state, node, kept, pruned);
 }
 
+namespace {
+
+/// True when `node`'s kernels on `state` depend on its own placement alone: no Func is computed
+/// inside it and none of its producers is inlined, fused or stored anywhere but global memory
+/// (the kernel tree and its features read only those).
+bool kernelsStandAlone(const ScheduleState &state, int node) {
+    const FunctionDAG &dag = state.dag();
+    for (const Node &n : dag.nodes()) {
+        if (!n.isInput && state.placement(n.index).host == node) return false;
+    }
+    for (const Stage &stage : dag.node(node).stages) {
+        for (int e : stage.incoming) {
+            const int producer = dag.edge(e).producer;
+            if (dag.node(producer).isInput) continue;
+            const ComputeKind k = state.placement(producer).kind;
+            if (k != ComputeKind::Unscheduled && k != ComputeKind::Root) return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 void SearchSpace::applyTilingMenu(const TilingMenu &menu, const ScheduleState &state, int node,
                                   std::vector<Candidate> &kept,
-                                  std::vector<PrunedCandidate> &pruned) const {
+                                  std::vector<PrunedCandidate> &pruned, bool shareKernels) const {
     const size_t base = pruned.size();
     pruned.insert(pruned.end(), menu.pruned.begin(), menu.pruned.end());
+    shareKernels = shareKernels && kernelsStandAlone(state, node);
     // Every tiling changes the same kernels, so the first derivation's kernel map serves all.
     const size_t first = kept.size();
     for (const TilingMenu::Option &o : menu.kept) {
         Derivation d = kept.size() == first ? state.derive(node, o.placement)
                                             : state.deriveSibling(kept[first].child, o.placement);
+        if (shareKernels) {
+            const KernelMap &map = *d.kernelMap;
+            d.freshKernels.resize(map.ids.size());
+            for (size_t k = 0; k < map.ids.size(); ++k) {
+                if (map.parentKernel[k] >= 0 || map.ids[k].first != node) continue;
+                const size_t stage = size_t(map.ids[k].second);
+                if (o.kernels.size() <= stage) o.kernels.resize(stage + 1);
+                if (!o.kernels[stage]) o.kernels[stage] = d.buildKernel(k);
+                d.freshKernels[k] = o.kernels[stage];
+            }
+        }
         kept.push_back({std::move(d), o.label});
     }
     // The soft-pruned tilings are derived only for the engine's fallback, when none passed.
@@ -335,7 +370,8 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
             menu.kept.push_back(
                 {std::make_shared<const FuncPlacement>(
                      ScheduleState::rootTilingPlacement(dag, node, std::move(options[i].tilings))),
-                 std::move(options[i].label)});
+                 std::move(options[i].label),
+                 {}});
         } else {
             pruned.push_back({std::move(options[i].label), PruneReason::IdleSms, std::move(why[i]),
                               std::nullopt});

@@ -53,6 +53,11 @@ struct TilingMenu {
         /// The root placement with this tiling, shared by the candidates of every parent.
         std::shared_ptr<const FuncPlacement> placement;
         std::string label;
+        /// The Func's kernels (one per stage) with this tiling on a parent where nothing is
+        /// computed inside the Func yet and its producers are unscheduled or at root: the same
+        /// on every such parent, so built once (applyTilingMenu with shareKernels) and shared,
+        /// with the hashes and memoized features that hang on them.
+        mutable std::vector<LoopNestPtr> kernels;
     };
     std::vector<Option> kept;            ///< passed the checks and the parallelism filter
     std::vector<PrunedCandidate> pruned; ///< in enumeration order, then the filter's; no children
@@ -101,8 +106,12 @@ public:
     /// The same, in two halves: the menu of `node`'s tilings (the same for every state), and
     /// the derivations of its kept tilings on top of `state`.
     TilingMenu tilingMenu(const FunctionDAG &dag, int node) const;
+    /// With `shareKernels`, the candidates get their Func's kernels from the menu where that
+    /// is exact (TilingMenu::Option::kernels), building them once: for a search that hashes
+    /// every candidate's kernels, not only the sampled ones'.
     void applyTilingMenu(const TilingMenu &menu, const ScheduleState &state, int node,
-                         std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const;
+                         std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned,
+                         bool shareKernels = false) const;
 
     /// Serial sizes the paper enumerates for a loop of `extent` (1, 2, 4, 8, and 3, 5, 7
     /// when they make extent / size a multiple of the warp size).

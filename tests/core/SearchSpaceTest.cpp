@@ -404,3 +404,43 @@ TEST(SearchSpace, MenuTilingsOnAParentAreTheStatesTheirDecisionsMake) {
                       sizes(tilings.back().serial));
     }
 }
+
+TEST(SearchSpace, MenuKernelsAreSharedOnlyWhereEveryParentBuildsTheSame) {
+    // With shareKernels a tiling's kernel is built once and reused on the next parent; that is
+    // exact only while nothing is inlined into or computed inside the Func. A parent where its
+    // producer is already inlined must get kernels of its own.
+    auto dag = stencilChainDag(3);
+    const SearchSpace space = v100Space();
+    const int node = dag->find("stage_2");
+    const StatePtr start = rootTiled(ScheduleState::initial(dag), "output", {16, 8}, {2, 2});
+    const StatePtr a = rootTiled(start, "stage_3", {32, 4}, {1, 2})->withRoot(node);
+    const StatePtr b = start->withInline(dag->find("stage_3"))->withRoot(node);
+    const StatePtr c = a->withInline(dag->find("stage_1"));
+    const TilingMenu menu = space.tilingMenu(*dag, node);
+    std::vector<std::vector<Candidate>> kept(3);
+    const std::vector<StatePtr> parents{a, b, c};
+    for (size_t p = 0; p < parents.size(); ++p) {
+        std::vector<PrunedCandidate> pruned;
+        space.applyTilingMenu(menu, *parents[p], node, kept[p], pruned, true);
+        ASSERT_EQ(kept[p].size(), menu.kept.size());
+        for (const Candidate &cand : kept[p]) {
+            const StatePtr alone = parents[p]->withRootTiling(node, cand.child.placement->tilings);
+            EXPECT_EQ(structuralHash(cand.child, kMaxHashDepth),
+                      structuralHash(*alone, kMaxHashDepth));
+            EXPECT_EQ(structuralHash(*cand.child.materialize(), kMaxHashDepth),
+                      structuralHash(*alone, kMaxHashDepth));
+        }
+    }
+    auto ownKernel = [&](const Candidate &cand) {
+        const StatePtr s = cand.child.materialize();
+        for (size_t k = 0; k < s->kernels().size(); ++k) {
+            if (s->kernels()[k]->node == node) return s->kernels()[k].get();
+        }
+        return static_cast<const LoopNest *>(nullptr);
+    };
+    for (size_t i = 0; i < menu.kept.size(); ++i) {
+        ASSERT_NE(ownKernel(kept[0][i]), nullptr);
+        EXPECT_EQ(ownKernel(kept[0][i]), ownKernel(kept[1][i])); // built once, shared
+        EXPECT_NE(ownKernel(kept[0][i]), ownKernel(kept[2][i])); // stage_1 inlined into it
+    }
+}
