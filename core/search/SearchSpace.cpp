@@ -21,33 +21,33 @@ int64_t ceilDiv(int64_t a, int64_t b) {
     return (a + b - 1) / b;
 }
 
-/// Appends "AxBxC" to a label being built in `buf` (labels are short; a long one is cut).
-char *appendSizes(char *out, char *end, const std::vector<int64_t> &v) {
-    for (size_t i = 0; i < v.size() && end - out > 21; ++i) {
-        if (i) *out++ = 'x';
-        out = std::to_chars(out, end, v[i]).ptr;
+/// Appends "AxBxC" to `label`.
+void appendSizes(std::string &label, const std::vector<int64_t> &v) {
+    char digits[24];
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (i) label += 'x';
+        label.append(digits, std::to_chars(digits, digits + sizeof digits, v[i]).ptr);
     }
-    return out;
 }
 
-char *appendText(char *out, char *end, std::string_view text) {
-    const size_t n = std::min(text.size(), size_t(end - out));
-    return std::copy_n(text.data(), n, out);
-}
-
-/// "<prefix>AxBxC" built in one allocation: a tiling menu labels tens of thousands of tilings.
+/// "<prefix>AxBxC" in one allocation: a tiling menu labels tens of thousands of tilings.
 std::string sizesLabel(std::string_view prefix, const std::vector<int64_t> &v) {
-    char buf[160];
-    char *out = appendText(buf, buf + sizeof buf, prefix);
-    return {buf, appendSizes(out, buf + sizeof buf, v)};
+    std::string label;
+    label.reserve(prefix.size() + 5 * v.size()); // sizes rarely have more than 4 digits
+    label.append(prefix);
+    appendSizes(label, v);
+    return label;
 }
 
 /// "threads AxB serial CxD", the label of a root tiling.
 std::string tilingLabel(const std::vector<int64_t> &threads, const std::vector<int64_t> &serial) {
-    char buf[160];
-    char *const end = buf + sizeof buf;
-    char *out = appendSizes(appendText(buf, end, "threads "), end, threads);
-    return {buf, appendSizes(appendText(out, end, " serial "), end, serial)};
+    std::string label;
+    label.reserve(16 + 5 * (threads.size() + serial.size()));
+    label.append("threads ");
+    appendSizes(label, threads);
+    label.append(" serial ");
+    appendSizes(label, serial);
+    return label;
 }
 
 /// Calls `visit` with every combination of one entry per list (first list varies fastest).
