@@ -158,10 +158,11 @@ void SearchSpace::locations(const ScheduleState &state, int node, std::vector<Ca
                             std::vector<PrunedCandidate> &pruned) const {
     const Node &n = state.dag().node(node);
     if (n.inlinedWithoutSearch && state.canInline(node)) {
-        kept.push_back({state.derive(node, state.inlinePlacement(node)), "inline (pointwise)"});
+        kept.push_back({state.derive(node, state.inlinePlacement(node)),
+                        std::string("inline (pointwise)")});
         return;
     }
-    kept.push_back({state.derive(node, state.rootPlacement(node)), "root"});
+    kept.push_back({state.derive(node, state.rootPlacement(node)), std::string("root")});
     if (n.isOutput) return;
     if (state.canInline(node))
         consider(state, node, state.inlinePlacement(node), "inline", kept, pruned);
