@@ -60,9 +60,6 @@ struct PlacementView {
     const FuncPlacement &operator()(int n) const;
 };
 
-/// One decision applied to a parent, before it becomes a state: the new placement and the
-/// child's kernels (rebuilt ones built, the others taken from the parent). Cheap to build and
-/// to hash, so the search only materializes the candidates it samples.
 /// A child's kernels as (root Func, stage), and which of them are its parent's unchanged.
 /// Shared by the children whose decisions touch the same kernels (every tiling of one root Func
 /// on one parent), so a tiling menu of thousands of options builds it once per parent.
@@ -71,15 +68,19 @@ struct KernelMap {
     std::vector<int> parentKernel;        ///< index into the parent's kernels, or -1
 };
 
+/// One decision applied to a parent, before it becomes a state: the new placement and the
+/// child's kernels (rebuilt ones built, the others taken from the parent). Cheap to build and
+/// to hash, so the search only materializes the candidates it samples.
 struct Derivation {
     StatePtr parent;
     int node = -1;
     std::shared_ptr<const FuncPlacement> placement;
     std::shared_ptr<const KernelMap> kernelMap;
-    /// Rebuilt kernels (where parentKernel is -1), built on first use by kernel() and sized
-    /// then: a hash at depth 0 needs only kernelIds(), so most candidates of a greedy step never
-    /// build theirs. Only kernel() stores here, on the thread that makes the step;
-    /// materialize() builds the missing ones without storing, so a published step is only read.
+    /// Rebuilt kernels (where kernelMap->parentKernel is -1), built on first use by kernel()
+    /// and sized then: a hash at depth 0 needs only kernelIds(), so most candidates of a greedy
+    /// step never build theirs. Only kernel() and applyTilingMenu (a menu's shared kernels)
+    /// store here, on the thread that makes the step, before it is published; materialize()
+    /// builds the missing ones without storing, so a published step is only read.
     mutable std::vector<LoopNestPtr> freshKernels;
 
     const std::vector<std::pair<int, int>> &kernelIds() const { return kernelMap->ids; }
