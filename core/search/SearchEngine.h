@@ -72,7 +72,8 @@ public:
     SearchStepPtr run(const CancelToken *cancel = nullptr);
 
     bool finished() const { return m_finished; }
-    /// The best complete state found so far (nullptr before the first pass ends).
+    /// The complete state with the lowest predicted cost (unpenalized) among the final beams of
+    /// the main passes so far (nullptr before the first main pass ends).
     const BeamEntry *best() const { return m_best ? &*m_best : nullptr; }
     const SearchStepPtr &lastStep() const { return m_last; }
     const SearchCounters &counters() const { return m_counters; }
