@@ -169,7 +169,7 @@ void SearchController::advance(StopRule rule, int target) {
             latest = step;
             const int done = worker->stepsDone(), estimated = worker->estimatedSteps();
             const int index = step->index, pass = step->pass;
-            const double best = step->beam.empty() ? 0.0 : step->beam.front().cost.total;
+            const double best = cheapestInBeam(*step);
             const SearchCounters counters = step->counters;
             HistoryRecord record = StepHistory::record(step, false);
             job.deliver([this, index, pass, done, estimated, best, counters,
@@ -314,7 +314,7 @@ void SearchController::setReadOnlyHistory(DagPtr dag, const SearchOptions &optio
     Q_EMIT searchReset(m_estimatedSteps);
     for (HistoryRecord &record : records) {
         const int index = record.step->index, pass = record.step->pass;
-        const double best = record.step->beam.empty() ? 0.0 : record.step->beam.front().cost.total;
+        const double best = cheapestInBeam(*record.step);
         m_history.append(std::move(record));
         Q_EMIT historyAppended(index);
         Q_EMIT bestCostRecorded(index, pass, best);

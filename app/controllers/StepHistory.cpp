@@ -36,7 +36,7 @@ HistoryRecord StepHistory::record(const SearchStepPtr &step, bool keepWhole) {
     r.pruned = int(step->pruned.size());
     for (const StepCandidate &c : step->candidates)
         r.sampled += c.sampled ? 1 : 0;
-    if (!step->beam.empty()) r.bestCost = step->beam.front().cost.total;
+    r.bestCost = cheapestInBeam(*step);
     return r;
 }
 

@@ -38,10 +38,11 @@ std::optional<CompareSide> CompareCoordinator::fromBeam(int rank) const {
 std::optional<CompareSide> CompareCoordinator::fromHistory(int k) const {
     if (k < 0 || k >= m_search->history().size()) return std::nullopt;
     const SearchStepPtr &step = m_search->history().at(k).step;
-    if (step->beam.empty()) return std::nullopt;
+    const BeamEntry *best = cheapestEntry(step->beam); // the Timeline's "Best"
+    if (!best) return std::nullopt;
     CompareSide side;
-    side.state = step->beam.front().state;
-    side.cost = step->beam.front().cost;
+    side.state = best->state;
+    side.cost = best->cost;
     side.termNames = step->termNames;
     side.label = tr("best at step %1 (pass %2, %3)")
                      .arg(k + 1)

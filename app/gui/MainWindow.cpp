@@ -260,9 +260,9 @@ void MainWindow::connectSearch() {
     connect(m_search, &SearchController::busyChanged, this, &MainWindow::updateActions);
     connect(m_search, &SearchController::finished, this, [this] {
         m_status->setProgress(m_search->stepsDone(), m_search->stepsDone());
-        if (const SearchStepPtr step = m_search->lastStep(); step && !step->beam.empty()) {
+        if (const SearchStepPtr step = m_search->lastStep(); step && step->best) {
             statusBar()->showMessage(tr("Search finished: best predicted cost %1 ms")
-                                         .arg(step->beam.front().cost.total, 0, 'g', 4));
+                                         .arg(step->best->cost.total, 0, 'g', 4));
         }
     });
     connect(m_search, &SearchController::error, this, &MainWindow::showError);

@@ -418,14 +418,7 @@ void SearchEngine::finishPass() {
         startPass(1);
         return;
     }
-    // The pass's result is its final beam's cheapest state by predicted cost. The penalties of
-    // 4.5 order the beam to keep it diverse; they say nothing about a schedule's speed (the
-    // reference returns the first state in penalized order, see docs/design-notes.md).
-    const BeamEntry *cheapest = nullptr;
-    for (const BeamEntry &e : m_beam) {
-        if (e.state && e.state->complete() && (!cheapest || e.cost.total < cheapest->cost.total))
-            cheapest = &e;
-    }
+    const BeamEntry *cheapest = cheapestComplete(m_beam);
     if (cheapest && (!m_best || cheapest->cost.total < m_best->cost.total)) m_best = *cheapest;
     if (m_pass < m_mainPasses) {
         blessBeam();

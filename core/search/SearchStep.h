@@ -94,4 +94,28 @@ struct SearchStep {
 
 using SearchStepPtr = std::shared_ptr<const SearchStep>;
 
+/// The entry of `beam` with the lowest predicted cost (the first of equals), among its complete
+/// states only when `completeOnly`; null if none. The beam is in penalized order (4.5), so this
+/// need not be its first entry. With `completeOnly`, on a pass's final beam: the pass's result
+/// (SearchEngine; the reference returns the first in penalized order, see docs/design-notes.md).
+inline const BeamEntry *cheapestEntry(const std::vector<BeamEntry> &beam,
+                                      bool completeOnly = false) {
+    const BeamEntry *cheapest = nullptr;
+    for (const BeamEntry &e : beam) {
+        if (completeOnly && !(e.state && e.state->complete())) continue;
+        if (!cheapest || e.cost.total < cheapest->cost.total) cheapest = &e;
+    }
+    return cheapest;
+}
+
+inline const BeamEntry *cheapestComplete(const std::vector<BeamEntry> &beam) {
+    return cheapestEntry(beam, true);
+}
+
+/// The lowest predicted cost in the step's beam; NaN for an empty beam.
+inline double cheapestInBeam(const SearchStep &step) {
+    const BeamEntry *e = cheapestEntry(step.beam);
+    return e ? e->cost.total : std::numeric_limits<double>::quiet_NaN();
+}
+
 } // namespace beamscope

@@ -233,37 +233,49 @@ void WhyNot::Impl::step(const SearchStep &s) {
     if (s.passFinished) {
         if (s.pass == 0) freezeStep = s.index;
         if (open) {
-            // The decision reached the end of the pass: it won the pass, or lost to beam[0].
+            // The decision reached the end of the pass: it is in the pass's result (the final
+            // beam's cheapest complete state, as SearchEngine picks it), or it lost to it.
             WhyAnswer a;
             a.step = lastDeciding;
             a.phase = lastDecidingPhase;
-            if (!s.beam.empty() && matches(s.beam.front().state->placement(want.node))) {
+            const BeamEntry *result = cheapestComplete(s.beam);
+            const auto rankOf = [&s](const BeamEntry *e) { return size_t(e - s.beam.data()) + 1; };
+            if (result && matches(result->state->placement(want.node))) {
                 a.verdict = WhyVerdict::Chosen;
-                a.cost = s.beam.front().cost.total;
-                a.label = s.beam.front().decision;
+                a.cost = result->cost.total;
+                a.label = result->decision;
                 a.detail = "the pass's cheapest complete state takes it";
-                if (s.beam.size() > 1) {
-                    compare(a, s.beam.front().cost, s.beam[1]);
-                    a.against = "beam #2 (the pass's runner-up)";
+                const BeamEntry *runnerUp = nullptr;
+                for (const BeamEntry &e : s.beam) {
+                    if (&e != result && (!runnerUp || e.cost.total < runnerUp->cost.total))
+                        runnerUp = &e;
+                }
+                if (runnerUp) {
+                    compare(a, result->cost, *runnerUp);
+                    a.against =
+                        "beam #" + std::to_string(rankOf(runnerUp)) + " (the pass's runner-up)";
                 }
             } else {
-                size_t rank = 0;
-                while (rank < s.beam.size() && !matches(s.beam[rank].state->placement(want.node)))
-                    ++rank;
+                const BeamEntry *mine = nullptr;
+                for (const BeamEntry &e : s.beam) {
+                    if (matches(e.state->placement(want.node)) &&
+                        (!mine || e.cost.total < mine->cost.total))
+                        mine = &e;
+                }
                 a.verdict = WhyVerdict::Cut;
                 a.step = s.index;
                 a.phase = phaseName(s.phase);
-                if (rank < s.beam.size()) {
-                    const BeamEntry &e = s.beam[rank];
-                    a.cost = e.cost.total;
-                    a.label = "beam #" + std::to_string(rank + 1) + " at the end of the pass";
-                    a.cutoff = s.beam.front().cost.total;
+                if (mine && result) {
+                    a.cost = mine->cost.total;
+                    a.label = "beam #" + std::to_string(rankOf(mine)) + " at the end of the pass";
+                    a.cutoff = result->cost.total;
                     a.detail = "its best complete state ends the pass ranked " +
-                               std::to_string(rank + 1) + " of " + std::to_string(s.beam.size()) +
-                               ", behind the pass's best (" + fmt(a.cost) + " ms against " +
-                               fmt(a.cutoff) + " ms)";
-                    compare(a, e.cost, s.beam.front());
-                    a.against = "beam #1 (the pass's best)";
+                               std::to_string(rankOf(mine)) + " of " +
+                               std::to_string(s.beam.size()) +
+                               " (by penalized cost), behind the pass's best (" + fmt(a.cost) +
+                               " ms against " + fmt(a.cutoff) + " ms)";
+                    compare(a, mine->cost, *result);
+                    a.against = "beam #" + std::to_string(rankOf(result)) + " (the pass's best)";
                 }
             }
             closePass(s, std::move(a));

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -239,6 +240,40 @@ TEST(WhyNot, TheWinnersDecisionIsChosen) {
     EXPECT_EQ(j["verdict"], "chosen");
     EXPECT_EQ(j["step"], r.answer.step);
     EXPECT_TRUE(j.contains("terms_delta"));
+}
+
+// A pass's result is its final beam's cheapest complete state, not the first in penalized order:
+// on matmul (V100, seed 0) the state first in pass 3's final beam keeps prod at the thread level
+// of output, but a root prod is predicted cheaper, so the thread level is cut at that step, and
+// against that state's cost.
+TEST(WhyNot, APassIsWonByItsCheapestCompleteStateNotItsFirst) {
+    const auto dag = std::make_shared<const FunctionDAG>(buildApp("matmul"));
+    SearchOptions o;
+    o.gpu = GpuSpec::load("v100");
+    const std::vector<SearchStepPtr> steps = stepsOf(dag, o);
+    const int prod = dag->find("prod");
+    Pin thread;
+    thread.func = "prod";
+    thread.location = ComputeKind::Thread;
+    thread.host = "output";
+    const WhyResult r = whyNot(dag, o, thread);
+    bool checked = false;
+    for (const SearchStepPtr &s : steps) {
+        if (!s->passFinished || s->pass != 3) continue;
+        // The independent expectation: the pass's final beam, read directly.
+        ASSERT_EQ(s->beam.front().state->placement(prod).kind, ComputeKind::Thread);
+        double cheapest = s->beam.front().cost.total;
+        for (const BeamEntry &e : s->beam)
+            cheapest = std::min(cheapest, e.cost.total);
+        ASSERT_LT(cheapest, s->beam.front().cost.total);
+        const WhyAnswer &a = r.passes[3];
+        EXPECT_EQ(a.verdict, WhyVerdict::Cut) << a.detail;
+        EXPECT_EQ(a.step, s->index);
+        EXPECT_DOUBLE_EQ(a.cutoff, cheapest);
+        EXPECT_DOUBLE_EQ(a.cost, s->beam.front().cost.total);
+        checked = true;
+    }
+    EXPECT_TRUE(checked);
 }
 
 TEST(WhyNot, BadDescriptionIsAnError) {

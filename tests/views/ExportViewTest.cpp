@@ -96,7 +96,9 @@ private Q_SLOTS:
         QVERIFY(view.canExport());
         const QString source = view.editor()->toPlainText();
         QCOMPARE(view.source(), source);
-        QVERIFY(view.caption().contains(QStringLiteral("best of the beam")));
+        // A finished search shows (and exports) its result.
+        QCOMPARE(hub.state(), m_greedy.steps.back()->best->state);
+        QVERIFY(view.caption().contains(QStringLiteral("the search's result")));
         QVERIFY(source.contains(QStringLiteral("apply_stencil_chain_schedule(Halide::Pipeline")));
         int funcs = 0;
         for (const Node &node : m_greedy.dag->nodes()) {

@@ -3,6 +3,7 @@
 // snapshot they show (candidates, buckets, pruned, beam, the printed loop nest).
 #include "RealSearch.h"
 
+#include "schedule/ScheduleIO.h"
 #include "views/beam/BeamModel.h"
 #include "views/buckets/BucketModel.h"
 #include "views/buckets/PrunedModel.h"
@@ -214,6 +215,23 @@ private Q_SLOTS:
                     sawDifference = true;
                 }
             }
+            // The search's result is marked on its row (and rows with the same schedule) only.
+            int marked = 0;
+            for (int r = 0; r < model.rowCount(); ++r) {
+                const BeamEntry &e = step->beam[size_t(r)];
+                const bool result =
+                    step->best && (step->best->state == e.state ||
+                                   (e.state->complete() && scheduleToJson(*e.state) ==
+                                                               scheduleToJson(*step->best->state)));
+                QCOMPARE(model.isResult(r), result);
+                QCOMPARE(model.index(r, BeamModel::RankColumn).data().toString().endsWith(u'★'),
+                         result);
+                if (result) {
+                    ++marked;
+                    QCOMPARE(e.cost.total, step->best->cost.total);
+                }
+            }
+            if (step == m_search.steps.back()) QCOMPARE(marked, 1); // one main pass: its beam
             model.setHighlightedFunc(step->node);
         }
         QVERIFY(sawDifference);

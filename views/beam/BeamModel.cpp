@@ -18,10 +18,16 @@ void BeamModel::setStep(SearchStepPtr step) {
     beginRebuild();
     m_step = std::move(step);
     m_diffs.clear();
+    m_result.clear();
     if (m_step) {
+        const BeamEntry *best = m_step->best ? &*m_step->best : nullptr;
         for (const BeamEntry &e : m_step->beam) {
             addRow();
             m_diffs.push_back(placementDifferences(*e.state, *m_step->beam.front().state));
+            // The result itself, or the same schedule reached again in a later pass.
+            m_result.push_back(best && (e.state == best->state ||
+                                        (e.state->complete() &&
+                                         placementDifferences(*e.state, *best->state).empty())));
         }
     }
     endRebuild();
@@ -44,7 +50,7 @@ QVariant BeamModel::cell(int id, int column, int role) const {
     if (role == Qt::DisplayRole) {
         switch (column) {
         case RankColumn:
-            return id + 1;
+            return isResult(id) ? QStringLiteral("%1 ★").arg(id + 1) : QString::number(id + 1);
         case CostColumn:
             return format::ms(e.cost.total);
         case RankCostColumn:
@@ -76,8 +82,13 @@ QVariant BeamModel::cell(int id, int column, int role) const {
         }
         return lines.join(QStringLiteral("<br>"));
     }
+    if (role == Qt::ToolTipRole && column == RankColumn && isResult(id)) {
+        return tr("The search's result so far (this schedule): the complete state with the "
+                  "lowest predicted cost in the final beams (the penalties of 4.5 only order "
+                  "the beam)");
+    }
     if (role == Qt::FontRole) {
-        bool emphasize = id == 0;
+        bool emphasize = id == 0 || isResult(id);
         for (const FuncDifference &d : diffs)
             emphasize |= d.node == m_highlight;
         if (emphasize) {
@@ -95,8 +106,14 @@ QVariant BeamModel::cell(int id, int column, int role) const {
     return {};
 }
 
+bool BeamModel::isResult(int id) const {
+    return id >= 0 && id < int(m_result.size()) && m_result[size_t(id)];
+}
+
 QString BeamModel::headerToolTip(int section) const {
     switch (section) {
+    case RankColumn:
+        return tr("Order of the beam by the cost it was ranked by; ★ marks the search's result");
     case RankCostColumn:
         return tr("Cost after the known-bad-structure penalty, when one applied (paper 4.5)");
     case HashColumn:

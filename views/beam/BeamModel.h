@@ -34,6 +34,9 @@ public:
     const BeamEntry *entryOfRow(int id) const;
     /// Differences of row `id` from the best state.
     const std::vector<FuncDifference> &differences(int id) const { return m_diffs[size_t(id)]; }
+    /// Row `id` holds the search's result (SearchStep::best) or the same schedule, marked ★ in
+    /// the rank column.
+    bool isResult(int id) const;
 
 protected:
     QVariant cell(int id, int column, int role) const override;
@@ -42,6 +45,7 @@ protected:
 private:
     SearchStepPtr m_step;
     std::vector<std::vector<FuncDifference>> m_diffs; ///< by row (= rank)
+    std::vector<bool> m_result;                       ///< by row: isResult
     int m_highlight = -1;
 };
 

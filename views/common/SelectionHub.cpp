@@ -38,7 +38,9 @@ void SelectionHub::setDag(std::shared_ptr<const FunctionDAG> dag) {
 void SelectionHub::setStep(SearchStepPtr step) {
     SearchStepPtr previous = std::exchange(m_step, std::move(step));
     Q_EMIT stepChanged();
-    if (m_step && !m_step->beam.empty()) {
+    if (m_step && m_step->finished && m_step->best) {
+        selectState(m_step->best->state, m_step->best->cost, tr("the search's result"));
+    } else if (m_step && !m_step->beam.empty()) {
         const BeamEntry &best = m_step->beam.front();
         selectState(best.state, best.cost, tr("best of the beam"));
     } else {

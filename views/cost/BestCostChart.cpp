@@ -123,6 +123,7 @@ QLineSeries *BestCostChart::seriesFor(int pass) {
 }
 
 void BestCostChart::addPoint(int stepIndex, int pass, double bestCost) {
+    if (!std::isfinite(bestCost)) return; // a step whose beam died out has no cost to draw
     m_pending[pass].push_back(QPointF(stepIndex + 1, bestCost));
     m_costs[stepIndex] = bestCost;
     if (!m_flush.isActive()) m_flush.start();
