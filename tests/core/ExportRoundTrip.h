@@ -122,11 +122,13 @@ inline std::string systemCompiler() {
 inline std::string compileDriver(const fs::path &driver, const fs::path &library) {
     const HalideInstall halide = locateHalideInstall();
     const fs::path log = library.string() + ".log";
-    const std::string command =
-        systemCompiler() + " -std=c++17 -O0 -fPIC -shared -Wall -Wextra -Werror -isystem " +
-        halide.includeDir.string() + " " + driver.string() + " -o " + library.string() + " -L" +
-        halide.libDir.string() + " -lHalide -Wl,-rpath," + halide.libDir.string() + " > " +
-        log.string() + " 2>&1";
+    // A stream, not one long operator+ chain, which GCC 12 flags with a false -Warray-bounds.
+    std::ostringstream stream;
+    stream << systemCompiler() << " -std=c++17 -O0 -fPIC -shared -Wall -Wextra -Werror -isystem "
+           << halide.includeDir.string() << " " << driver.string() << " -o " << library.string()
+           << " -L" << halide.libDir.string() << " -lHalide -Wl,-rpath," << halide.libDir.string()
+           << " > " << log.string() << " 2>&1";
+    const std::string command = stream.str();
     if (std::system(command.c_str()) == 0) return "";
     return command + "\n" + readFile(log);
 }
