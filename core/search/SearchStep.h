@@ -94,22 +94,25 @@ struct SearchStep {
 
 using SearchStepPtr = std::shared_ptr<const SearchStep>;
 
-/// The entry of `beam` with the lowest predicted cost (the first of equals), among its complete
-/// states only when `completeOnly`; null if none. The beam is in penalized order (4.5), so this
-/// need not be its first entry. With `completeOnly`, on a pass's final beam: the pass's result
-/// (SearchEngine; the reference returns the first in penalized order, see docs/design-notes.md).
-inline const BeamEntry *cheapestEntry(const std::vector<BeamEntry> &beam,
-                                      bool completeOnly = false) {
+/// The entry of `beam` with the lowest predicted cost among those `keep` accepts (the first of
+/// equals); null if none. The beam is in penalized order (4.5), so this need not be the first.
+template <typename Keep>
+const BeamEntry *cheapestEntry(const std::vector<BeamEntry> &beam, Keep keep) {
     const BeamEntry *cheapest = nullptr;
     for (const BeamEntry &e : beam) {
-        if (completeOnly && !(e.state && e.state->complete())) continue;
-        if (!cheapest || e.cost.total < cheapest->cost.total) cheapest = &e;
+        if (keep(e) && (!cheapest || e.cost.total < cheapest->cost.total)) cheapest = &e;
     }
     return cheapest;
 }
 
+inline const BeamEntry *cheapestEntry(const std::vector<BeamEntry> &beam) {
+    return cheapestEntry(beam, [](const BeamEntry &) { return true; });
+}
+
+/// The cheapest complete state of `beam`; on a pass's final beam, the pass's result
+/// (SearchEngine; the reference returns the first in penalized order, see docs/design-notes.md).
 inline const BeamEntry *cheapestComplete(const std::vector<BeamEntry> &beam) {
-    return cheapestEntry(beam, true);
+    return cheapestEntry(beam, [](const BeamEntry &e) { return e.state && e.state->complete(); });
 }
 
 /// The lowest predicted cost in the step's beam; NaN for an empty beam.

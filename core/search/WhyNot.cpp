@@ -245,23 +245,17 @@ void WhyNot::Impl::step(const SearchStep &s) {
                 a.cost = result->cost.total;
                 a.label = result->decision;
                 a.detail = "the pass's cheapest complete state takes it";
-                const BeamEntry *runnerUp = nullptr;
-                for (const BeamEntry &e : s.beam) {
-                    if (&e != result && (!runnerUp || e.cost.total < runnerUp->cost.total))
-                        runnerUp = &e;
-                }
+                const BeamEntry *runnerUp =
+                    cheapestEntry(s.beam, [result](const BeamEntry &e) { return &e != result; });
                 if (runnerUp) {
                     compare(a, result->cost, *runnerUp);
                     a.against =
                         "beam #" + std::to_string(rankOf(runnerUp)) + " (the pass's runner-up)";
                 }
             } else {
-                const BeamEntry *mine = nullptr;
-                for (const BeamEntry &e : s.beam) {
-                    if (matches(e.state->placement(want.node)) &&
-                        (!mine || e.cost.total < mine->cost.total))
-                        mine = &e;
-                }
+                const BeamEntry *mine = cheapestEntry(s.beam, [this](const BeamEntry &e) {
+                    return matches(e.state->placement(want.node));
+                });
                 a.verdict = WhyVerdict::Cut;
                 a.step = s.index;
                 a.phase = phaseName(s.phase);
