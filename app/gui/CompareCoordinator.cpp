@@ -30,8 +30,9 @@ std::optional<CompareSide> CompareCoordinator::fromBeam(int rank) const {
     side.state = e.state;
     side.cost = e.cost;
     side.termNames = step->termNames;
-    side.label = rank == 0 ? tr("best of the beam at step %1").arg(step->index + 1)
-                           : tr("beam #%1 at step %2").arg(rank + 1).arg(step->index + 1);
+    side.label = rank == cheapestRow(step->beam)
+                     ? tr("best of the beam at step %1").arg(step->index + 1)
+                     : tr("beam #%1 at step %2").arg(rank + 1).arg(step->index + 1);
     return side;
 }
 
@@ -91,7 +92,10 @@ void CompareCoordinator::watchBeam(BeamView *beam) {
         const std::optional<CompareSide> side = fromBeam(rank);
         if (!side) return;
         if (which < 0) { // with the best: A is the best, B this row
-            if (const std::optional<CompareSide> best = fromBeam(0)) m_view->setSide(0, *best);
+            const SearchStepPtr &step = m_hub->step();
+            if (const std::optional<CompareSide> best =
+                    fromBeam(step ? cheapestRow(step->beam) : -1))
+                m_view->setSide(0, *best);
             which = 1;
         }
         compare(*side, which);

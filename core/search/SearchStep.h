@@ -109,6 +109,12 @@ inline const BeamEntry *cheapestEntry(const std::vector<BeamEntry> &beam) {
     return cheapestEntry(beam, [](const BeamEntry &) { return true; });
 }
 
+/// The row of the beam's cheapest entry (the views' "best of the beam"); -1 for an empty beam.
+inline int cheapestRow(const std::vector<BeamEntry> &beam) {
+    const BeamEntry *cheapest = cheapestEntry(beam);
+    return cheapest ? int(cheapest - beam.data()) : -1;
+}
+
 /// The cheapest complete state of `beam`; on a pass's final beam, the pass's result
 /// (SearchEngine; the reference returns the first in penalized order, see docs/design-notes.md).
 inline const BeamEntry *cheapestComplete(const std::vector<BeamEntry> &beam) {

@@ -7,9 +7,11 @@
 #include "views/beam/BeamModel.h"
 #include "views/buckets/BucketModel.h"
 #include "views/buckets/PrunedModel.h"
+#include "views/common/SelectionHub.h"
 #include "views/loopnest/LoopNestModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QFont>
 #include <QTest>
 
 #include <cmath>
@@ -237,6 +239,50 @@ private Q_SLOTS:
         QVERIFY(sawDifference);
         model.setStep(nullptr);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // With several passes the known-bad penalty (4.5) can rank the cheapest entry below others
+    // (matmul, V100, seed 0): the Beam view and the hub call that entry the best, as the
+    // Timeline's Best and the search's result do, not the first row.
+    void theBestOfTheBeamIsItsCheapestEntryNotItsFirstRow() {
+        const test::RealSearch matmul = test::runSearch("matmul", {}, test::testOptions(32, 5));
+        BeamModel model;
+        SelectionHub hub;
+        hub.setDag(matmul.dag);
+        int penalizedBest = 0;
+        for (const SearchStepPtr &step : matmul.steps) {
+            model.setStep(step);
+            int cheapest = 0; // the independent expectation: the first of the lowest costs
+            for (int r = 1; r < int(step->beam.size()); ++r) {
+                if (step->beam[size_t(r)].cost.total < step->beam[size_t(cheapest)].cost.total)
+                    cheapest = r;
+            }
+            QCOMPARE(model.bestRow(), cheapest);
+            const BeamEntry &best = step->beam[size_t(cheapest)];
+            for (int r = 0; r < model.rowCount(); ++r) {
+                const QString diff = model.index(r, BeamModel::DiffColumn).data().toString();
+                QCOMPARE(diff == QStringLiteral("(best)"), r == cheapest);
+                QCOMPARE(model.index(r, BeamModel::RankColumn).data(Qt::FontRole).isValid() &&
+                             model.index(r, BeamModel::RankColumn)
+                                 .data(Qt::FontRole)
+                                 .value<QFont>()
+                                 .bold(),
+                         r == cheapest || model.isResult(r));
+                for (const FuncDifference &d : model.differences(r)) {
+                    QVERIFY(d.mine != d.theirs ||
+                            step->beam[size_t(r)].state->placement(d.node).tilings !=
+                                best.state->placement(d.node).tilings);
+                }
+            }
+            QVERIFY(model.differences(cheapest).empty());
+            if (cheapest > 0 && !step->finished) {
+                ++penalizedBest;
+                hub.setStep(step);
+                QCOMPARE(hub.state(), best.state);
+                QCOMPARE(hub.stateLabel(), QStringLiteral("best of the beam"));
+            }
+        }
+        QVERIFY2(penalizedBest > 0, "the penalty should rank a cheaper state below the first");
     }
 };
 

@@ -1,4 +1,4 @@
-// BeamModel: beam entries and their differences from the best.
+// BeamModel: beam entries and their differences from the best (the cheapest entry).
 #include "views/beam/BeamModel.h"
 
 #include "views/common/Format.h"
@@ -19,11 +19,16 @@ void BeamModel::setStep(SearchStepPtr step) {
     m_step = std::move(step);
     m_diffs.clear();
     m_result.clear();
+    m_bestRow = -1;
     if (m_step) {
         const BeamEntry *best = m_step->best ? &*m_step->best : nullptr;
+        // The best is the lowest predicted cost, which the known-bad penalty can rank below
+        // others (4.5), as the Timeline's Best and the search's result take it.
+        m_bestRow = cheapestRow(m_step->beam);
         for (const BeamEntry &e : m_step->beam) {
             addRow();
-            m_diffs.push_back(placementDifferences(*e.state, *m_step->beam.front().state));
+            m_diffs.push_back(
+                placementDifferences(*e.state, *m_step->beam[size_t(m_bestRow)].state));
             // The result itself, or the same schedule reached again in a later pass.
             m_result.push_back(best && (e.state == best->state ||
                                         (e.state->complete() &&
@@ -60,7 +65,7 @@ QVariant BeamModel::cell(int id, int column, int role) const {
         case DecisionColumn:
             return QString::fromStdString(e.decision);
         case DiffColumn: {
-            if (id == 0) return tr("(best)");
+            if (id == m_bestRow) return tr("(best)");
             if (diffs.empty()) return tr("same decisions");
             QStringList parts;
             for (const FuncDifference &d : diffs) {
@@ -87,8 +92,13 @@ QVariant BeamModel::cell(int id, int column, int role) const {
                   "lowest predicted cost in the final beams (the penalties of 4.5 only order "
                   "the beam)");
     }
+    if (role == Qt::ToolTipRole && column == RankColumn && id == m_bestRow && id > 0) {
+        return tr("The best of the beam: the lowest predicted cost, ranked %1 after the "
+                  "known-bad-structure penalty (4.5)")
+            .arg(id + 1);
+    }
     if (role == Qt::FontRole) {
-        bool emphasize = id == 0 || isResult(id);
+        bool emphasize = id == m_bestRow || isResult(id);
         for (const FuncDifference &d : diffs)
             emphasize |= d.node == m_highlight;
         if (emphasize) {
@@ -119,7 +129,8 @@ QString BeamModel::headerToolTip(int section) const {
     case HashColumn:
         return tr("Structural hash at this pass's depth");
     case DiffColumn:
-        return tr("Funcs this state places differently from the best state");
+        return tr("Funcs this state places differently from the best state (the lowest "
+                  "predicted cost in the beam)");
     default:
         return {};
     }

@@ -35,8 +35,8 @@ BeamView::BeamView(SelectionHub *hub, QWidget *parent)
                 const int id = m_model->rowId(current);
                 if (const BeamEntry *e = m_model->entryOfRow(id)) {
                     m_hub->selectState(e->state, e->cost,
-                                       id == 0 ? tr("best of the beam")
-                                               : tr("beam #%1").arg(id + 1));
+                                       id == m_model->bestRow() ? tr("best of the beam")
+                                                                : tr("beam #%1").arg(id + 1));
                 }
             });
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -46,7 +46,7 @@ BeamView::BeamView(SelectionHub *hub, QWidget *parent)
         QMenu menu(this);
         QAction *best = menu.addAction(tr("Compare with the best"), this,
                                        [this, rank] { Q_EMIT compareRequested(rank, -1); });
-        best->setEnabled(rank > 0);
+        best->setEnabled(rank != m_model->bestRow());
         menu.addAction(tr("Compare as A"), this,
                        [this, rank] { Q_EMIT compareRequested(rank, 0); });
         menu.addAction(tr("Compare as B"), this,

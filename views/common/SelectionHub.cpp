@@ -40,9 +40,8 @@ void SelectionHub::setStep(SearchStepPtr step) {
     Q_EMIT stepChanged();
     if (m_step && m_step->finished && m_step->best) {
         selectState(m_step->best->state, m_step->best->cost, tr("the search's result"));
-    } else if (m_step && !m_step->beam.empty()) {
-        const BeamEntry &best = m_step->beam.front();
-        selectState(best.state, best.cost, tr("best of the beam"));
+    } else if (const BeamEntry *best = m_step ? cheapestEntry(m_step->beam) : nullptr) {
+        selectState(best->state, best->cost, tr("best of the beam"));
     } else {
         selectState(nullptr, std::nullopt, QString());
     }

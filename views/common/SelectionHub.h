@@ -1,6 +1,7 @@
 // SelectionHub: the one object every view listens to — the loaded DAG, the current search step,
-// the schedule state being inspected (the best of the beam unless the user picked another), the
-// selected Func and the user's pins. Selecting a Func in any view selects it in all of them.
+// the schedule state being inspected (the beam's cheapest entry, or the search's result once it
+// finishes, unless the user picked another), the selected Func and the user's pins. Selecting a
+// Func in any view selects it in all of them.
 // Lives on the GUI thread; holds immutable snapshots only.
 #pragma once
 
@@ -50,7 +51,8 @@ public:
 public Q_SLOTS:
     /// A new pipeline: clears the step, state and Func selection.
     void setDag(std::shared_ptr<const beamscope::FunctionDAG> dag);
-    /// A new step (nullptr after a reset); inspects the best state of its beam.
+    /// A new step (nullptr after a reset); inspects its beam's cheapest entry (the search's
+    /// result when the step finishes the search).
     void setStep(beamscope::SearchStepPtr step);
     /// Inspects another state (a beam entry or a candidate).
     void selectState(beamscope::StatePtr state, std::optional<beamscope::StateCost> cost,
