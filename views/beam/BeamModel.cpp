@@ -27,8 +27,7 @@ void BeamModel::setStep(SearchStepPtr step) {
         m_bestRow = cheapestRow(m_step->beam);
         for (const BeamEntry &e : m_step->beam) {
             addRow();
-            m_diffs.push_back(
-                placementDifferences(*e.state, *m_step->beam[size_t(m_bestRow)].state));
+            m_diffs.push_back(placementDifferences(*e.state, *entryOfRow(m_bestRow)->state));
             // The result itself, or the same schedule reached again in a later pass.
             m_result.push_back(best && (e.state == best->state ||
                                         (e.state->complete() &&
