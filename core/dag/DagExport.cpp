@@ -13,7 +13,8 @@ nlohmann::json dagToJson(const FunctionDAG &dag) {
                          {"dims", node.dimensions},
                          {"is_input", node.isInput},
                          {"is_output", node.isOutput},
-                         {"extents", extents}});
+                         {"extents", extents},
+                         {"bytes_per_point", node.bytesPerPoint}});
     }
     nlohmann::json edges = nlohmann::json::array();
     for (const Edge &edge : dag.edges()) {
