@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The one script for a lent GPU machine (issue 31, docs/gpu-check.md). In at most BUDGET_S
+# seconds it
+#   1. trains, for every catalog app, a model on the shared H100 rows without that app
+#      (leave one app out: the app is never seen by the model that ranks it),
+#   2. starts the two apps whose Anderson2021 default-mode search takes minutes (lens_blur,
+#      local_laplacian) first, in the background,
+#   3. runs `collect` on random pipelines for COLLECT_S seconds (rows for the next model),
+#   4. benches the other apps with their leave-one-app-out model, top-5 of the beam and 5 greedy
+#      samples measured (so the one-shot pick and the top-5 both come from one call) beside
+#      Anderson2021 in both configurations, Li2018 and naive, in the same run,
+#   5. writes the table (benchmarks/gpu_check_table.py: one-shot and top-5 over Anderson2021,
+#      and the fastest schedule's effective bandwidth over the device's peak) and leaves
+#      everything in at most 8 files in OUT.
+#
+#   benchmarks/gpu_check.sh pack BUILD_DIR     here: the bundle into device-bundle/ (git-ignored;
+#                                              carry it), with the shared H100 database
+#   benchmarks/gpu_check.sh run OUT            there (or here with DEVICE=opencl SIZES=small)
+#
+# Environment (defaults in brackets): DEVICE [cuda]; SIZES [default] or small
+# (tests/data/catalog_small_sizes.sh, for PoCL); BUDGET_S [540] for the whole run; COLLECT_S
+# [150]; RANDOM_N [400] random pipeline seeds offered to collect (at small sizes, --size 32);
+# APPS [every catalog app];
+# SLOW_APPS [lens_blur local_laplacian]; BASELINES
+# [anderson2021,anderson2021-paper,li2018,naive]; PARALLEL [4] apps benched at once;
+# CLI [the bundle's beamscope-cli; set it to use a build tree]; TRAIN_DB [the bundle's
+# h100.sqlite]; GPU [the preset the device fits].
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bundle="$here/device-bundle"
+
+case "${1:-}" in
+pack)
+    build="${2:?usage: gpu_check.sh pack BUILD_DIR}"
+    mkdir -p "$bundle"
+    "$here/benchmarks/device_bundle.sh" pack "$build" "$bundle" >/dev/null
+    shared_db="${SHARED_DB:-$here/../shared/data/h100-2026-11-26/measurements.sqlite}"
+    # A consistent copy even while another process has the file open (the shared copy is read-only).
+    sqlite3 "file:$shared_db?mode=ro" ".backup '$bundle/h100.sqlite'"
+    du -sh "$bundle"/*
+    exit 0
+    ;;
+run) ;;
+*)
+    echo "usage: gpu_check.sh pack BUILD_DIR | run OUT" >&2
+    exit 2
+    ;;
+esac
+
+out="${2:?usage: gpu_check.sh run OUT}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+start=$(date +%s)
+budget=${BUDGET_S:-540}
+device=${DEVICE:-cuda}
+sizes_mode=${SIZES:-default}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/reports" "$work/logs" "$work/models" "$work/dags"
+log() { printf '[%4ds] %s\n' $(($(date +%s) - start)) "$*" | tee -a "$work/logs/gpu_check.log" >&2; }
+left() { echo $((budget - ($(date +%s) - start))); }
+
+if [ -z "${CLI:-}" ]; then
+    eval "$("$here/benchmarks/device_bundle.sh" unpack "$bundle" "$work/b")"
+    CLI="$work/b/bin/beamscope-cli"
+    # The shipped models travel with the presets.
+    cp -r "$here/resources/models" "$work/b/share/beamscope/" 2>/dev/null || true
+fi
+train_db=${TRAIN_DB:-$bundle/h100.sqlite}
+cp "$train_db" "$work/train.sqlite"
+{
+    echo "date: $(date -u +%FT%TZ)"
+    echo "commit: $(git -C "$here" rev-parse HEAD 2>/dev/null || echo unknown)"
+    "$CLI" --version
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>/dev/null || true
+    nproc
+} >"$work/logs/environment.txt" 2>&1
+
+sizes_file="$here/tests/data/catalog_small_sizes.sh"
+declare -A small_sizes=()
+if [ "$sizes_mode" = small ]; then
+    # shellcheck disable=SC1090
+    source "$sizes_file"
+    for k in "${!catalog_small_sizes[@]}"; do small_sizes[$k]=${catalog_small_sizes[$k]}; done
+fi
+if [ -n "${APPS:-}" ]; then read -r -a apps <<<"$APPS"; else mapfile -t apps < <("$CLI" apps | awk '{print $1}'); fi
+read -r -a slow <<<"${SLOW_APPS:-lens_blur local_laplacian}"
+gpu_flag=()
+[ -n "${GPU:-}" ] && gpu_flag=(--gpu "$GPU")
+
+# 1. Leave-one-app-out models on the shared rows (seconds each).
+for app in "${apps[@]}"; do
+    "$CLI" train --db "$work/train.sqlite" --exclude-app "$app" --all \
+        --out "$work/models/$app.model" >"$work/logs/train-$app.log" 2>&1 ||
+        log "train without $app failed: $(tail -n 1 "$work/logs/train-$app.log")"
+done
+log "trained ${#apps[@]} leave-one-app-out models"
+
+bench_app() { # APP SECONDS
+    local app=$1 limit=$2 model=()
+    [ -f "$work/models/$app.model" ] && model=(--cost-model "$work/models/$app.model")
+    # shellcheck disable=SC2086 # the sizes are several flags
+    timeout --kill-after=5 "$limit" "$CLI" bench "$app" ${small_sizes[$app]:-} --device "$device" \
+        "${gpu_flag[@]}" --mode topk --top 5 --repeats 10 --warmup 2 --timeout 120 \
+        --baseline "${BASELINES:-anderson2021,anderson2021-paper,li2018,naive}" \
+        "${model[@]}" --no-db --json >"$work/reports/$app.json" 2>"$work/logs/bench-$app.log"
+    local rc=$?
+    log "bench $app: rc $rc"
+    # shellcheck disable=SC2086
+    "$CLI" dag "$app" ${small_sizes[$app]:-} --format json >"$work/dags/$app.json" 2>/dev/null
+}
+
+# 2. The slow apps first, in the background, to the end of the budget.
+pids=()
+for app in "${apps[@]}"; do
+    for s in "${slow[@]}"; do
+        if [ "$app" = "$s" ]; then
+            bench_app "$app" $(($(left) - 25)) &
+            pids+=($!)
+        fi
+    done
+done
+
+# 3. Random pipelines.
+collect_s=${COLLECT_S:-150}
+random_params=()
+[ "$sizes_mode" = small ] && random_params=(--size 32)
+log "collect for ${collect_s} s"
+"$CLI" collect --random "${RANDOM_N:-400}" "${random_params[@]}" --minutes "$(awk -v s="$collect_s" 'BEGIN { print s / 60 }')" \
+    --device "$device" --db "$work/collect.sqlite" --json \
+    >"$work/collect.json" 2>"$work/logs/collect.log"
+log "collect: rc $? $(grep -i 'rows' "$work/logs/collect.log" | tail -n 1)"
+
+# 4. The other apps, PARALLEL at a time, each bounded by what is left.
+others=()
+for app in "${apps[@]}"; do
+    is_slow=0
+    for s in "${slow[@]}"; do [ "$app" = "$s" ] && is_slow=1; done
+    [ $is_slow = 0 ] && others+=("$app")
+done
+running=0
+for app in "${others[@]}"; do
+    limit=$(($(left) - 25))
+    [ "$limit" -lt 20 ] && { log "no time left for $app"; continue; }
+    bench_app "$app" "$limit" &
+    pids+=($!)
+    running=$((running + 1))
+    if [ "$running" -ge "${PARALLEL:-4}" ]; then wait -n; running=$((running - 1)); fi
+done
+wait "${pids[@]}" 2>/dev/null
+
+# 5. The table and the files.
+gpu_json="$here/resources/gpus/${GPU:-h100}.json"
+[ -f "$gpu_json" ] || gpu_json="$here/resources/gpus/h100.json"
+python3 "$here/benchmarks/gpu_check_table.py" "$work/reports" "$work/dags" "$gpu_json" \
+    >"$out/table.md" 2>"$work/logs/table.log" || log "table failed: $(tail -n 1 "$work/logs/table.log")"
+cp "$work/collect.json" "$out/collect.json" 2>/dev/null
+[ -f "$work/collect.sqlite" ] && sqlite3 "$work/collect.sqlite" ".backup '$out/collect.sqlite'"
+cp "$work/logs/environment.txt" "$out/environment.txt"
+tar -cJf "$out/reports.tar.xz" -C "$work" reports dags
+tar -cJf "$out/logs.tar.xz" -C "$work" logs models
+log "done in $(($(date +%s) - start)) s"
+cp "$work/logs/gpu_check.log" "$out/gpu_check.log"
+ls "$out" >&2

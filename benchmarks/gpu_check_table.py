@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The table of benchmarks/gpu_check.sh (docs/gpu-check.md).
+
+    benchmarks/gpu_check_table.py REPORTS_DIR DAGS_DIR GPU_PRESET.json
+
+REPORTS_DIR holds one `bench --mode topk --top 5 --json` report per app (APP.json), DAGS_DIR the
+`dag APP --format json` of the same app and size. Per app:
+- one-shot: the measured time of the candidate the model ranks first among those that pass the
+  spill filter (the report's `survivors`, in predicted order), as `bench --mode oneshot` picks it;
+  a failure of that candidate is the one-shot's failure (no peeking at the others);
+- top-5: the fastest correct of the model's first five survivors;
+- each baseline's measured time, and one-shot and top-5 over Anderson2021 (Halide's default
+  configuration) and over anderson2021-paper;
+- the fastest correct schedule of the row (ours or a baseline) and its effective bandwidth: bytes
+  of the pipeline's inputs (their required regions) and outputs over its time, as a fraction of
+  the preset's peak DRAM bandwidth. 100% is the physical limit of a pipeline that reads each
+  input byte and writes each output byte once.
+The last lines give the geomeans and the counts of apps faster than Anderson2021."""
+import json
+import math
+import os
+import sys
+
+BASELINES = ["anderson2021", "anderson2021-paper", "li2018", "naive"]
+
+
+def median_ms(row):
+    if row and row.get("correct") and row.get("measured_ms"):
+        return row["measured_ms"]["median"]
+    return None
+
+
+def io_bytes(dag):
+    total = 0
+    for f in dag["funcs"]:
+        if f["is_input"] or f["is_output"]:
+            total += math.prod(f["extents"]) * f.get("bytes_per_point", 0)
+    return total
+
+
+def fmt(x, digits=3):
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def main(reports_dir, dags_dir, gpu_path):
+    peak_gbs = json.load(open(gpu_path))["global_memory_bandwidth_gbs"]
+    cols = ["app", "one-shot (ms)", "top-5 (ms)"] + [f"{b} (ms)" for b in BASELINES] + [
+        "one-shot / A2021", "top-5 / A2021", "one-shot / A2021-paper", "fastest", "bandwidth of fastest"]
+    print("| " + " | ".join(cols) + " |")
+    print("|---|" + "---:|" * (len(cols) - 1))
+    ratios = {"oneshot": [], "top5": [], "oneshot_paper": []}
+    faster = {"oneshot": 0, "top5": 0}
+    apps = sorted(n[:-5] for n in os.listdir(reports_dir) if n.endswith(".json"))
+    for app in apps:
+        try:
+            report = json.load(open(os.path.join(reports_dir, app + ".json")))
+        except ValueError:
+            print(f"| {app} | not finished |" + " |" * (len(cols) - 2))
+            continue
+        cands = report.get("candidates", [])
+        survivors = [cands[i] for i in report.get("survivors", []) if i < len(cands)]
+        oneshot = median_ms(survivors[0]) if survivors else None
+        top5 = [t for t in (median_ms(c) for c in survivors[:5]) if t is not None]
+        top5 = min(top5) if top5 else None
+        base = {}
+        for row in report.get("baselines", []):
+            base[row.get("label", "").removeprefix("baseline:")] = median_ms(row)
+        a21, a21p = base.get("anderson2021"), base.get("anderson2021-paper")
+        r1 = oneshot / a21 if oneshot and a21 else None
+        r5 = top5 / a21 if top5 and a21 else None
+        rp = oneshot / a21p if oneshot and a21p else None
+        if r1:
+            ratios["oneshot"].append(r1)
+            faster["oneshot"] += r1 < 1
+        if r5:
+            ratios["top5"].append(r5)
+            faster["top5"] += r5 < 1
+        if rp:
+            ratios["oneshot_paper"].append(rp)
+        timed = [(median_ms(c), c["label"]) for c in cands] + [(t, b) for b, t in base.items()]
+        timed = [(t, n) for t, n in timed if t is not None]
+        fastest = min(timed) if timed else None
+        bw = "—"
+        dag_path = os.path.join(dags_dir, app + ".json")
+        if fastest and os.path.exists(dag_path):
+            try:
+                gbs = io_bytes(json.load(open(dag_path))) / (fastest[0] * 1e-3) / 1e9
+                bw = f"{gbs:.0f} GB/s ({100 * gbs / peak_gbs:.1f}%)"
+            except (ValueError, KeyError):
+                pass
+        print("| " + " | ".join([app, fmt(oneshot), fmt(top5)] + [fmt(base.get(b)) for b in BASELINES] +
+                                [fmt(r1, 2), fmt(r5, 2), fmt(rp, 2),
+                                 f"{fastest[1]} {fastest[0]:.3f}" if fastest else "—", bw]) + " |")
+    n1, n5 = len(ratios["oneshot"]), len(ratios["top5"])
+    print()
+    print(f"geomean one-shot / Anderson2021: {fmt(geomean(ratios['oneshot']), 3)} over {n1} apps, "
+          f"faster on {faster['oneshot']}")
+    print(f"geomean top-5 / Anderson2021: {fmt(geomean(ratios['top5']), 3)} over {n5} apps, "
+          f"faster on {faster['top5']}")
+    print(f"geomean one-shot / anderson2021-paper: {fmt(geomean(ratios['oneshot_paper']), 3)} over "
+          f"{len(ratios['oneshot_paper'])} apps")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit("usage: gpu_check_table.py REPORTS_DIR DAGS_DIR GPU_PRESET.json")
+    main(*sys.argv[1:])
