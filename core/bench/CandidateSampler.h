@@ -5,8 +5,8 @@
 #pragma once
 
 #include "cost/CostModel.h"
-#include "search/Rng.h"
 #include "search/SearchEngine.h"
+#include "util/Rng.h"
 
 #include <memory>
 #include <string>

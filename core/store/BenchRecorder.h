@@ -5,7 +5,7 @@
 // stops for the run; the benchmark itself goes on.
 #pragma once
 
-#include "bench/Measurement.h"
+#include "measure/Measurement.h"
 #include "schedule/GpuSpec.h"
 #include "store/MeasurementStore.h"
 

@@ -6,11 +6,11 @@
 
 #include "bench/BenchRun.h"
 #include "bench/CandidateSampler.h"
-#include "bench/ParallelWorkers.h"
-#include "bench/ReferenceCheck.h"
 #include "cost/CostModelFactory.h"
 #include "cost/RankMetrics.h"
 #include "dag/FunctionDAG.h"
+#include "measure/ParallelWorkers.h"
+#include "measure/ReferenceCheck.h"
 #include "schedule/ScheduleIO.h"
 #include "store/MeasurementStore.h"
 #include "tune/TrainingData.h"
