@@ -17,8 +17,6 @@
 
 namespace beamscope {
 
-class ScheduleState;
-
 /// What every record of one run shares.
 struct RecordContext {
     PipelineIdentity pipeline;
@@ -36,11 +34,6 @@ struct RecordContext {
 MeasurementRecord makeRecord(const RecordContext &context, const Measurement &m,
                              const nlohmann::json &schedule, const nlohmann::json &predictedTerms,
                              const std::string &baseline = "");
-
-/// The cost of `state` on `gpu` by term under `costModel` (a makeCostModel spec):
-/// {"compute": ms, "load": ms, ...} for the analytic model, the model's own term names otherwise.
-nlohmann::json predictedTerms(const ScheduleState &state, const GpuSpec &gpu,
-                              const std::string &costModel = "analytic");
 
 /// "measurement database PATH: reason" -> "PATH: reason" (for lines that name the database).
 std::string storeErrorReason(const std::string &message);
