@@ -5,8 +5,8 @@
 // raises the dock.
 #pragma once
 
+#include "controllers/JobTracker.h"
 #include "views/compare/CompareSide.h"
-#include "views/jobs/JobTracker.h"
 
 #include <QObject>
 

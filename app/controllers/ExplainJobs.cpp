@@ -1,5 +1,5 @@
 // ExplainJobs: WhyNot and trace replays on worker threads, results delivered to the GUI thread.
-#include "views/explain/ExplainJobs.h"
+#include "controllers/ExplainJobs.h"
 
 #include "search/SearchEngine.h"
 

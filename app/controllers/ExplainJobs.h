@@ -5,9 +5,9 @@
 // one's result.
 #pragma once
 
+#include "controllers/JobTracker.h"
 #include "search/TraceReader.h"
 #include "search/WhyNot.h"
-#include "views/jobs/JobTracker.h"
 
 #include <QObject>
 #include <QString>

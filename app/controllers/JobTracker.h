@@ -4,9 +4,10 @@
 // has started (restart(): a stale result is dropped) and (b) the context object still lives (a
 // dead receiver gets nothing). cancel() raises the cancel flag of every job posted so far
 // without dropping their results (a paused search still shows its last step); restart() does
-// both. SearchController, BenchmarkController, TuneController, GeneratorLibraryLoader and
-// DagLayouter all use it. QtCore only, so the controllers (QtCore) and the views (Widgets) can
-// both link it; it lives in its own library, beamscope_jobs.
+// both. SearchController, BenchmarkController, TuneController, ExplainJobs, the GUI's
+// GeneratorLibraryLoader and CompareCoordinator, and the views' DagLayouter all use it. QtCore
+// only, so the controllers (QtCore) and the views (Widgets) can both link it; it lives in its own
+// library, beamscope_jobs.
 #pragma once
 
 #include <QObject>

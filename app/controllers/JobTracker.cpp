@@ -1,8 +1,8 @@
 // JobTracker: the worker thread, the shared state a Job sees, queued delivery with the
 // generation and context checks done on the GUI thread (where both change).
-#include "views/jobs/JobTracker.h"
+#include "controllers/JobTracker.h"
 
-#include "views/jobs/QueuedCall.h"
+#include "controllers/QueuedCall.h"
 
 #include <QMetaObject>
 #include <QtGlobal>
