@@ -5,7 +5,7 @@
 // --outputs DIR also writes the candidate's outputs there (output-K.raw), for tests and for
 // looking at a result. Links neither libHalide nor LLVM: `ldd beamscope-aot-runner` shows libc,
 // libstdc++ and libdl.
-#include "bench/AotNodeRun.h"
+#include "measure/AotNodeRun.h"
 
 #include <fstream>
 #include <iostream>

@@ -4,9 +4,9 @@
 #include "Commands.h"
 #include "PaperTable1.h"
 
+#include "measure/UpstreamAutoscheduler.h"
 #include "pipeline/AppCatalog.h"
 #include "search/SearchEngine.h"
-#include "search/UpstreamAutoscheduler.h"
 #include "util/Error.h"
 
 #include <cmath>

@@ -6,8 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "bench/Baselines.h"
-#include "bench/MeasurementRunner.h"
+#include "measure/Baselines.h"
+#include "measure/MeasurementRunner.h"
 
 #include <iostream>
 #include <string>

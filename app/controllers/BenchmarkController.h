@@ -7,7 +7,7 @@
 #pragma once
 
 #include "bench/BenchRun.h"
-#include "views/jobs/JobTracker.h"
+#include "controllers/JobTracker.h"
 
 #include <QMetaType>
 #include <QObject>

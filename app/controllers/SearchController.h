@@ -11,11 +11,11 @@
 // (replayed on demand with the trace's options).
 #pragma once
 
+#include "controllers/JobTracker.h"
 #include "controllers/MetaTypes.h"
 #include "controllers/StepHistory.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
-#include "views/jobs/JobTracker.h"
 
 #include <QObject>
 #include <QString>

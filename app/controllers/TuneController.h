@@ -8,8 +8,8 @@
 #pragma once
 
 #include "controllers/BenchmarkController.h" // the Measurement metatype
+#include "controllers/JobTracker.h"
 #include "tune/Tuner.h"
-#include "views/jobs/JobTracker.h"
 
 #include <QMetaType>
 #include <QObject>

@@ -1,7 +1,7 @@
 // CommandLine: QCommandLineParser set-up and validation of the catalog app and its parameters.
 #include "CommandLine.h"
 
-#include "bench/Baselines.h"
+#include "measure/Baselines.h"
 #include "pipeline/AppCatalog.h"
 #include "schedule/GpuSpec.h"
 #include "util/Error.h"

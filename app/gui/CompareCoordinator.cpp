@@ -4,7 +4,7 @@
 #include "bench/BenchRun.h"
 #include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
-#include "cost/CostModelFactory.h"
+#include "cost/CostOf.h"
 #include "schedule/ScheduleIO.h"
 #include "views/beam/BeamView.h"
 #include "views/benchmark/BenchResultsModel.h"
@@ -20,7 +20,8 @@ namespace beamscope {
 CompareCoordinator::CompareCoordinator(CompareView *view, SelectionHub *hub,
                                        SearchController *search, std::function<void()> raise,
                                        QObject *parent)
-    : QObject(parent), m_view(view), m_hub(hub), m_search(search), m_raise(std::move(raise)) {}
+    : QObject(parent), m_view(view), m_hub(hub), m_search(search), m_raise(std::move(raise)),
+      m_costing(this, QStringLiteral("beamscope-compare-cost")) {}
 
 std::optional<CompareSide> CompareCoordinator::fromBeam(int rank) const {
     const SearchStepPtr &step = m_hub->step();
@@ -65,21 +66,31 @@ std::optional<CompareSide> CompareCoordinator::fromBenchmark(const BenchmarkCont
     CompareSide side;
     try {
         side.state = scheduleFromJson(dag, report->schedules[row]);
-        // Costed with the search's own model and GPU, so both sides' terms are comparable.
-        const SearchOptions &options = m_search->options();
-        const std::shared_ptr<CostModel> model = makeCostModel(options.costModel, options.gpu);
-        Featurizer featurizer(options.gpu, false);
-        StateCost cost;
-        model->enqueue(*side.state, featurizer.featurize(*side.state), &cost);
-        model->evaluateAll();
-        side.cost = cost;
-        side.termNames = model->termNames();
     } catch (const std::exception &) {
         return std::nullopt; // a report of another pipeline: nothing to compare
     }
     if (m.measuredMs && !m.failed()) side.measuredMs = m.measuredMs->median;
     side.label = tr("benchmarked %1").arg(QString::fromStdString(m.label));
     return side;
+}
+
+void CompareCoordinator::compareCosted(CompareSide side, int which) {
+    const SearchOptions options = m_search->options();
+    m_costing.restart();
+    m_costing.post([this, side = std::move(side), which, options](const JobTracker::Job &job) {
+        CompareSide costed = side;
+        try {
+            const ModelCost cost = costOf(*costed.state, options.costModel, options.gpu);
+            costed.cost = cost.cost;
+            costed.termNames = cost.termNames;
+        } catch (const std::exception &e) {
+            // The search's model file went away since the search: the side is not comparable.
+            qWarning("Compare: %s", e.what());
+            job.finish([] {});
+            return;
+        }
+        job.finish([this, costed = std::move(costed), which] { compare(costed, which); });
+    });
 }
 
 void CompareCoordinator::compare(const CompareSide &side, int which) {
@@ -125,7 +136,7 @@ void CompareCoordinator::watchBenchTable(QTableView *table, BenchmarkController 
         a->setEnabled(side.has_value());
         b->setEnabled(side.has_value());
         QAction *chosen = menu.exec(table->viewport()->mapToGlobal(pos));
-        if (side && (chosen == a || chosen == b)) compare(*side, chosen == a ? 0 : 1);
+        if (side && (chosen == a || chosen == b)) compareCosted(*side, chosen == a ? 0 : 1);
     });
 }
 

@@ -1,9 +1,11 @@
 // CompareCoordinator: where the Compare dock's two sides come from — a beam row of the step on
 // screen (the Beam view's menu), the best state of any history step (the Timeline's menu), or a
 // candidate the Benchmark dock measured (its table's menu: the schedule it ran, costed with the
-// search's model, with its measured median). It builds the CompareSide and raises the dock.
+// search's model on a worker thread, with its measured median). It builds the CompareSide and
+// raises the dock.
 #pragma once
 
+#include "controllers/JobTracker.h"
 #include "views/compare/CompareSide.h"
 
 #include <QObject>
@@ -35,9 +37,16 @@ public:
     /// The best state of history step `k`.
     std::optional<CompareSide> fromHistory(int k) const;
     /// The candidate labelled `label` ("beam#0") in `bench`'s last report, with its schedule
-    /// and measured median; nullopt for a baseline or a label the report does not have.
+    /// and measured median but not yet costed; nullopt for a baseline, a label the report does
+    /// not have or a report of another pipeline.
     std::optional<CompareSide> fromBenchmark(const BenchmarkController &bench,
                                              const std::string &label) const;
+    /// Costs `side` (from fromBenchmark) with the search's model and GPU on the worker thread,
+    /// so both sides' terms are comparable, then puts it on side `which`. A newer request drops
+    /// an older one's result.
+    void compareCosted(CompareSide side, int which);
+    /// True while a compareCosted() job has not delivered.
+    bool isCosting() const { return m_costing.isBusy(); }
 
     void watchBeam(BeamView *beam);
     void watchTimeline(TimelinePanel *timeline);
@@ -53,6 +62,7 @@ private:
     SelectionHub *m_hub;
     SearchController *m_search;
     std::function<void()> m_raise;
+    JobTracker m_costing; ///< costs benchmarked candidates off the GUI thread
 };
 
 } // namespace beamscope

@@ -2,10 +2,10 @@
 // SearchController.
 #include "ExplainCoordinator.h"
 
+#include "controllers/ExplainJobs.h"
 #include "controllers/SearchController.h"
 #include "util/Error.h"
 #include "views/common/SelectionHub.h"
-#include "views/explain/ExplainJobs.h"
 #include "views/explain/WhyDialog.h"
 
 #include <QFileInfo>

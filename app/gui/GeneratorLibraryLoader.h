@@ -5,7 +5,7 @@
 // runs on (GeneratorLibrary refuses one that is not).
 #pragma once
 
-#include "views/jobs/JobTracker.h"
+#include "controllers/JobTracker.h"
 
 #include <QObject>
 #include <QStringList>

@@ -5,7 +5,7 @@
 // written on the GUI thread.
 #pragma once
 
-#include "bench/DeviceDetect.h"
+#include "measure/DeviceDetect.h"
 
 #include <QString>
 

@@ -8,9 +8,9 @@
 //     each finding is a JSON line on stdout.
 //   beamscope-worker --build-opencl KERNEL.cl: builds that source alone on the OpenCL device;
 //     exit 0 with {"built": true, ...}, 1 with {"failure": ...}; a compiler crash kills it.
-#include "bench/CrashTriage.h"
-#include "bench/OpenClBuild.h"
-#include "bench/WorkerTask.h"
+#include "measure/CrashTriage.h"
+#include "measure/OpenClBuild.h"
+#include "measure/WorkerTask.h"
 #include "util/Error.h"
 #include "util/Version.h"
 

@@ -4,11 +4,12 @@
 #include "bench/BenchRun.h"
 
 #include "bench/CandidateSampler.h"
-#include "bench/Compiler.h"
-#include "bench/ParallelWorkers.h"
-#include "bench/ReferenceCheck.h"
-#include "bench/WorkerRunner.h"
+#include "cost/CostOf.h"
 #include "dag/FunctionDAG.h"
+#include "measure/Compiler.h"
+#include "measure/ParallelWorkers.h"
+#include "measure/ReferenceCheck.h"
+#include "measure/WorkerRunner.h"
 #include "schedule/ScheduleIO.h"
 #include "store/BenchRecorder.h"
 #include "util/Error.h"
@@ -236,10 +237,11 @@ BenchReport runBenchmark(const BenchOptions &options) {
             if (m.failed()) say(item.job.label + ": " + m.failure);
             const bool storable = measure && (item.baseline || options.stageProducers);
             if (storable && recorder.active()) {
-                const nlohmann::json terms =
-                    item.index >= 0 ? predictedTerms(*set.candidates[size_t(item.index)].state,
-                                                     search.gpu, search.costModel)
-                                    : nlohmann::json();
+                const nlohmann::json terms = item.index >= 0
+                                                 ? costOf(*set.candidates[size_t(item.index)].state,
+                                                          search.costModel, search.gpu)
+                                                       .termsByName()
+                                                 : nlohmann::json();
                 recorder.record(m, item.job.schedule, terms, item.job.baseline);
             }
             ++progress.done;

@@ -8,11 +8,11 @@
 // cancelled from another thread and then returns what it measured so far.
 #pragma once
 
-#include "bench/Baselines.h"
 #include "bench/CandidateSampler.h"
-#include "bench/DeviceDetect.h"
-#include "bench/Measurement.h"
-#include "bench/MeasurementRunner.h"
+#include "measure/Baselines.h"
+#include "measure/DeviceDetect.h"
+#include "measure/Measurement.h"
+#include "measure/MeasurementRunner.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 #include "store/MeasurementStore.h"

@@ -1,53 +1,14 @@
-// DropoutCostModel and sampleCandidates: one beam search, then greedy searches with dropout.
+// sampleCandidates: one beam search, then greedy searches with dropout.
 #include "bench/CandidateSampler.h"
 
 #include "cost/CostModelFactory.h"
+#include "cost/CostOf.h"
+#include "cost/DropoutCostModel.h"
 #include "schedule/ScheduleIO.h"
 
-#include <algorithm>
-#include <cmath>
 #include <set>
 
 namespace beamscope {
-
-DropoutCostModel::DropoutCostModel(std::shared_ptr<CostModel> inner, double percent, int decisions,
-                                   std::uint64_t seed)
-    : m_inner(std::move(inner)), m_rng(seed) {
-    const double p = std::clamp(percent, 0.0, 100.0) / 100.0;
-    m_keep = p >= 1.0 ? 1.0 : std::pow(p, 1.0 / std::max(1, decisions));
-}
-
-void DropoutCostModel::enqueue(const ScheduleState &state,
-                               std::vector<std::shared_ptr<const KernelFeatures>> features,
-                               StateCost *out) {
-    m_inner->enqueue(state, std::move(features), out);
-    m_pending.push_back(out);
-}
-
-void DropoutCostModel::evaluateAll() {
-    m_inner->evaluateAll();
-    for (StateCost *out : m_pending) {
-        const double u = double(m_rng.next() >> 11) * (1.0 / 9007199254740992.0);
-        if (u >= m_keep) {
-            out->total *= kDropFactor;
-            ++m_dropped;
-        }
-    }
-    m_pending.clear();
-}
-
-double predictCost(const ScheduleState &state, const GpuSpec &gpu, const std::string &costModel) {
-    Featurizer featurizer(gpu, false);
-    const std::shared_ptr<CostModel> model = makeCostModel(costModel, gpu);
-    StateCost cost;
-    model->enqueue(state, featurizer.featurize(state), &cost);
-    model->evaluateAll();
-    return cost.total;
-}
-
-double predictCost(const ScheduleState &state, const SearchOptions &options) {
-    return predictCost(state, options.gpu, options.costModel);
-}
 
 namespace {
 std::string scheduleKey(const BenchCandidate &c) {
@@ -103,7 +64,8 @@ void addGreedySamples(const std::shared_ptr<const FunctionDAG> &dag,
         const BeamEntry *best = engine.best();
         if (!best || !best->state->complete()) continue;
         BenchCandidate c{"greedy#" + std::to_string(i), best->state,
-                         predictCost(*best->state, greedy), engine.elapsedMs()};
+                         costOf(*best->state, greedy.costModel, greedy.gpu).cost.total,
+                         engine.elapsedMs()};
         if (seen.insert(scheduleKey(c)).second)
             set.candidates.push_back(std::move(c));
         else

@@ -83,7 +83,7 @@ struct Node {
     Halide::Internal::Function function; ///< undefined for inputs
 
     /// A single-stage Func whose every use reads it pointwise: the simple schedules of
-    /// core/bench (naive GPU, CPU reference) inline these and compute the rest at root.
+    /// core/measure (naive GPU, CPU reference) inline these and compute the rest at root.
     bool pointwiseUsesOnly = false;
     /// Inlined without search, as the authors' implementation prunes long pointwise chains: a
     /// pointwise Func (no update, every Func producer read at its own coordinates) whose

@@ -4,7 +4,7 @@
 // are drawn with the seeded Rng.
 #pragma once
 
-#include "search/Rng.h"
+#include "util/Rng.h"
 
 #include <cstdint>
 #include <vector>

@@ -13,8 +13,8 @@
 
 #include "cost/AnalyticalGpuCostModel.h"
 #include "search/Pins.h"
-#include "search/Rng.h"
 #include "search/SearchStep.h"
+#include "util/Rng.h"
 
 #include <atomic>
 #include <map>

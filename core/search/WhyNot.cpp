@@ -7,7 +7,7 @@
 #include "search/WhyNot.h"
 
 #include "cost/CostModelFactory.h"
-#include "cost/Featurizer.h"
+#include "cost/CostOf.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -65,7 +65,6 @@ struct WhyNot::Impl {
     bool inputWrapper = false;     ///< an input wrapper no pin names: inlined, never searched
     std::string described;
     std::shared_ptr<CostModel> model;
-    std::unique_ptr<Featurizer> featurizer;
     std::vector<std::string> termNames;
 
     std::vector<WhyAnswer> passes;
@@ -102,7 +101,6 @@ struct WhyNot::Impl {
     }
     WhyAnswer classify(const SearchStep &s, bool deciding);
     WhyAnswer absent(const SearchStep &s);
-    StateCost costOf(const ScheduleState &state);
     void compare(WhyAnswer &a, const StateCost &mine, const BeamEntry &other);
     std::optional<std::string> pinConflict() const;
 };
@@ -126,7 +124,6 @@ WhyNot::WhyNot(std::shared_ptr<const FunctionDAG> dag, const SearchOptions &opti
     m.described = describeDecision(d);
     m.model = makeCostModel(m.options.costModel, m.options.gpu);
     m.termNames = m.model->termNames();
-    m.featurizer = std::make_unique<Featurizer>(m.options.gpu, false);
 }
 
 WhyNot::~WhyNot() = default;
@@ -134,13 +131,6 @@ WhyNot::~WhyNot() = default;
 void WhyNot::observe(const SearchStepPtr &step) {
     if (!step) throw Error("why: no step to observe");
     m_impl->step(*step);
-}
-
-StateCost WhyNot::Impl::costOf(const ScheduleState &state) {
-    StateCost cost;
-    model->enqueue(state, featurizer->featurize(state), &cost);
-    model->evaluateAll();
-    return cost;
 }
 
 void WhyNot::Impl::compare(WhyAnswer &a, const StateCost &mine, const BeamEntry &other) {
@@ -317,13 +307,14 @@ WhyAnswer WhyNot::Impl::classify(const SearchStep &s, bool deciding) {
         }
         const bool sameParent = survivor != nullptr;
         if (!survivor) survivor = &s.beam.back();
-        const StateCost mine = c.child.placement ? costOf(*c.state) : [&] {
-            StateCost carried;
-            for (const BeamEntry &e : prevBeam) {
-                if (e.state == c.state) carried = e.cost;
-            }
-            return carried;
-        }();
+        const StateCost mine =
+            c.child.placement ? costOf(*c.state, *model, options.gpu).cost : [&] {
+                StateCost carried;
+                for (const BeamEntry &e : prevBeam) {
+                    if (e.state == c.state) carried = e.cost;
+                }
+                return carried;
+            }();
         compare(a, mine, *survivor);
         if (full && c.penalized) {
             a.detail = "costed " + fmt(a.cost) +

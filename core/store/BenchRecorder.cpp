@@ -1,10 +1,6 @@
-// Records and reuse for benchmark runs: building records, the analytic terms of a candidate,
-// and the once-only error report that stops recording.
+// Records and reuse for benchmark runs: building records and the once-only error report that
+// stops recording.
 #include "store/BenchRecorder.h"
-
-#include "cost/CostModelFactory.h"
-#include "cost/Featurizer.h"
-#include "schedule/ScheduleState.h"
 
 namespace beamscope {
 
@@ -28,20 +24,6 @@ MeasurementRecord makeRecord(const RecordContext &context, const Measurement &m,
     r.runId = context.runId;
     r.round = context.round;
     return r;
-}
-
-nlohmann::json predictedTerms(const ScheduleState &state, const GpuSpec &gpu,
-                              const std::string &costModel) {
-    Featurizer featurizer(gpu, false);
-    const std::shared_ptr<CostModel> model = makeCostModel(costModel, gpu);
-    StateCost cost;
-    model->enqueue(state, featurizer.featurize(state), &cost);
-    model->evaluateAll();
-    nlohmann::json terms = nlohmann::json::object();
-    const std::vector<std::string> names = model->termNames();
-    for (size_t t = 0; t < names.size() && t < cost.terms.size(); ++t)
-        terms[names[t]] = cost.terms[t];
-    return terms;
 }
 
 std::string storeErrorReason(const std::string &message) {

@@ -5,7 +5,7 @@
 // stops for the run; the benchmark itself goes on.
 #pragma once
 
-#include "bench/Measurement.h"
+#include "measure/Measurement.h"
 #include "schedule/GpuSpec.h"
 #include "store/MeasurementStore.h"
 
@@ -16,8 +16,6 @@
 #include <string>
 
 namespace beamscope {
-
-class ScheduleState;
 
 /// What every record of one run shares.
 struct RecordContext {
@@ -36,11 +34,6 @@ struct RecordContext {
 MeasurementRecord makeRecord(const RecordContext &context, const Measurement &m,
                              const nlohmann::json &schedule, const nlohmann::json &predictedTerms,
                              const std::string &baseline = "");
-
-/// The cost of `state` on `gpu` by term under `costModel` (a makeCostModel spec):
-/// {"compute": ms, "load": ms, ...} for the analytic model, the model's own term names otherwise.
-nlohmann::json predictedTerms(const ScheduleState &state, const GpuSpec &gpu,
-                              const std::string &costModel = "analytic");
 
 /// "measurement database PATH: reason" -> "PATH: reason" (for lines that name the database).
 std::string storeErrorReason(const std::string &message);

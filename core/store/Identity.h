@@ -6,7 +6,7 @@
 
 #include "util/Hash.h"
 
-#include "bench/DeviceDetect.h"
+#include "measure/DeviceDetect.h"
 #include "pipeline/PipelineSource.h"
 
 #include <nlohmann/json.hpp>

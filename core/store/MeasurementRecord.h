@@ -3,7 +3,7 @@
 // terms), what the device said (a Measurement), and where it came from (bench, tune, GUI).
 #pragma once
 
-#include "bench/Measurement.h"
+#include "measure/Measurement.h"
 #include "store/Identity.h"
 
 #include <nlohmann/json.hpp>

@@ -4,6 +4,7 @@
 #include "tune/TrainingData.h"
 
 #include "cost/CostModelFactory.h"
+#include "cost/CostOf.h"
 #include "cost/Featurizer.h"
 #include "cost/RankMetrics.h"
 #include "cost/ScheduleFeatures.h"
@@ -40,18 +41,6 @@ double measurementNoise(const Measurement &m) {
     if (!m.measuredMs || m.measuredMs->median <= 0) return 0;
     return (m.measuredMs->median - m.measuredMs->min) / m.measuredMs->median;
 }
-
-namespace {
-
-StateCost costWith(CostModel &model, const ScheduleState &state,
-                   const std::vector<std::shared_ptr<const KernelFeatures>> &kernels) {
-    StateCost cost;
-    model.enqueue(state, kernels, &cost);
-    model.evaluateAll();
-    return cost;
-}
-
-} // namespace
 
 std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
     filter.successfulOnly = true;
@@ -93,8 +82,8 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
             const auto kernels = featurizer.featurize(*state);
             auto analytic = makeCostModel("analytic", gpu);
             auto polymage = makeCostModel("polymage", gpu);
-            const StateCost prior = costWith(*analytic, *state, kernels);
-            s.polymageScore = costWith(*polymage, *state, kernels).total;
+            const StateCost prior = costOf(*state, *analytic, kernels).cost;
+            s.polymageScore = costOf(*state, *polymage, kernels).cost.total;
             if (r.featureSchema == kScheduleFeatureSchema && !r.features.empty()) {
                 s.row.features = r.features;
             } else {

@@ -6,11 +6,11 @@
 
 #include "bench/BenchRun.h"
 #include "bench/CandidateSampler.h"
-#include "bench/ParallelWorkers.h"
-#include "bench/ReferenceCheck.h"
-#include "cost/CostModelFactory.h"
+#include "cost/CostOf.h"
 #include "cost/RankMetrics.h"
 #include "dag/FunctionDAG.h"
+#include "measure/ParallelWorkers.h"
+#include "measure/ReferenceCheck.h"
 #include "schedule/ScheduleIO.h"
 #include "store/MeasurementStore.h"
 #include "tune/TrainingData.h"
@@ -67,21 +67,6 @@ struct TuneContext {
         options.onProgress(p);
     }
 };
-
-/// The predicted cost of a complete state under `spec`, with its terms by name.
-std::pair<double, nlohmann::json> predictWith(const std::string &spec, const GpuSpec &gpu,
-                                              const ScheduleState &state) {
-    auto model = makeCostModel(spec, gpu);
-    Featurizer featurizer(gpu, /*memoize=*/false);
-    StateCost cost;
-    model->enqueue(state, featurizer.featurize(state), &cost);
-    model->evaluateAll();
-    nlohmann::json terms = nlohmann::json::object();
-    const std::vector<std::string> names = model->termNames();
-    for (size_t t = 0; t < names.size() && t < cost.terms.size(); ++t)
-        terms[names[t]] = cost.terms[t];
-    return {cost.total, terms};
-}
 
 /// A measured row as the database keeps it.
 MeasurementRecord recordOf(const TuneContext &ctx, const BenchJob &job, const Measurement &m,
@@ -199,8 +184,9 @@ void measureOneShot(TuneContext &ctx) {
     p.job.label = "oneshot";
     p.job.schedule = scheduleToJson(*set.candidates[0].state);
     p.model = "analytic";
-    std::tie(p.job.predicted, p.terms) =
-        predictWith("analytic", search.gpu, *set.candidates[0].state);
+    const ModelCost oneShot = costOf(*set.candidates[0].state, "analytic", search.gpu);
+    p.job.predicted = oneShot.cost.total;
+    p.terms = oneShot.termsByName();
     if (auto m = known(ctx, scheduleHash(p.job.schedule))) {
         m->label = "oneshot";
         ctx.report.oneShot = *m;
@@ -246,7 +232,9 @@ std::vector<Pending> chooseBatch(TuneContext &ctx, int round, TuneRound &stats,
         p.job.label = "r" + std::to_string(round) + ":" + c.label;
         p.job.schedule = std::move(schedule);
         p.model = ctx.modelSpec == "analytic" ? "analytic" : "learned";
-        std::tie(p.job.predicted, p.terms) = predictWith(ctx.modelSpec, search.gpu, *c.state);
+        const ModelCost predicted = costOf(*c.state, ctx.modelSpec, search.gpu);
+        p.job.predicted = predicted.cost.total;
+        p.terms = predicted.termsByName();
         batch.push_back(std::move(p));
     };
     auto takeAlternately = [&](const std::vector<BenchCandidate> &all) {

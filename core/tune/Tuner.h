@@ -9,10 +9,10 @@
 // a resumed run (same run id) reads them back instead of measuring again.
 #pragma once
 
-#include "bench/Baselines.h"
-#include "bench/DeviceDetect.h"
-#include "bench/Measurement.h"
-#include "bench/MeasurementRunner.h"
+#include "measure/Baselines.h"
+#include "measure/DeviceDetect.h"
+#include "measure/Measurement.h"
+#include "measure/MeasurementRunner.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 

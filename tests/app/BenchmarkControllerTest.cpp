@@ -6,10 +6,10 @@
 #include "../views/RealSearch.h"
 
 #include "bench/CandidateSampler.h"
-#include "bench/DeviceDetect.h"
 #include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
 #include "controllers/SessionController.h"
+#include "measure/DeviceDetect.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // JobTracker tests: work runs off the GUI thread and its results arrive on it, in order; a
 // result of an older generation or for a dead context is dropped; cancel() reaches running work
 // but keeps its results; busy follows the jobs; a tracker destroyed with work queued joins cleanly.
-#include "views/jobs/JobTracker.h"
+#include "controllers/JobTracker.h"
 
 #include <QSemaphore>
 #include <QSignalSpy>

@@ -171,6 +171,28 @@ private Q_SLOTS:
         QVERIFY(pin->location == b->placement(node).kind);
     }
 
+    // A benchmarked candidate arrives without a cost: the Compare dock costs it on a worker
+    // thread with the search's model, and the cost it shows is the one the search gave the same
+    // state (the beam entry's own cost, computed by the engine's batched, memoized path).
+    void benchmarkedSideIsCostedOffTheGuiThread() {
+        CompareCoordinator *compare = m_window->compareCoordinator();
+        const std::optional<CompareSide> beam = compare->fromBeam(0);
+        QVERIFY(beam && beam->cost);
+        CompareSide uncosted = *beam;
+        uncosted.cost.reset();
+        uncosted.termNames.clear();
+        uncosted.label = QStringLiteral("benchmarked beam#0");
+        compare->compareCosted(uncosted, 1);
+        QVERIFY(compare->isCosting()); // posted, not computed on this thread
+        QTRY_VERIFY_WITH_TIMEOUT(!compare->isCosting(), 60000);
+        const CompareSide &shown = m_window->compareView()->model()->side(1);
+        QCOMPARE(shown.label, uncosted.label);
+        QVERIFY(shown.cost.has_value());
+        QCOMPARE(shown.cost->total, beam->cost->total);
+        QCOMPARE(shown.cost->stages.size(), beam->cost->stages.size());
+        QCOMPARE(shown.termNames, m_window->hub()->step()->termNames);
+    }
+
     void selectingAFuncSelectsItEverywhere() {
         SelectionHub *hub = m_window->hub();
         const StatePtr state = hub->state();

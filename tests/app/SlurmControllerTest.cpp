@@ -10,13 +10,13 @@
 // set-up. A benchmark whose task 0 dies by SIGSEGV on the node (a wrapper around the real
 // beamscope-aot-runner) is triaged here, and the Benchmark dock's row leads with the verdict.
 // About 25-35 s on 2 cores.
-#include "bench/CrashTriage.h"
-#include "bench/DeviceDetect.h"
-#include "bench/slurm/SlurmAccounting.h"
-#include "bench/slurm/SlurmCrashTriage.h"
-#include "bench/slurm/SlurmQueue.h"
 #include "controllers/BenchmarkController.h"
 #include "controllers/TuneController.h"
+#include "measure/CrashTriage.h"
+#include "measure/DeviceDetect.h"
+#include "measure/slurm/SlurmAccounting.h"
+#include "measure/slurm/SlurmCrashTriage.h"
+#include "measure/slurm/SlurmQueue.h"
 #include "store/MeasurementStore.h"
 #include "views/benchmark/BenchResultsModel.h"
 

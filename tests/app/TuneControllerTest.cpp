@@ -4,7 +4,7 @@
 // row and resuming the same run id measures nothing twice; no database, or one that cannot be
 // opened, is one error line.
 #include "controllers/TuneController.h"
-#include "bench/DeviceDetect.h"
+#include "measure/DeviceDetect.h"
 #include "store/MeasurementStore.h"
 
 #include <QSignalSpy>

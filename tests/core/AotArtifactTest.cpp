@@ -5,10 +5,10 @@
 // skewed CPU reference is settled by the shipped naive artifact; a corrupted or missing
 // artifact is a failed measurement with a one-line reason. About 10 s on 2 cores.
 #include "BenchTestUtil.h"
-#include "bench/AotData.h"
-#include "bench/BenchData.h"
-#include "bench/Subprocess.h"
-#include "bench/WorkerTask.h"
+#include "measure/AotData.h"
+#include "measure/BenchData.h"
+#include "measure/Subprocess.h"
+#include "measure/WorkerTask.h"
 #include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"
 

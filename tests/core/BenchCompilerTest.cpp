@@ -1,7 +1,7 @@
 // Compiler: ptxas report parsing, real spill detection on a register-heavy schedule, the
 // post-compile filter of paper 6.1, and lowering a naive schedule for CUDA and OpenCL.
-#include "bench/Baselines.h"
-#include "bench/Compiler.h"
+#include "measure/Baselines.h"
+#include "measure/Compiler.h"
 #include "pipeline/AppCatalog.h"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // BenchData, Measurement JSON and Subprocess: deterministic inputs, tolerance comparison, the
 // reference cache, and process groups killed at the time limit.
-#include "bench/BenchData.h"
-#include "bench/BenchJob.h"
-#include "bench/DeviceLock.h"
-#include "bench/Measurement.h"
-#include "bench/Subprocess.h"
+#include "measure/BenchData.h"
+#include "measure/BenchJob.h"
+#include "measure/DeviceLock.h"
+#include "measure/Measurement.h"
+#include "measure/Subprocess.h"
 #include "pipeline/AppCatalog.h"
 #include "util/Error.h"
 

@@ -1,5 +1,5 @@
 // DeviceDetect: the fallback chain CUDA -> OpenCL -> none, with drivers opened at run time.
-#include "bench/DeviceDetect.h"
+#include "measure/DeviceDetect.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>

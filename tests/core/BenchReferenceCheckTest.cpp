@@ -8,11 +8,11 @@
 // same way for contraction-sensitive apps (simulated, and measured on local_laplacian's CPU
 // references).
 #include "BenchTestUtil.h"
-#include "bench/BenchData.h"
 #include "bench/BenchRun.h"
-#include "bench/BufferCompare.h"
-#include "bench/ReferenceCheck.h"
-#include "bench/WorkerRunner.h"
+#include "measure/BenchData.h"
+#include "measure/BufferCompare.h"
+#include "measure/ReferenceCheck.h"
+#include "measure/WorkerRunner.h"
 #include "pipeline/PipelineSource.h"
 #include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"

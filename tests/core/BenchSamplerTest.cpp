@@ -1,6 +1,7 @@
 // CandidateSampler: dropout probabilities, the beam + greedy candidate set, determinism.
 #include "bench/CandidateSampler.h"
 #include "cost/AnalyticalGpuCostModel.h"
+#include "cost/DropoutCostModel.h"
 #include "pipeline/AppCatalog.h"
 #include "schedule/ScheduleIO.h"
 

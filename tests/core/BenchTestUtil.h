@@ -4,9 +4,9 @@
 // second on PoCL, and the same job with a searched (greedy) schedule.
 #pragma once
 
-#include "bench/BenchJob.h"
-#include "bench/DeviceDetect.h"
-#include "bench/WorkerRunner.h"
+#include "measure/BenchJob.h"
+#include "measure/DeviceDetect.h"
+#include "measure/WorkerRunner.h"
 #include "pipeline/PipelineSource.h"
 #include "schedule/GpuSpec.h"
 #include "schedule/ScheduleIO.h"

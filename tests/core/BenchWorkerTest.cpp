@@ -3,7 +3,7 @@
 // OpenCL device (PoCL here) of the naive schedule, a searched schedule and Halide baselines.
 #include "BenchTestUtil.h"
 #include "bench/BenchRun.h"
-#include "bench/WorkerRunner.h"
+#include "measure/WorkerRunner.h"
 #include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"
 

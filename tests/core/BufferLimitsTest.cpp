@@ -3,7 +3,7 @@
 // patch difference d(x, y, dx, dy, c) at root over [-3, 1538] x [-3, 2562] x 7 x 7 x 3 floats:
 // 2,326,581,936 bytes, the figure Halide's runtime refused without the feature ("Total
 // allocation for buffer d$1 is 2326581936, which exceeds the maximum size of 2147483647").
-#include "bench/BufferLimits.h"
+#include "measure/BufferLimits.h"
 
 #include "pipeline/AppCatalog.h"
 #include "pipeline/PipelineSource.h"

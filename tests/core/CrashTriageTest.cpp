@@ -1,14 +1,14 @@
-// Crash triage (core/bench/CrashTriage) through WorkerRunner as the tool uses it, on the OpenCL
+// Crash triage (core/measure/CrashTriage) through WorkerRunner as the tool uses it, on the OpenCL
 // device (PoCL). The worker is killed on purpose by the test-only fault "crash" (SIGSEGV before
 // it compiles); everything after that is real: the triage worker runs the same schedule on the
 // host with Halide's bounds assertions and checks it against the CPU reference, and the OpenCL
 // kernels it lowers are built alone by clBuildProgram in a process of their own. The verdict
 // rules for the other findings are checked on a real Halide bounds assertion and real process
 // ends (VerdictsFromTheHostRunsFindings).
-#include "bench/CrashTriage.h"
+#include "measure/CrashTriage.h"
 #include "BenchTestUtil.h"
-#include "bench/Subprocess.h"
-#include "bench/WorkerRunner.h"
+#include "measure/Subprocess.h"
+#include "measure/WorkerRunner.h"
 #include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"
 

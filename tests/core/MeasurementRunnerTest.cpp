@@ -5,12 +5,12 @@
 // a crash read from Slurm's record of a task that wrote no result; the Slurm config file. The real
 // cluster is exercised end to end by tests/slurm/slurm_tune.sh.
 #include "BenchTestUtil.h"
-#include "bench/DeviceList.h"
-#include "bench/LocalRunner.h"
-#include "bench/slurm/SlurmAccounting.h"
-#include "bench/slurm/SlurmCrashTriage.h"
-#include "bench/slurm/SlurmOptions.h"
-#include "bench/slurm/SlurmQueue.h"
+#include "measure/DeviceList.h"
+#include "measure/LocalRunner.h"
+#include "measure/slurm/SlurmAccounting.h"
+#include "measure/slurm/SlurmCrashTriage.h"
+#include "measure/slurm/SlurmOptions.h"
+#include "measure/slurm/SlurmQueue.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>

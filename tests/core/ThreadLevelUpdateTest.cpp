@@ -5,8 +5,8 @@
 #include "BenchTestUtil.h"
 #include "ScheduleTestUtil.h"
 
-#include "bench/WorkerRunner.h"
 #include "codegen/ScheduleApplier.h"
+#include "measure/WorkerRunner.h"
 #include "pipeline/PipelineSource.h"
 #include "search/Pins.h"
 #include "search/SearchSpace.h"

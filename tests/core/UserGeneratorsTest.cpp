@@ -4,10 +4,10 @@
 // generator, greedy and beam schedules exported as C++, compiled by the system compiler, lower
 // to exactly the statement the applier gives.
 #include "ExportRoundTrip.h"
-#include "bench/BenchData.h"
 #include "codegen/ScheduleApplier.h"
 #include "codegen/ScheduleSource.h"
 #include "dag/FunctionDAG.h"
+#include "measure/BenchData.h"
 #include "pipeline/PipelineSource.h"
 #include "pipeline/ScalarInputs.h"
 #include "search/SearchEngine.h"

@@ -1,6 +1,6 @@
 // Fuzzes the benchmark job JSON a worker reads (beamscope-worker JOB.json).
 #include "FuzzHarness.h"
-#include "bench/BenchJob.h"
+#include "measure/BenchJob.h"
 
 #include <nlohmann/json.hpp>
 

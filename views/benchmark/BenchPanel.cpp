@@ -1,9 +1,9 @@
 // BenchPanel: controls, progress, table + chart, and the verdict (core BenchVerdict's line).
 #include "views/benchmark/BenchPanel.h"
 
-#include "bench/Baselines.h"
 #include "bench/BenchRun.h"
 #include "bench/BenchVerdict.h"
+#include "measure/Baselines.h"
 #include "views/benchmark/BenchResultsModel.h"
 #include "views/benchmark/PredictedMeasuredChart.h"
 #include "views/runner/RunnerChoice.h"

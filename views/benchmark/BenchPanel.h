@@ -6,8 +6,8 @@
 // whoever owns the search and the BenchmarkController decides what a run measures.
 #pragma once
 
-#include "bench/DeviceDetect.h"
-#include "bench/Measurement.h"
+#include "measure/DeviceDetect.h"
+#include "measure/Measurement.h"
 #include "views/runner/RunnerSettings.h"
 
 #include <QString>

@@ -5,7 +5,7 @@
 // by one while a benchmark runs; a finished report marks the chosen candidate.
 #pragma once
 
-#include "bench/Measurement.h"
+#include "measure/Measurement.h"
 
 #include <QAbstractTableModel>
 

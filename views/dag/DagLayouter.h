@@ -3,8 +3,8 @@
 // one's result be dropped.
 #pragma once
 
+#include "controllers/JobTracker.h"
 #include "views/dag/DagLayout.h"
-#include "views/jobs/JobTracker.h"
 
 #include <QObject>
 

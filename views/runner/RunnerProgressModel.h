@@ -7,7 +7,7 @@
 // to show are left out. Rows are updated in place while the nodes stay the same.
 #pragma once
 
-#include "bench/MeasurementRunner.h"
+#include "measure/MeasurementRunner.h"
 
 #include <QAbstractTableModel>
 

@@ -6,7 +6,7 @@
 // own copy in QSettings under its group ("bench/runner/...", "tune/runner/...").
 #pragma once
 
-#include "bench/MeasurementRunner.h"
+#include "measure/MeasurementRunner.h"
 
 #include <QString>
 #include <QStringList>

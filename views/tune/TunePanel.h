@@ -6,7 +6,7 @@
 // given; the TuneCoordinator (app/gui) owns the TuneController.
 #pragma once
 
-#include "bench/DeviceDetect.h"
+#include "measure/DeviceDetect.h"
 #include "tune/Tuner.h"
 #include "views/runner/RunnerSettings.h"
 

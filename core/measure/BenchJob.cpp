@@ -1,0 +1,90 @@
+// BenchJob <-> JSON.
+#include "measure/BenchJob.h"
+
+#include "util/Error.h"
+
+#include <cmath>
+
+namespace beamscope {
+
+nlohmann::json BenchJob::toJson() const {
+    nlohmann::json j;
+    j["label"] = label;
+    j["predicted"] = std::isfinite(predicted) ? nlohmann::json(predicted) : nlohmann::json();
+    j["pipeline"] = {{"app", source.name},
+                     {"generator_lib", source.generatorLibrary},
+                     {"params", source.params},
+                     {"estimates", source.estimates},
+                     {"inputs", source.inputs}};
+    j["schedule"] = schedule;
+    j["baseline"] = baseline;
+    j["gpu"] = gpu.name.empty() ? nlohmann::json() : gpu.toJson();
+    j["target"] = target;
+    j["ptx_capability"] = ptxCapability;
+    j["stage_producers"] = stageProducers;
+    j["warmup"] = warmup;
+    j["repeats"] = repeats;
+    j["timeout_s"] = timeoutS;
+    j["seed"] = seed;
+    j["int_max"] = intMax;
+    j["rtol"] = rtol;
+    j["atol"] = atol;
+    j["reference_cache"] = referenceCache;
+    if (!deviceLock.empty()) j["device_lock"] = deviceLock;
+    if (!aotLibrary.empty())
+        j["aot"] = {{"target", aotTarget}, {"library", aotLibrary}, {"data", aotData}};
+    if (!inject.empty()) j["inject"] = inject;
+    return j;
+}
+
+BenchJob BenchJob::fromJson(const nlohmann::json &j) {
+    if (!j.is_object()) throw Error("a bench job is a JSON object");
+    BenchJob job;
+    // Integer fields given as numbers with a fraction or beyond 64 bits are refused here: the
+    // JSON library's conversion of such a double to an integer is undefined behaviour.
+    for (const char *key : {"ptx_capability", "warmup", "repeats", "seed", "int_max"}) {
+        if (j.contains(key) && j[key].is_number_float())
+            throw Error(std::string("bad bench job: '") + key + "' must be an integer");
+    }
+    try {
+        job.label = j.value("label", std::string());
+        if (j.contains("predicted") && j["predicted"].is_number()) job.predicted = j["predicted"];
+        const nlohmann::json &p = j.at("pipeline");
+        job.source.name = p.at("app").get<std::string>();
+        job.source.generatorLibrary = p.value("generator_lib", std::string());
+        job.source.params = p.value("params", std::vector<std::string>());
+        job.source.estimates = p.value("estimates", std::vector<std::string>());
+        job.source.inputs = p.value("inputs", std::vector<std::string>());
+        job.schedule = j.value("schedule", nlohmann::json());
+        job.baseline = j.value("baseline", std::string());
+        if (j.contains("gpu") && !j["gpu"].is_null())
+            job.gpu = GpuSpec::fromJson(j["gpu"], "job gpu");
+        job.target = j.value("target", std::string());
+        job.ptxCapability = j.value("ptx_capability", 0);
+        job.stageProducers = j.value("stage_producers", true);
+        job.warmup = j.value("warmup", 1);
+        job.repeats = j.value("repeats", 5);
+        job.timeoutS = j.value("timeout_s", 120.0);
+        job.seed = j.value("seed", std::uint64_t(1));
+        job.intMax = j.value("int_max", std::int64_t(1023));
+        job.rtol = j.value("rtol", 1e-3);
+        job.atol = j.value("atol", 1e-3);
+        job.referenceCache = j.value("reference_cache", std::string());
+        job.deviceLock = j.value("device_lock", std::string());
+        job.inject = j.value("inject", std::string());
+        if (j.contains("aot") && !j["aot"].is_null()) {
+            const nlohmann::json &aot = j["aot"];
+            job.aotTarget = aot.value("target", std::string());
+            job.aotLibrary = aot.at("library").get<std::string>();
+            job.aotData = aot.value("data", std::string());
+        }
+    } catch (const nlohmann::json::exception &e) {
+        throw Error(std::string("bad bench job: ") + e.what());
+    }
+    if (job.schedule.is_null() && job.baseline.empty())
+        throw Error("bad bench job: neither a schedule nor a baseline");
+    if (job.repeats < 1 || job.warmup < 0) throw Error("bad bench job: repeats >= 1, warmup >= 0");
+    return job;
+}
+
+} // namespace beamscope

@@ -1,0 +1,124 @@
+// buildOpenClProgram: the OpenCL C entry points it needs, declared with their documented
+// signatures and constants (no OpenCL headers, as in DeviceDetect.cpp), then context, program
+// from source, build, and the build log on failure.
+#include "measure/OpenClBuild.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace beamscope {
+
+namespace {
+
+using ClGetPlatformIDs = int (*)(unsigned, void **, unsigned *);
+using ClGetDeviceIDs = int (*)(void *, uint64_t, unsigned, void **, unsigned *);
+using ClGetDeviceInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
+using ClCreateContext = void *(*)(const intptr_t *, unsigned, void *const *, void *, void *, int *);
+using ClCreateProgramWithSource = void *(*)(void *, unsigned, const char **, const size_t *, int *);
+using ClBuildProgram = int (*)(void *, unsigned, void *const *, const char *, void *, void *);
+using ClGetProgramBuildInfo = int (*)(void *, void *, unsigned, size_t, void *, size_t *);
+constexpr uint64_t kClDeviceTypeGpu = 1 << 2;
+constexpr uint64_t kClDeviceTypeAll = 0xFFFFFFFF;
+constexpr unsigned kClDeviceMaxConstantBufferSize = 0x1020;
+constexpr unsigned kClDeviceMaxConstantArgs = 0x1021;
+constexpr unsigned kClDeviceName = 0x102B;
+constexpr unsigned kClProgramBuildLog = 0x1183;
+
+template <typename F> F symbol(void *handle, const char *name) {
+    return reinterpret_cast<F>(dlsym(handle, name));
+}
+
+std::string firstLine(const std::string &text) {
+    size_t start = text.find_first_not_of(" \t\r\n");
+    if (start == std::string::npos) return "";
+    const size_t end = text.find('\n', start);
+    return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+} // namespace
+
+OpenClBuildResult buildOpenClProgram(const std::string &source) {
+    OpenClBuildResult result;
+    void *lib = nullptr;
+    for (const char *name : {"libOpenCL.so.1", "libOpenCL.so"})
+        if (!lib) lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        result.error = "libOpenCL.so.1: not found";
+        return result;
+    }
+    auto platforms = symbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
+    auto devices = symbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
+    auto deviceInfo = symbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
+    auto createContext = symbol<ClCreateContext>(lib, "clCreateContext");
+    auto createProgram = symbol<ClCreateProgramWithSource>(lib, "clCreateProgramWithSource");
+    auto build = symbol<ClBuildProgram>(lib, "clBuildProgram");
+    auto buildInfo = symbol<ClGetProgramBuildInfo>(lib, "clGetProgramBuildInfo");
+    if (!platforms || !devices || !deviceInfo || !createContext || !createProgram || !build ||
+        !buildInfo) {
+        result.error = "the OpenCL library lacks the OpenCL API";
+        return result;
+    }
+    std::array<void *, 16> ids{};
+    unsigned found = 0;
+    if (platforms(unsigned(ids.size()), ids.data(), &found) != 0 || found == 0) {
+        result.error = "no OpenCL platform";
+        return result;
+    }
+    void *device = nullptr;
+    for (uint64_t wanted : {kClDeviceTypeGpu, kClDeviceTypeAll}) {
+        for (unsigned p = 0; p < std::min<unsigned>(found, ids.size()) && !device; ++p) {
+            unsigned n = 0;
+            if (devices(ids[p], wanted, 1, &device, &n) != 0 || n == 0) device = nullptr;
+        }
+    }
+    if (!device) {
+        result.error = "no OpenCL device";
+        return result;
+    }
+    std::array<char, 256> name{};
+    deviceInfo(device, kClDeviceName, name.size() - 1, name.data(), nullptr);
+    result.device = name.data();
+    uint64_t constantBytes = 0;
+    unsigned constantArgs = 0;
+    deviceInfo(device, kClDeviceMaxConstantBufferSize, sizeof constantBytes, &constantBytes,
+               nullptr);
+    deviceInfo(device, kClDeviceMaxConstantArgs, sizeof constantArgs, &constantArgs, nullptr);
+    std::string options = "-D MAX_CONSTANT_BUFFER_SIZE=" + std::to_string(constantBytes) +
+                          " -D MAX_CONSTANT_ARGS=" + std::to_string(constantArgs);
+    if (const char *extra = std::getenv("HL_OCL_BUILD_OPTIONS"))
+        options += std::string(" ") + extra;
+
+    int status = 0;
+    void *context = createContext(nullptr, 1, &device, nullptr, nullptr, &status);
+    if (!context || status != 0) {
+        result.error = "clCreateContext failed (" + std::to_string(status) + ")";
+        return result;
+    }
+    const char *text = source.c_str();
+    const size_t length = source.size();
+    void *program = createProgram(context, 1, &text, &length, &status);
+    if (!program || status != 0) {
+        result.error = "clCreateProgramWithSource failed (" + std::to_string(status) + ")";
+        return result;
+    }
+    status = build(program, 1, &device, options.c_str(), nullptr, nullptr);
+    if (status != 0) {
+        size_t size = 0;
+        buildInfo(program, device, kClProgramBuildLog, 0, nullptr, &size);
+        std::vector<char> log(size + 1, '\0');
+        if (size > 0) buildInfo(program, device, kClProgramBuildLog, size, log.data(), nullptr);
+        result.error = "clBuildProgram failed (" + std::to_string(status) + ")";
+        const std::string first = firstLine(log.data());
+        if (!first.empty()) result.error += ": " + first;
+        return result;
+    }
+    result.built = true;
+    return result; // context and program die with the process (it builds one program, then exits)
+}
+
+} // namespace beamscope

@@ -1,0 +1,3 @@
+// Fixture for layering.checker_sees_cycle: closes the cycle alpha -> beta -> alpha.
+#pragma once
+#include "alpha/Alpha.h"
