@@ -8,6 +8,7 @@
 #include "bench/ParallelWorkers.h"
 #include "bench/ReferenceCheck.h"
 #include "bench/WorkerRunner.h"
+#include "cost/PretrainedModel.h"
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
 #include "store/BenchRecorder.h"
@@ -114,6 +115,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
     if (options.candidates && search.gpu.name.empty())
         throw UsageError("benchmark: given candidates need the GPU spec they were searched for");
     if (search.gpu.name.empty()) search.gpu = gpuSpecForDevice(report.device);
+    if (search.costModel == kDefaultModelSpec) search.costModel = defaultCostModelSpec(search.gpu);
     report.gpu = search.gpu;
     if (options.ptxCapability >= 0) {
         report.ptxCapability = options.ptxCapability;
