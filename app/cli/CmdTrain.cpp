@@ -35,6 +35,7 @@ struct ModelArgs {
     bool json = false;
     bool leaveOneAppOut = false;
     std::string featuresCsv;
+    std::string deviceClass; ///< train: the device class the model is meant for
     std::string objective = "pairwise";
     TrainOptions train;
 };
@@ -209,6 +210,9 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
     train->add_flag(
         "--all", trainArgs->all,
         "train the written model on every row (the comparison still uses the 7/8 model)");
+    train->add_option("--device-class", trainArgs->deviceClass,
+                      "record the class of devices the model is meant for in its metadata "
+                      "(nvidia-gpu for the shipped model)");
     train->callback([&action, trainArgs] {
         action = [args = trainArgs] {
             const Split split = loadSplit(*args);
@@ -224,6 +228,7 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
             ModelComparison comparison = compareModels(split.test, standardModels(model));
             if (args->all) model = trainOn(split.every(), split.device, split.train.front().gpu,
                                            options);
+            if (!args->deviceClass.empty()) model->annotate("device_class", args->deviceClass);
             model->save(args->out);
             return report(*args, split, comparison,
                           "model written to " + args->out + " (" +

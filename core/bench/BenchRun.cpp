@@ -117,6 +117,7 @@ BenchReport runBenchmark(const BenchOptions &options) {
     if (search.gpu.name.empty()) search.gpu = gpuSpecForDevice(report.device);
     if (search.costModel == kDefaultModelSpec) search.costModel = defaultCostModelSpec(search.gpu);
     report.gpu = search.gpu;
+    report.costModel = search.costModel;
     if (options.ptxCapability >= 0) {
         report.ptxCapability = options.ptxCapability;
     } else if (report.device.kind == DeviceKind::Cuda) {

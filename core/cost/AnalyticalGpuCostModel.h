@@ -45,7 +45,6 @@ public:
     /// The cost of one stage from its features, `isKernel` when it is a root (launched) stage.
     StageCost stageCost(const StageFeatureRow &row, bool isKernel) const;
     const AnalyticalCoefficients &coefficients() const { return m_c; }
-    const GpuSpec &gpu() const { return m_gpu; }
 
 private:
     struct Pending {

@@ -103,7 +103,7 @@ std::string rowKey(const std::string &pipelineKey, const std::string &scheduleHa
 }
 
 LearnedCostModel::LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread)
-    : m_analytic(std::move(gpu)), m_meta(std::move(meta)), m_booster(booster),
+    : m_gpu(gpu), m_analytic(std::move(gpu)), m_meta(std::move(meta)), m_booster(booster),
       m_nthread(std::max(1, nthread)) {}
 
 LearnedCostModel::~LearnedCostModel() {
@@ -283,7 +283,7 @@ void LearnedCostModel::evaluateAll() {
     std::vector<float> data, margins;
     for (const Pending &p : queue) {
         const std::vector<float> v =
-            scheduleFeatureVector(p.features, *p.analytic, m_analytic.gpu());
+            scheduleFeatureVector(p.features, *p.analytic, m_gpu);
         data.insert(data.end(), v.begin(), v.end());
         margins.push_back(float(-std::log(std::max(1e-9, p.analytic->total))));
     }

@@ -110,6 +110,10 @@ public:
     /// Predicted run times of many schedules (group is ignored), ms.
     std::vector<double> predictMs(const std::vector<TrainingRow> &rows) const;
     const ModelMetadata &metadata() const { return m_meta; }
+    /// Adds `key` to the metadata's extra (e.g. "device_class") before save().
+    void annotate(const std::string &key, nlohmann::json value) {
+        m_meta.extra[key] = std::move(value);
+    }
     /// Names the model in reports (name()); load() names it "learned:<file stem>".
     void setName(std::string name) { m_name = std::move(name); }
 
@@ -138,6 +142,7 @@ private:
         std::unique_ptr<StateCost> analytic;
         StateCost *out;
     };
+    GpuSpec m_gpu; ///< the GPU the features are normalised by
     AnalyticalGpuCostModel m_analytic;
     ModelMetadata m_meta;
     void *m_booster; ///< XGBoost's BoosterHandle
