@@ -206,3 +206,20 @@ TEST(LearnedCostModel, ServesASearchThroughTheFactory) {
     EXPECT_NEAR(terms, cost.total, 1e-9 * cost.total); // analytic split scaled to the prediction
     std::filesystem::remove(path);
 }
+
+TEST(LearnedCostModel, FineTuningStartsFromTheModelAndLeavesItAsItWas) {
+    const std::vector<TrainingRow> rows = syntheticRows(400, 11);
+    const std::vector<TrainingRow> first(rows.begin(), rows.begin() + 200),
+        device(rows.begin() + 200, rows.end());
+    TrainOptions options;
+    options.rounds = 10;
+    auto base = LearnedCostModel::train(first, testMetadata(), options);
+    const std::vector<double> before = base->predictMs(device);
+    auto tuned = base->fineTuned(device, testMetadata(), options);
+    EXPECT_EQ(base->predictMs(device), before); // the base model is untouched
+    EXPECT_NE(tuned->predictMs(device), before);
+    EXPECT_EQ(tuned->metadata().trainingRows, 200);
+    EXPECT_TRUE(tuned->metadata().extra.contains("fine_tuned_from"));
+    // Its trees extend the base's: 10 rounds more fit the device rows better than the base.
+    EXPECT_GT(meanTau(device, tuned->predictMs(device)), meanTau(device, before));
+}
