@@ -28,6 +28,13 @@ foreach(preset IN LISTS beamscope_gpu_presets)
   configure_file("${preset}" "${PROJECT_BINARY_DIR}/share/beamscope/gpus/${preset_name}" COPYONLY)
 endforeach()
 install(FILES ${beamscope_gpu_presets} DESTINATION "${BEAMSCOPE_DATADIR}/gpus")
+# The pretrained cost model (docs/pretrained.md) beside them.
+file(GLOB beamscope_models CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/resources/models/*.json")
+foreach(model IN LISTS beamscope_models)
+  get_filename_component(model_name "${model}" NAME)
+  configure_file("${model}" "${PROJECT_BINARY_DIR}/share/beamscope/models/${model_name}" COPYONLY)
+endforeach()
+install(FILES ${beamscope_models} DESTINATION "${BEAMSCOPE_DATADIR}/models")
 
 # ---- executables, with the private Halide runtime beside them -----------------------------------
 set(beamscope_installed_programs beamscope-cli beamscope-worker beamscope-aot-runner)

@@ -29,17 +29,20 @@ std::string dbPath(const DbArgs &args) {
 }
 
 /// The database to read or prune: it must exist (a mistyped --db is an error,
-/// not a new file).
-std::unique_ptr<MeasurementStore> openExisting(const DbArgs &args) {
+/// not a new file). Read-only for the commands that only read (stats, export), so a database
+/// on a read-only disk or shared directory can be read.
+std::unique_ptr<MeasurementStore>
+openExisting(const DbArgs &args,
+             MeasurementStore::Access access = MeasurementStore::Access::ReadWrite) {
     const std::string path = dbPath(args);
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         throw StoreError("measurement database " + path + ": no such file");
-    return std::make_unique<MeasurementStore>(path);
+    return std::make_unique<MeasurementStore>(path, access);
 }
 
 int stats(const DbArgs &args) {
-    const auto store = openExisting(args);
+    const auto store = openExisting(args, MeasurementStore::Access::ReadOnly);
     const StoreStats s = store->stats();
     if (args.json) {
         nlohmann::json j{{"path", store->path()}, {"schema_version", store->schemaVersion()},
@@ -84,7 +87,7 @@ void addDbCommand(CLI::App &app, CommandAction &action) {
     exportCommand->add_option("--csv", args->csv, "CSV file to write")->required();
     exportCommand->callback([&action, args] {
         action = [args] {
-            const auto store = openExisting(*args);
+            const auto store = openExisting(*args, MeasurementStore::Access::ReadOnly);
             store->exportCsv(args->csv);
             std::cout << "exported " << store->stats().records << " record(s) to " << args->csv
                       << "\n";

@@ -1,14 +1,22 @@
 // `beamscope-cli train` and `beamscope-cli models`: train a learned cost model on the measurement
-// database and compare it with the analytic and PolyMage models on held-out measurements (one
-// schedule in eight, by hash), per pipeline and overall, by Kendall's tau and pairwise accuracy.
+// database and compare it with the analytic and PolyMage models — on held-out measurements (one
+// schedule in eight, by hash) for a model trained now, on every row a given model file has not
+// seen, or leave one app out (the paper's one-shot protocol) — per pipeline and overall, by
+// Kendall's tau, pairwise accuracy and one-shot regret. Both only read the database.
 #include "Commands.h"
 
+#include "cost/PretrainedModel.h"
+#include "cost/ScheduleFeatures.h"
 #include "schedule/GpuSpec.h"
 #include "store/MeasurementStore.h"
+#include "tune/LeaveOneAppOut.h"
 #include "tune/TrainingData.h"
 #include "util/Error.h"
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -19,55 +27,108 @@ namespace {
 struct ModelArgs {
     std::string db;
     std::string out;   ///< train: the model file written
-    std::string model; ///< models: a model file to compare
+    std::string model; ///< models: a model file (or "pretrained") to compare
     std::string device;
     std::vector<std::string> pipelines;
+    std::vector<std::string> excludedApps;
     bool all = false;
     bool json = false;
-    int rounds = 60;
-    int depth = 4;
+    bool leaveOneAppOut = false;
+    std::string featuresCsv;
+    std::string deviceClass; ///< train: the device class the model is meant for
+    std::string objective = "pairwise";
+    TrainOptions train;
 };
 
 struct Split {
     std::string device;
     std::vector<LabelledSchedule> train, test;
     std::vector<std::string> skipped;
+    std::vector<LabelledSchedule> every() const {
+        std::vector<LabelledSchedule> all = train;
+        all.insert(all.end(), test.begin(), test.end());
+        return all;
+    }
 };
 
-bool wanted(const LabelledSchedule &s, const std::vector<std::string> &pipelines) {
-    if (pipelines.empty()) return true;
-    for (const std::string &p : pipelines) {
+bool wanted(const LabelledSchedule &s, const ModelArgs &args) {
+    for (const std::string &app : args.excludedApps) {
+        if (s.app == app) return false;
+    }
+    if (args.pipelines.empty()) return true;
+    for (const std::string &p : args.pipelines) {
         if (s.app == p || s.pipeline == p) return true;
     }
     return false;
 }
 
-/// The correct measurements of one device, split into training and held-out rows.
+/// The correct measurements of one device, split into training and held-out rows. The database
+/// is only read (it may lie on a read-only disk).
 Split loadSplit(const ModelArgs &args) {
-    MeasurementStore store(args.db.empty() ? MeasurementStore::defaultPath() : args.db);
+    MeasurementStore store(args.db.empty() ? MeasurementStore::defaultPath() : args.db,
+                           MeasurementStore::Access::ReadOnly);
     Split split;
     split.device = chooseDevice(store, args.device);
     DatasetBuilder builder(store);
     RecordFilter filter;
     filter.deviceKey = split.device;
     for (LabelledSchedule &s : builder.build(filter)) {
-        if (!wanted(s, args.pipelines)) continue;
+        if (!wanted(s, args)) continue;
         (s.heldOut ? split.test : split.train).push_back(std::move(s));
     }
     split.skipped = builder.skipped();
     if (split.train.empty() && split.test.empty())
         throw Error("no correct measurements on " + split.device +
-                    (args.pipelines.empty() ? std::string() : " for the pipelines asked"));
+                    (args.pipelines.empty() && args.excludedApps.empty()
+                         ? std::string()
+                         : " for the pipelines asked"));
     return split;
 }
 
+TrainOptions trainOptions(const ModelArgs &args) {
+    TrainOptions options = args.train;
+    options.objective = parseTrainObjective(args.objective);
+    return options;
+}
+
+/// Writes one CSV line per row: app, record, measured ms and noise, the analytic and PolyMage
+/// predictions, then the features (for analysis outside Beamscope).
+void writeFeaturesCsv(const std::string &path, const std::vector<LabelledSchedule> &rows) {
+    const std::string temporary = path + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << "app,record,measured_ms,noise,analytic_ms,polymage";
+        for (const std::string &name : scheduleFeatureNames())
+            out << "," << name;
+        out << "\n";
+        out.precision(9);
+        for (const LabelledSchedule &s : rows) {
+            out << s.app << "," << s.recordId << "," << s.row.measuredMs << "," << s.noise << ","
+                << s.row.analyticMs << "," << s.polymageScore;
+            for (float f : s.row.features)
+                out << "," << f;
+            out << "\n";
+        }
+        out.flush();
+        if (!out) {
+            std::remove(temporary.c_str());
+            throw Error("cannot write '" + path + "'");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) throw Error("cannot write '" + path + "': " + ec.message());
+}
+
 int report(const ModelArgs &args, const Split &split, ModelComparison comparison,
-           const std::string &modelNote) {
-    comparison.trainRows = int(split.train.size());
+           const std::string &modelNote, int trainRows) {
+    comparison.trainRows = trainRows;
     if (args.json) {
         nlohmann::json j = comparison.toJson();
         j["device"] = split.device;
         j["skipped"] = split.skipped;
+        j["feature_schema"] = kScheduleFeatureSchema;
+        j["training"] = trainOptions(args).toJson();
         if (!modelNote.empty()) j["model"] = modelNote;
         std::cout << j.dump(2) << "\n";
         return 0;
@@ -77,7 +138,7 @@ int report(const ModelArgs &args, const Split &split, ModelComparison comparison
         std::cout << "skipped " << line << "\n";
     comparison.print(std::cout);
     if (comparison.pipelines.empty())
-        std::cout << "(no pipeline has 2 held-out measurements yet: measure more to compare)\n";
+        std::cout << "(no pipeline has 2 rows to compare yet: measure more)\n";
     if (!modelNote.empty()) std::cout << modelNote << "\n";
     return 0;
 }
@@ -85,13 +146,56 @@ int report(const ModelArgs &args, const Split &split, ModelComparison comparison
 void addCommon(CLI::App &command, ModelArgs &args) {
     command.add_option(
         "--db", args.db,
-        "measurement database (default: $XDG_DATA_HOME/beamscope/measurements.sqlite)");
+        "measurement database, only read (default: $XDG_DATA_HOME/beamscope/measurements.sqlite)");
     command.add_option("--device", args.device,
                        "device whose measurements are used (a part of its name; default: the one "
                        "with the most)");
     command.add_option("--pipeline", args.pipelines,
                        "app or generator name (repeatable; default: all)");
+    command.add_option("--exclude-app", args.excludedApps,
+                       "leave this app's rows out entirely (repeatable)");
     command.add_flag("--json", args.json, "print the comparison as JSON");
+    command.add_option("--objective", args.objective,
+                       "training objective: pairwise (rank:pairwise within each pipeline) or "
+                       "regression (within-pipeline log-time residual over the analytic prior)")
+        ->check(CLI::IsMember({"pairwise", "regression"}));
+    command.add_option("--trees", args.train.rounds, "boosting rounds")->check(CLI::Range(1, 5000));
+    command.add_option("--max-depth", args.train.maxDepth, "tree depth")->check(CLI::Range(1, 16));
+    command.add_option("--eta", args.train.eta, "learning rate")->check(CLI::Range(1e-4, 1.0));
+    command.add_option("--min-child-weight", args.train.minChildWeight,
+                       "XGBoost's min_child_weight")
+        ->check(CLI::Range(0.0, 1e6));
+    command.add_option("--lambda", args.train.lambda, "L2 regularisation of leaf weights")
+        ->check(CLI::Range(0.0, 1e6));
+    command.add_option("--subsample", args.train.subsample, "fraction of rows per tree")
+        ->check(CLI::Range(0.01, 1.0));
+    command.add_option("--colsample", args.train.colsample, "fraction of features per tree")
+        ->check(CLI::Range(0.01, 1.0));
+    command.add_option("--seed", args.train.seed, "XGBoost's seed (sampling)");
+    command.add_option("--features-csv", args.featuresCsv,
+                       "also write every row's feature vector to this CSV file");
+}
+
+/// `models --leave-one-app-out`: the Fig. 8 protocol on every row.
+int leaveOneAppOutReport(const ModelArgs &args, const Split &split) {
+    const std::vector<LabelledSchedule> rows = split.every();
+    std::shared_ptr<const LearnedCostModel> given;
+    std::string note = "loao: per app, a model trained on the other apps' rows";
+    if (!args.model.empty()) {
+        given = loadLearnedModel(args.model, GpuSpec::defaultSpec());
+        const size_t seen = rows.size() - unseenRows(rows, *given).size();
+        note += "; " + args.model + ": trained on " + std::to_string(seen) + " of these rows" +
+                (seen ? " (it has seen these apps: not a one-shot score)" : "");
+    }
+    std::vector<RankedModel> models = standardModels(nullptr);
+    if (given) {
+        models.push_back({args.model == "pretrained" ? "pretrained" : "model",
+                          [given](const LabelledSchedule &s) {
+                              return given->predictMs(s.row.features, s.row.analyticMs);
+                          }});
+    }
+    LeaveOneAppOutResult result = leaveOneAppOut(rows, models, split.device, trainOptions(args));
+    return report(args, split, result.comparison, note, int(rows.size()));
 }
 
 } // namespace
@@ -106,57 +210,76 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
     train->add_flag(
         "--all", trainArgs->all,
         "train the written model on every row (the comparison still uses the 7/8 model)");
-    train->add_option("--trees", trainArgs->rounds, "boosting rounds")->check(CLI::Range(1, 5000));
-    train->add_option("--max-depth", trainArgs->depth, "tree depth")->check(CLI::Range(1, 16));
+    train->add_option("--device-class", trainArgs->deviceClass,
+                      "record the class of devices the model is meant for in its metadata "
+                      "(nvidia-gpu for the shipped model)");
     train->callback([&action, trainArgs] {
         action = [args = trainArgs] {
             const Split split = loadSplit(*args);
+            if (!args->featuresCsv.empty()) writeFeaturesCsv(args->featuresCsv, split.every());
             if (split.train.empty())
                 throw Error("every measurement is held out: measure more schedules");
-            TrainOptions options;
-            options.rounds = args->rounds;
-            options.maxDepth = args->depth;
+            const TrainOptions options = trainOptions(*args);
             const auto start = std::chrono::steady_clock::now();
             auto model = trainOn(split.train, split.device, split.train.front().gpu, options);
             const double ms =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count();
             ModelComparison comparison = compareModels(split.test, standardModels(model));
-            if (args->all) {
-                std::vector<LabelledSchedule> every = split.train;
-                every.insert(every.end(), split.test.begin(), split.test.end());
-                model = trainOn(every, split.device, split.train.front().gpu, options);
-            }
+            if (args->all) model = trainOn(split.every(), split.device, split.train.front().gpu,
+                                           options);
+            if (!args->deviceClass.empty()) model->annotate("device_class", args->deviceClass);
             model->save(args->out);
             return report(*args, split, comparison,
                           "model written to " + args->out + " (" +
-                              std::to_string(args->all ? split.train.size() + split.test.size()
-                                                       : split.train.size()) +
-                              " rows, trained in " + std::to_string(int(ms)) + " ms)");
+                              std::to_string(model->metadata().trainingRows) +
+                              " rows, trained in " + std::to_string(int(ms)) + " ms)",
+                          int(split.train.size()));
         };
     });
 
     auto *models = app.add_subcommand(
-        "models",
-        "compare the analytic, PolyMage and learned cost models on held-out measurements");
+        "models", "compare the analytic, PolyMage and learned cost models on measurements: "
+                  "held-out rows, every row a given model has not seen, or leave one app out");
     auto modelArgs = std::make_shared<ModelArgs>();
     addCommon(*models, *modelArgs);
     models->add_option("--model", modelArgs->model,
-                       "learned model file to compare (default: one trained now on the other 7/8)");
+                       "learned model file (or pretrained) to compare, on every row it was not "
+                       "trained on (default: one trained now on the other 7/8)");
+    models->add_flag("--leave-one-app-out,--loao", modelArgs->leaveOneAppOut,
+                     "for each app, rank all its rows with a model trained on the other apps "
+                     "(the paper's one-shot protocol); --model joins the table");
     models->callback([&action, modelArgs] {
         action = [args = modelArgs] {
             const Split split = loadSplit(*args);
+            if (!args->featuresCsv.empty()) writeFeaturesCsv(args->featuresCsv, split.every());
+            if (args->leaveOneAppOut) return leaveOneAppOutReport(*args, split);
+            if (!args->model.empty()) {
+                std::shared_ptr<const LearnedCostModel> learned =
+                    loadLearnedModel(args->model, GpuSpec::defaultSpec());
+                const std::vector<LabelledSchedule> every = split.every();
+                const std::vector<LabelledSchedule> unseen = unseenRows(every, *learned);
+                if (unseen.empty())
+                    throw Error("model " + args->model + " was trained on every row of " +
+                                split.device + ": nothing left to evaluate it on");
+                ModelComparison comparison =
+                    compareModels(unseen, standardModels(learned));
+                comparison.heading = "rows the model was not trained on " +
+                                     std::to_string(unseen.size()) + " of " +
+                                     std::to_string(every.size());
+                return report(*args, split, comparison, "learned: " + args->model,
+                              learned->metadata().trainingRows);
+            }
             std::shared_ptr<const LearnedCostModel> learned;
             std::string note;
-            if (!args->model.empty()) {
-                learned = LearnedCostModel::load(args->model, GpuSpec::defaultSpec());
-                note = "learned: " + args->model;
-            } else if (!split.train.empty()) {
-                learned = trainOn(split.train, split.device, split.train.front().gpu);
+            if (!split.train.empty()) {
+                learned = trainOn(split.train, split.device, split.train.front().gpu,
+                                  trainOptions(*args));
                 note = "learned: trained now on the " + std::to_string(split.train.size()) +
                        " rows not held out";
             }
-            return report(*args, split, compareModels(split.test, standardModels(learned)), note);
+            return report(*args, split, compareModels(split.test, standardModels(learned)), note,
+                          int(split.train.size()));
         };
     });
 }

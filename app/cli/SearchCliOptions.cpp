@@ -2,6 +2,7 @@
 #include "SearchCliOptions.h"
 
 #include "cost/CostModelFactory.h"
+#include "cost/PretrainedModel.h"
 
 namespace beamscope::cli {
 
@@ -33,8 +34,9 @@ void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
                     "implementation's frozen set")
         ->delimiter(',');
     command.add_option("--cost-model", costModel,
-                       "cost model: analytic (appendix B), polymage (PolyMage-GPU's scorer) or a "
-                       "learned model file");
+                       "cost model: analytic (appendix B), polymage (PolyMage-GPU's scorer), "
+                       "pretrained (the learned model shipped for NVIDIA GPUs) or a learned model "
+                       "file (default: pretrained on NVIDIA presets, else analytic)");
 }
 
 SearchOptions SearchCliOptions::build() const {
@@ -51,8 +53,12 @@ SearchOptions SearchCliOptions::build() const {
     if (!pins.empty()) options.pins = loadPinFile(pins);
     options.freezeFuncs = freezeFuncs;
     options.costModel = costModel;
+    if (costModel == kDefaultModelSpec && options.gpu.smCount)
+        options.costModel = defaultCostModelSpec(options.gpu);
     // Fail before any work: an unknown name or an unusable model file is one line.
-    makeCostModel(costModel, options.gpu.smCount ? options.gpu : GpuSpec::defaultSpec());
+    if (options.costModel != kDefaultModelSpec)
+        makeCostModel(options.costModel,
+                      options.gpu.smCount ? options.gpu : GpuSpec::defaultSpec());
     return options;
 }
 

@@ -19,7 +19,8 @@ struct SearchCliOptions {
     bool wideTilings = false, noParallelFilter = false;
     std::string pins;
     std::vector<std::string> freezeFuncs;
-    std::string costModel = "analytic";
+    /// "default": the pretrained model where it fits the GPU preset, else analytic.
+    std::string costModel = "default";
 
     /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo,
     /// --wide-tilings, --no-parallel-filter, --pins, --freeze, --cost-model.
@@ -28,7 +29,7 @@ struct SearchCliOptions {
     void addTo(CLI::App &command, bool gpuFromDevice = false);
     /// The engine options (loads the GPU spec and the pin file; throws Error on bad ones; checks
     /// that --cost-model names a model or an existing file). With no --gpu (bench), options.gpu
-    /// stays unnamed.
+    /// stays unnamed and a default cost model is resolved once the device's GPU is known.
     SearchOptions build() const;
 };
 

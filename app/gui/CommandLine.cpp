@@ -159,7 +159,7 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         QStringLiteral("PATH"));
     const QCommandLineOption costModel(
         QStringLiteral("cost-model"),
-        QStringLiteral("cost model of the search: analytic, polymage or a model file"),
+        QStringLiteral("cost model of the search: analytic, polymage, pretrained or a model file"),
         QStringLiteral("SPEC"));
     const QCommandLineOption input(QStringLiteral("input"),
                                    QStringLiteral("scalar input value NAME=VALUE (repeatable)"),
@@ -265,9 +265,10 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     if (parser.isSet(costModel)) {
         out.costModel = parser.value(costModel);
         const std::string spec = out.costModel.toStdString();
-        if (spec != "analytic" && spec != "polymage" && !QFileInfo::exists(out.costModel))
+        if (spec != "analytic" && spec != "polymage" && spec != "pretrained" &&
+            !QFileInfo::exists(out.costModel))
             throw UsageError("--cost-model: '" + spec +
-                             "' is neither analytic, polymage nor a model file");
+                             "' is neither analytic, polymage, pretrained nor a model file");
     }
     if (!out.screenshot.isEmpty() && !out.source && out.session.isEmpty()) {
         throw UsageError("--screenshot needs --app or a session file");

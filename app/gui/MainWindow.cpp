@@ -261,8 +261,10 @@ void MainWindow::connectSearch() {
     connect(m_search, &SearchController::finished, this, [this] {
         m_status->setProgress(m_search->stepsDone(), m_search->stepsDone());
         if (const SearchStepPtr step = m_search->lastStep(); step && step->best) {
-            statusBar()->showMessage(tr("Search finished: best predicted cost %1 ms")
-                                         .arg(step->best->cost.total, 0, 'g', 4));
+            statusBar()->showMessage(
+                tr("Search finished: best predicted cost %1 ms (ranked by the %2 model)")
+                    .arg(step->best->cost.total, 0, 'g', 4)
+                    .arg(QString::fromStdString(m_search->options().costModel)));
         }
     });
     connect(m_search, &SearchController::error, this, &MainWindow::showError);

@@ -57,10 +57,12 @@ SearchToolBar::SearchToolBar(QWidget *parent) : QToolBar(tr("Search"), parent) {
     m_costModel = new QComboBox;
     m_costModel->setObjectName(QStringLiteral("costModelBox"));
     m_costModel->setToolTip(tr("Cost model of the search: the analytic model of Anderson et al. "
-                               "(App. B), PolyMage-GPU's 7-term scorer, or a learned model file "
-                               "(beamscope-cli train, or the Tune dock)"));
+                               "(App. B), PolyMage-GPU's 7-term scorer, the pretrained model "
+                               "shipped for NVIDIA GPUs (trained on H100 measurements), or a "
+                               "learned model file (beamscope-cli train, or the Tune dock)"));
     m_costModel->addItem(tr("analytic"), QStringLiteral("analytic"));
     m_costModel->addItem(tr("polymage"), QStringLiteral("polymage"));
+    m_costModel->addItem(tr("pretrained"), QStringLiteral("pretrained"));
     m_costModel->addItem(tr("Load model file…"), QString());
     m_sampling = new QCheckBox(tr("Sampling"));
     m_sampling->setToolTip(

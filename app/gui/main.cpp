@@ -6,6 +6,7 @@
 #include "GpuChoice.h"
 #include "MainWindow.h"
 #include "ScreenshotRunner.h"
+#include "cost/PretrainedModel.h"
 
 #include "util/Error.h"
 #include "util/Version.h"
@@ -70,6 +71,8 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "beamscope: %s\n", e.what());
         return 1;
     }
+    // The default model: the pretrained one where it fits the GPU model, else analytic.
+    if (args.costModel.isEmpty()) options.costModel = defaultCostModelSpec(options.gpu);
     MainWindow window;
     window.setInitialOptions(options, gpu.name);
     window.announceGpu(gpu);

@@ -29,6 +29,7 @@ nlohmann::json BenchReport::toJson() const {
     j["device"] = device.toJson();
     j["target"] = target;
     j["gpu"] = gpu.name;
+    j["cost_model"] = costModel;
     j["mode"] = mode == BenchMode::TopK ? "topk" : "oneshot";
     j["ptx_capability"] = ptxCapability;
     j["candidates"] = nlohmann::json::array();
@@ -61,6 +62,7 @@ BenchReport BenchReport::fromJson(const nlohmann::json &j) {
         if (j.contains("device")) r.device = DeviceInfo::fromJson(j.at("device"));
         r.target = j.value("target", std::string());
         r.gpu.name = j.value("gpu", std::string());
+        r.costModel = j.value("cost_model", std::string());
         r.mode = j.value("mode", std::string()) == "topk" ? BenchMode::TopK : BenchMode::OneShot;
         r.ptxCapability = j.value("ptx_capability", 0);
         for (const nlohmann::json &c : j.value("candidates", nlohmann::json::array())) {
@@ -94,7 +96,8 @@ void BenchReport::printTable(std::ostream &os) const {
     os << "target " << (target.empty() ? "none (compile only)" : target) << ", GPU model "
        << gpu.name << ", PTX report "
        << (ptxCapability > 0 ? "sm_" + std::to_string(ptxCapability) : std::string("off"))
-       << ", mode " << (mode == BenchMode::TopK ? "topk" : "oneshot") << "\n";
+       << ", mode " << (mode == BenchMode::TopK ? "topk" : "oneshot")
+       << (costModel.empty() ? "" : ", ranked by the " + costModel + " model") << "\n";
     os << "search: beam " << fixed(beamSearchMs, 1) << " ms, greedy samples "
        << fixed(greedySearchMs, 1) << " ms"
        << (duplicates ? ", " + std::to_string(duplicates) + " duplicate(s) dropped" : "") << "\n\n";

@@ -5,6 +5,7 @@
 
 #include "bench/CandidateSampler.h"
 #include "cost/CostOf.h"
+#include "cost/PretrainedModel.h"
 #include "dag/FunctionDAG.h"
 #include "measure/Compiler.h"
 #include "measure/ParallelWorkers.h"
@@ -115,7 +116,9 @@ BenchReport runBenchmark(const BenchOptions &options) {
     if (options.candidates && search.gpu.name.empty())
         throw UsageError("benchmark: given candidates need the GPU spec they were searched for");
     if (search.gpu.name.empty()) search.gpu = gpuSpecForDevice(report.device);
+    if (search.costModel == kDefaultModelSpec) search.costModel = defaultCostModelSpec(search.gpu);
     report.gpu = search.gpu;
+    report.costModel = search.costModel;
     if (options.ptxCapability >= 0) {
         report.ptxCapability = options.ptxCapability;
     } else if (report.device.kind == DeviceKind::Cuda) {

@@ -92,6 +92,7 @@ struct BenchReport {
     DeviceInfo device;
     std::string target; ///< Halide target candidates ran on ("" : compile only)
     GpuSpec gpu;
+    std::string costModel; ///< the cost model spec that ranked the candidates ("pretrained", ...)
     BenchMode mode = BenchMode::OneShot;
     int ptxCapability = 0; ///< 0 : no PTX report
     std::vector<Measurement> candidates;

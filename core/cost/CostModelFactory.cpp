@@ -4,6 +4,7 @@
 #include "cost/AnalyticalGpuCostModel.h"
 #include "cost/LearnedCostModel.h"
 #include "cost/PolyMageCostModel.h"
+#include "cost/PretrainedModel.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -27,6 +28,8 @@ bool isCostModelFile(const std::string &spec) {
 }
 
 std::shared_ptr<CostModel> makeCostModel(const std::string &spec, const GpuSpec &gpu) {
+    if (spec == kDefaultModelSpec) return makeCostModel(defaultCostModelSpec(gpu), gpu);
+    if (spec == kPretrainedName) return loadPretrained(gpu);
     if (spec == "analytic") return std::make_shared<AnalyticalGpuCostModel>(gpu);
     if (spec == "polymage") {
         const std::string name = lower(gpu.name);
@@ -35,7 +38,8 @@ std::shared_ptr<CostModel> makeCostModel(const std::string &spec, const GpuSpec 
                                                                : PolyMageWeights::v100());
     }
     if (!spec.empty() && isCostModelFile(spec)) return LearnedCostModel::load(spec, gpu);
-    throw UsageError("unknown cost model '" + spec + "': use analytic, polymage or a model file");
+    throw UsageError("unknown cost model '" + spec +
+                     "': use analytic, polymage, pretrained, default or a model file");
 }
 
 } // namespace beamscope

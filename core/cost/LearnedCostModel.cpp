@@ -5,12 +5,14 @@
 #include "cost/LearnedCostModel.h"
 
 #include "util/Error.h"
+#include "util/Hash.h"
 
 #include <xgboost/c_api.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace beamscope {
@@ -73,8 +75,35 @@ std::string prettyDouble(double v) {
 
 } // namespace
 
+const char *trainObjectiveName(TrainObjective o) {
+    return o == TrainObjective::Pairwise ? "pairwise" : "regression";
+}
+
+TrainObjective parseTrainObjective(const std::string &name) {
+    if (name == "pairwise") return TrainObjective::Pairwise;
+    if (name == "regression") return TrainObjective::CenteredRegression;
+    throw UsageError("unknown training objective '" + name + "': use pairwise or regression");
+}
+
+nlohmann::json TrainOptions::toJson() const {
+    return {{"objective", trainObjectiveName(objective)},
+            {"rounds", rounds},
+            {"max_depth", maxDepth},
+            {"eta", eta},
+            {"min_child_weight", minChildWeight},
+            {"lambda", lambda},
+            {"subsample", subsample},
+            {"colsample_bytree", colsample},
+            {"seed", seed}};
+}
+
+std::string rowKey(const std::string &pipelineKey, const std::string &scheduleHash,
+                   const std::string &deviceKey) {
+    return fnv1a64Hex(pipelineKey + "\n" + scheduleHash + "\n" + deviceKey);
+}
+
 LearnedCostModel::LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread)
-    : m_analytic(std::move(gpu)), m_meta(std::move(meta)), m_booster(booster),
+    : m_gpu(gpu), m_analytic(std::move(gpu)), m_meta(std::move(meta)), m_booster(booster),
       m_nthread(std::max(1, nthread)) {}
 
 LearnedCostModel::~LearnedCostModel() {
@@ -84,10 +113,48 @@ LearnedCostModel::~LearnedCostModel() {
 std::shared_ptr<LearnedCostModel> LearnedCostModel::train(const std::vector<TrainingRow> &rows,
                                                           const ModelMetadata &meta,
                                                           const TrainOptions &options) {
+    return boost(nullptr, rows, meta, options);
+}
+
+std::shared_ptr<LearnedCostModel>
+LearnedCostModel::fineTuned(const std::vector<TrainingRow> &rows, const ModelMetadata &meta,
+                            const TrainOptions &options) const {
+    // A copy of the trees through XGBoost's own serialisation, so this model stays as it is.
+    bst_ulong length = 0;
+    const char *buffer = nullptr;
+    check(XGBoosterSaveModelToBuffer(m_booster, R"({"format": "json"})", &length, &buffer),
+          "copy the model");
+    const std::string copy(buffer, length);
+    BoosterHandle booster = nullptr;
+    check(XGBoosterCreate(nullptr, 0, &booster), "create a booster");
+    if (XGBoosterLoadModelFromBuffer(booster, copy.data(), bst_ulong(copy.size())) != 0) {
+        XGBoosterFree(booster);
+        check(-1, "copy the model");
+    }
+    ModelMetadata m = meta;
+    if (m.extra.is_null()) m.extra = nlohmann::json::object();
+    m.extra["fine_tuned_from"] = {{"name", m_name},
+                                  {"gpu", m_meta.gpu},
+                                  {"training_rows", m_meta.trainingRows}};
+    return boost(booster, rows, m, options);
+}
+
+std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
+                                                          const std::vector<TrainingRow> &rows,
+                                                          const ModelMetadata &meta,
+                                                          const TrainOptions &options) {
+    BoosterHandle booster = existing;
+    // Owned from here: freed on any error before the model takes it.
+    std::unique_ptr<void, int (*)(BoosterHandle)> guard(booster, XGBoosterFree);
     if (rows.empty()) throw Error("cannot train a cost model on no measurements");
     if (options.rounds < 1 || options.maxDepth < 1 || !(options.eta > 0))
         throw UsageError(
             "training needs at least one round, a depth of at least 1 and a positive eta");
+    if (!(options.subsample > 0 && options.subsample <= 1) ||
+        !(options.colsample > 0 && options.colsample <= 1) || options.minChildWeight < 0 ||
+        options.lambda < 0)
+        throw UsageError("training needs subsample and colsample in (0, 1] and a "
+                         "non-negative min_child_weight and lambda");
     for (size_t i = 0; i < rows.size(); ++i) {
         const std::string what = "training row " + std::to_string(i);
         checkRow(rows[i].features, rows[i].analyticMs, what);
@@ -104,11 +171,26 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::train(const std::vector<Trai
     std::vector<float> data, labels, margins;
     std::vector<unsigned> groups;
     data.reserve(rows.size() * cols);
+    // Centred regression takes each group's mean log time (measured and analytic) out.
+    std::map<std::string, std::pair<double, double>> groupMeans;
+    if (options.objective == TrainObjective::CenteredRegression) {
+        std::map<std::string, int> counts;
+        for (const TrainingRow &r : rows) {
+            groupMeans[r.group].first += std::log(r.measuredMs);
+            groupMeans[r.group].second += std::log(r.analyticMs);
+            ++counts[r.group];
+        }
+        for (auto &[group, means] : groupMeans) {
+            means.first /= counts[group];
+            means.second /= counts[group];
+        }
+    }
     for (size_t k = 0; k < order.size(); ++k) {
         const TrainingRow &r = rows[order[k]];
+        const auto [measuredMean, analyticMean] = groupMeans[r.group];
         data.insert(data.end(), r.features.begin(), r.features.end());
-        labels.push_back(float(-std::log(r.measuredMs))); // higher = faster
-        margins.push_back(float(-std::log(r.analyticMs)));
+        labels.push_back(float(-(std::log(r.measuredMs) - measuredMean))); // higher = faster
+        margins.push_back(float(-(std::log(r.analyticMs) - analyticMean)));
         if (k == 0 || r.group != rows[order[k - 1]].group) groups.push_back(0);
         ++groups.back();
     }
@@ -118,22 +200,37 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::train(const std::vector<Trai
     check(XGDMatrixSetUIntInfo(train.handle, "group", groups.data(), bst_ulong(groups.size())),
           "set the groups");
 
-    BoosterHandle booster = nullptr;
-    check(XGBoosterCreate(&train.handle, 1, &booster), "create a booster");
+    int done = 0;
+    if (!booster) {
+        check(XGBoosterCreate(&train.handle, 1, &booster), "create a booster");
+        guard.reset(booster);
+    } else {
+        check(XGBoosterBoostedRounds(booster, &done), "read the model's rounds");
+    }
     ModelMetadata m = meta;
     m.featureSchema = kScheduleFeatureSchema;
     m.trainingRows = int(rows.size());
     m.trainingGroups = int(groups.size());
+    if (m.extra.is_null()) m.extra = nlohmann::json::object();
+    m.extra["training"] = options.toJson();
     std::shared_ptr<LearnedCostModel> model(
         new LearnedCostModel(GpuSpec::defaultSpec(), std::move(m), booster, options.nthread));
+    guard.release();
     configureThreads(booster, options.nthread);
-    setParam(booster, "objective", "rank:pairwise");
-    setParam(booster, "tree_method", "hist");
+    setParam(booster, "objective", options.objective == TrainObjective::Pairwise
+                                       ? "rank:pairwise"
+                                       : "reg:squarederror");
+    // Exact split finding on one thread: the same trees from the same rows, run after run.
+    setParam(booster, "tree_method", "exact");
     setParam(booster, "max_depth", std::to_string(options.maxDepth));
     setParam(booster, "eta", prettyDouble(options.eta));
+    setParam(booster, "min_child_weight", prettyDouble(options.minChildWeight));
+    setParam(booster, "lambda", prettyDouble(options.lambda));
+    setParam(booster, "subsample", prettyDouble(options.subsample));
+    setParam(booster, "colsample_bytree", prettyDouble(options.colsample));
     setParam(booster, "seed", std::to_string(options.seed));
     for (int i = 0; i < options.rounds; ++i)
-        check(XGBoosterUpdateOneIter(booster, i, train.handle), "train a round");
+        check(XGBoosterUpdateOneIter(booster, done + i, train.handle), "train a round");
     return model;
 }
 
@@ -185,7 +282,8 @@ void LearnedCostModel::evaluateAll() {
     m_queue.clear();
     std::vector<float> data, margins;
     for (const Pending &p : queue) {
-        const std::vector<float> v = scheduleFeatureVector(p.features, *p.analytic);
+        const std::vector<float> v =
+            scheduleFeatureVector(p.features, *p.analytic, m_gpu);
         data.insert(data.end(), v.begin(), v.end());
         margins.push_back(float(-std::log(std::max(1e-9, p.analytic->total))));
     }

@@ -25,13 +25,36 @@ struct TrainingRow {
     double measuredMs = 0;       ///< the measured run time
 };
 
-/// Tunables of training (XGBoost parameters).
+/// What the trees are fitted to.
+enum class TrainObjective {
+    /// XGBoost's rank:pairwise within each group on -log(measured ms).
+    Pairwise,
+    /// Squared error on the within-group residual of log time over the analytic prior: each
+    /// group's mean log measured and mean log analytic time are taken out, so the trees learn
+    /// how the prior mis-orders schedules of one pipeline, not how far off its absolute level is
+    /// (which does not transfer to an unseen pipeline).
+    CenteredRegression,
+};
+
+/// "pairwise" or "regression"; parseTrainObjective throws UsageError for anything else.
+const char *trainObjectiveName(TrainObjective o);
+TrainObjective parseTrainObjective(const std::string &name);
+
+/// Tunables of training (XGBoost parameters). Training is deterministic: one thread, exact
+/// greedy split finding, no row or column sampling unless asked for (with the fixed seed).
 struct TrainOptions {
-    int rounds = 60;        ///< boosting rounds (trees)
-    int maxDepth = 4;       ///< depth of each tree
-    double eta = 0.1;       ///< learning rate
-    int nthread = 1;        ///< XGBoost's OpenMP threads (never all cores by default)
-    std::uint64_t seed = 0; ///< seed of XGBoost's pair sampling
+    TrainObjective objective = TrainObjective::Pairwise;
+    int rounds = 60;            ///< boosting rounds (trees)
+    int maxDepth = 4;           ///< depth of each tree
+    double eta = 0.1;           ///< learning rate
+    double minChildWeight = 1;  ///< XGBoost's min_child_weight
+    double lambda = 1;          ///< L2 regularisation of leaf weights
+    double subsample = 1;       ///< fraction of rows per tree
+    double colsample = 1;       ///< fraction of features per tree
+    int nthread = 1;            ///< XGBoost's OpenMP threads (never all cores by default)
+    std::uint64_t seed = 0;     ///< seed of XGBoost's pair and row sampling
+    /// The XGBoost parameters and objective as JSON, for a model file's metadata.
+    nlohmann::json toJson() const;
 };
 
 /// What a model file says about itself.
@@ -42,8 +65,16 @@ struct ModelMetadata {
     int trainingRows = 0;                       ///< set by train()
     int trainingGroups = 0;                     ///< set by train()
     std::string createdWith;                    ///< e.g. "beamscope-cli train"
+    /// rowKey() of every training row, sorted: which measurements the model has seen, so an
+    /// evaluation can leave exactly those out.
+    std::vector<std::string> trainedOn;
     nlohmann::json extra;                       ///< anything else (pipelines, options)
 };
+
+/// The key of a measured schedule in trainedOn: a hash of its pipeline key, schedule hash and
+/// device key (16 hex digits).
+std::string rowKey(const std::string &pipelineKey, const std::string &scheduleHash,
+                   const std::string &deviceKey);
 
 class LearnedCostModel : public CostModel {
 public:
@@ -61,6 +92,13 @@ public:
     static std::shared_ptr<LearnedCostModel> train(const std::vector<TrainingRow> &rows,
                                                    const ModelMetadata &meta,
                                                    const TrainOptions &options);
+    /// This model fine-tuned on `rows` (e.g. one device's measurements): a copy of its trees
+    /// with options.rounds more boosted on `rows`, so what it learned elsewhere stays the
+    /// starting point. The copy's metadata is `meta` (training rows and groups set from `rows`,
+    /// "fine_tuned_from" in extra). Throws Error like train().
+    std::shared_ptr<LearnedCostModel> fineTuned(const std::vector<TrainingRow> &rows,
+                                                const ModelMetadata &meta,
+                                                const TrainOptions &options) const;
     /// Loads a model file; the analytic prior uses `gpu`. Throws Error (one line) for an
     /// unreadable or corrupt file, another format version or another feature schema.
     static std::shared_ptr<LearnedCostModel> load(const std::string &path, const GpuSpec &gpu);
@@ -72,6 +110,12 @@ public:
     /// Predicted run times of many schedules (group is ignored), ms.
     std::vector<double> predictMs(const std::vector<TrainingRow> &rows) const;
     const ModelMetadata &metadata() const { return m_meta; }
+    /// Adds `key` to the metadata's extra (e.g. "device_class") before save().
+    void annotate(const std::string &key, nlohmann::json value) {
+        m_meta.extra[key] = std::move(value);
+    }
+    /// Names the model in reports (name()); load() names it "learned:<file stem>".
+    void setName(std::string name) { m_name = std::move(name); }
 
     /// "learned:<file stem>" ("learned" before it is saved or loaded).
     std::string name() const override { return m_name; }
@@ -85,6 +129,11 @@ public:
 
 private:
     LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread);
+    /// Boosts options.rounds trees on `rows` into `booster` (new or loaded) and wraps it.
+    static std::shared_ptr<LearnedCostModel> boost(void *booster,
+                                                   const std::vector<TrainingRow> &rows,
+                                                   const ModelMetadata &meta,
+                                                   const TrainOptions &options);
     std::vector<double> predictRows(const std::vector<float> &matrix,
                                     const std::vector<float> &margins, size_t rows) const;
 
@@ -93,6 +142,7 @@ private:
         std::unique_ptr<StateCost> analytic;
         StateCost *out;
     };
+    GpuSpec m_gpu; ///< the GPU the features are normalised by
     AnalyticalGpuCostModel m_analytic;
     ModelMetadata m_meta;
     void *m_booster; ///< XGBoost's BoosterHandle

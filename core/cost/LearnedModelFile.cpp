@@ -28,6 +28,7 @@ nlohmann::json metadataToJson(const ModelMetadata &m) {
             {"training_rows", m.trainingRows},
             {"training_groups", m.trainingGroups},
             {"created_with", m.createdWith},
+            {"trained_on", m.trainedOn},
             {"extra", m.extra.is_null() ? nlohmann::json::object() : m.extra}};
 }
 
@@ -39,6 +40,7 @@ ModelMetadata metadataFromJson(const nlohmann::json &j, int featureSchema) {
     m.trainingRows = j.value("training_rows", 0);
     m.trainingGroups = j.value("training_groups", 0);
     m.createdWith = j.value("created_with", "");
+    m.trainedOn = j.value("trained_on", std::vector<std::string>());
     m.extra = j.value("extra", nlohmann::json::object());
     return m;
 }

@@ -74,4 +74,15 @@ double pairwiseAccuracy(const std::vector<double> &predicted, const std::vector<
     return (c.concordant + 0.5 * c.predictedTies) / c.counted;
 }
 
+double oneShotRegret(const std::vector<double> &predicted, const std::vector<double> &measured) {
+    if (predicted.size() != measured.size())
+        throw Error("rank metrics: " + std::to_string(predicted.size()) + " predictions for " +
+                    std::to_string(measured.size()) + " measurements");
+    if (measured.empty()) return std::numeric_limits<double>::quiet_NaN();
+    const size_t pick = size_t(std::min_element(predicted.begin(), predicted.end()) -
+                               predicted.begin());
+    const double fastest = *std::min_element(measured.begin(), measured.end());
+    return fastest > 0 ? measured[pick] / fastest : std::numeric_limits<double>::quiet_NaN();
+}
+
 } // namespace beamscope

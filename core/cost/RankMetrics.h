@@ -26,4 +26,9 @@ double kendallTau(const std::vector<double> &predicted, const std::vector<double
 double pairwiseAccuracy(const std::vector<double> &predicted, const std::vector<double> &measured,
                         const std::vector<double> &noise = {});
 
+/// One-shot regret: the measured time of the schedule predicted fastest (the first of those tied
+/// for it) over the fastest measured time; 1 is a perfect pick. NaN for no rows; throws Error
+/// when the lengths differ.
+double oneShotRegret(const std::vector<double> &predicted, const std::vector<double> &measured);
+
 } // namespace beamscope

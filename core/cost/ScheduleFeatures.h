@@ -1,7 +1,9 @@
 // ScheduleFeatures: one fixed-length vector per schedule for the learned cost model, the same
 // length and meaning for every pipeline (so a model trained on some pipelines applies to
-// others): log-scaled sums of the appendix-A features over all computed stages, the kernel and
-// stage counts, and the analytic model's terms and total.
+// others): the analytic model's terms, total and term shares; kernel and stage counts; the
+// cost-weighted means of scale-free stage shapes (occupancy, waves, lane use, recompute,
+// arithmetic intensity over the machine balance... each normalised by the GPU spec); and
+// log-scaled sums of the appendix-A features over all computed stages.
 #pragma once
 
 #include "cost/CostModel.h"
@@ -14,17 +16,21 @@ namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
 /// with, and a model of another version is refused.
-constexpr int kScheduleFeatureSchema = 2;
+constexpr int kScheduleFeatureSchema = 3;
 
-/// The name of each entry of scheduleFeatureVector(), in order ("sum_num_realizations", ...,
-/// "kernels", "stages", "analytic_compute", ..., "analytic_total").
+/// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
+/// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,
+/// "sum_num_realizations", ...).
 std::vector<std::string> scheduleFeatureNames();
 
-/// The feature vector of a schedule from its kernels' feature rows and its analytic cost:
-/// log1p(sum over stages) of every appendix-A feature, log1p of the kernel and stage counts, and
-/// log of each analytic term total and of the analytic total (floored at 1e-9 ms). Deterministic.
+/// The feature vector of a schedule from its kernels' feature rows, its analytic cost (whose
+/// stages line up with the rows, as the analytic model returns them) and the GPU it was
+/// featurized for: log of each analytic term and of the total (floored at 1e-9 ms), each term's
+/// share, log1p of the kernel and stage counts, the fraction of kernels with fewer blocks than
+/// SMs, the costliest kernel's share, the recompute ratio, the cost-weighted means of the stage
+/// shapes, and log1p(sum over stages) of every appendix-A feature. Deterministic.
 std::vector<float>
 scheduleFeatureVector(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
-                      const StateCost &analytic);
+                      const StateCost &analytic, const GpuSpec &gpu);
 
 } // namespace beamscope

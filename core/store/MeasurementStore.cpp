@@ -13,6 +13,8 @@ namespace beamscope {
 
 using store_detail::kRecordColumns;
 
+static int storedVersionOf(sqlite::Db &db);
+
 std::string MeasurementStore::defaultPath() {
     const char *xdg = std::getenv("XDG_DATA_HOME");
     std::filesystem::path base;
@@ -29,10 +31,26 @@ std::string MeasurementStore::defaultPath() {
 }
 
 MeasurementStore::MeasurementStore(const std::string &path)
-    : m_path(path), m_what("measurement database " + path) {
+    : MeasurementStore(path, Access::ReadWrite) {}
+
+MeasurementStore::MeasurementStore(const std::string &path, Access access)
+    : m_path(path), m_what("measurement database " + path),
+      m_readOnly(access == Access::ReadOnly) {
     if (path.empty()) throw StoreError("measurement database: empty path");
     namespace fs = std::filesystem;
     std::error_code ec;
+    if (m_readOnly) {
+        if (!fs::exists(path, ec)) throw StoreError(m_what + ": no such file");
+        if (fs::is_directory(path, ec)) throw StoreError(m_what + ": is a directory");
+        m_db = std::make_unique<sqlite::Db>(path, m_what, /*create=*/false, /*readOnly=*/true);
+        m_db->busyTimeout(5000);
+        m_version = storedVersionOf(*m_db);
+        if (m_version != kSchemaVersion)
+            throw StoreError(m_what + ": schema version " + std::to_string(m_version) +
+                             " (this Beamscope reads " + std::to_string(kSchemaVersion) +
+                             "; open it writable once to migrate it)");
+        return;
+    }
     const fs::path parent = fs::path(path).parent_path();
     if (!parent.empty() && !fs::is_directory(parent, ec)) {
         fs::create_directories(parent, ec);
@@ -60,10 +78,8 @@ const std::string &MeasurementStore::path() const {
     return m_path;
 }
 
-namespace {
-
 /// The version recorded in meta; 0 for an empty file. Throws for a foreign database.
-int storedVersion(sqlite::Db &db) {
+static int storedVersionOf(sqlite::Db &db) {
     sqlite::Stmt tables(db, "SELECT name FROM sqlite_master WHERE type = 'table'");
     bool any = false, meta = false;
     while (tables.step()) {
@@ -85,15 +101,13 @@ int storedVersion(sqlite::Db &db) {
     return v;
 }
 
-} // namespace
-
 void MeasurementStore::migrate() {
-    m_version = storedVersion(*m_db);
+    m_version = storedVersionOf(*m_db);
     if (m_version == kSchemaVersion) return;
     // Creating or migrating: under a write lock, looking again (another process may have
     // done it meanwhile).
     sqlite::Transaction transaction(*m_db);
-    m_version = storedVersion(*m_db);
+    m_version = storedVersionOf(*m_db);
     if (m_version > kSchemaVersion) {
         throw StoreError(m_what + ": schema version " + std::to_string(m_version) +
                          " is newer than this Beamscope's (" + std::to_string(kSchemaVersion) +

@@ -54,6 +54,13 @@ public:
     /// Creates parent dirs, opens (creating the file), WAL, busy_timeout 5 s, migrates to the
     /// current schema; throws StoreError for a corrupt, locked, unwritable or newer-schema file.
     explicit MeasurementStore(const std::string &path);
+    /// How a store is opened: ReadOnly opens an existing file for reading only (a database on a
+    /// read-only disk or shared directory); it migrates nothing, so it refuses an older schema,
+    /// and every write throws StoreError.
+    enum class Access { ReadWrite, ReadOnly };
+    MeasurementStore(const std::string &path, Access access);
+    /// True when opened with Access::ReadOnly.
+    bool readOnly() const { return m_readOnly; }
     ~MeasurementStore();
     MeasurementStore(const MeasurementStore &) = delete;
     MeasurementStore &operator=(const MeasurementStore &) = delete;
@@ -95,6 +102,7 @@ private:
     std::string m_what; ///< "measurement database PATH", the prefix of error messages
     std::unique_ptr<sqlite::Db> m_db;
     int m_version = 0;
+    bool m_readOnly = false;
     mutable std::mutex m_mutex;
 };
 

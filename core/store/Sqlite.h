@@ -20,8 +20,10 @@ namespace beamscope::sqlite {
 class Db {
 public:
     /// Opens (creating when `create`) the file at `path`; `what` prefixes error messages
-    /// ("measurement database /x.sqlite"). Throws StoreError.
-    Db(const std::string &path, const std::string &what, bool create = true);
+    /// ("measurement database /x.sqlite"). `readOnly` opens an existing file for reading only
+    /// (on a read-only file system too). Throws StoreError.
+    Db(const std::string &path, const std::string &what, bool create = true,
+       bool readOnly = false);
     ~Db();
     Db(const Db &) = delete;
     Db &operator=(const Db &) = delete;

@@ -87,8 +87,11 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
             if (r.featureSchema == kScheduleFeatureSchema && !r.features.empty()) {
                 s.row.features = r.features;
             } else {
-                s.row.features = scheduleFeatureVector(kernels, prior);
-                m_store.setFeatures(r.id, kScheduleFeatureSchema, s.row.features);
+                // Stored with an older schema (or none): featurized again from the schedule,
+                // and cached when the database may be written.
+                s.row.features = scheduleFeatureVector(kernels, prior, gpu);
+                if (!m_store.readOnly())
+                    m_store.setFeatures(r.id, kScheduleFeatureSchema, s.row.features);
             }
             s.row.analyticMs = prior.total;
         } catch (const std::exception &e) {
@@ -146,7 +149,8 @@ ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
     std::map<std::string, std::vector<const LabelledSchedule *>> byPipeline;
     for (const LabelledSchedule &s : rows)
         byPipeline[s.pipeline].push_back(&s);
-    std::vector<std::vector<double>> taus(models.size()), accuracies(models.size());
+    std::vector<std::vector<double>> taus(models.size()), accuracies(models.size()),
+        regrets(models.size());
     for (const auto &[key, members] : byPipeline) {
         if (members.size() < 2) continue;
         PipelineComparison p;
@@ -162,9 +166,11 @@ ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
             for (const LabelledSchedule *s : members)
                 predicted.push_back(models[m].predict(*s));
             ModelScore score{models[m].name, kendallTau(predicted, measured, noise),
-                             pairwiseAccuracy(predicted, measured, noise)};
+                             pairwiseAccuracy(predicted, measured, noise),
+                             oneShotRegret(predicted, measured)};
             if (std::isfinite(score.tau)) taus[m].push_back(score.tau);
             if (std::isfinite(score.accuracy)) accuracies[m].push_back(score.accuracy);
+            if (std::isfinite(score.regret)) regrets[m].push_back(score.regret);
             p.scores.push_back(score);
         }
         c.pipelines.push_back(p);
@@ -176,8 +182,16 @@ ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
             sum += x;
         return sum / double(v.size());
     };
+    auto geomean = [](const std::vector<double> &v) {
+        if (v.empty()) return std::nan("");
+        double sum = 0;
+        for (double x : v)
+            sum += std::log(x);
+        return std::exp(sum / double(v.size()));
+    };
     for (size_t m = 0; m < models.size(); ++m)
-        c.overall.push_back({models[m].name, mean(taus[m]), mean(accuracies[m])});
+        c.overall.push_back(
+            {models[m].name, mean(taus[m]), mean(accuracies[m]), geomean(regrets[m])});
     return c;
 }
 
@@ -187,10 +201,10 @@ nlohmann::json number(double v) {
     return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
 }
 
-std::string cell(double v) {
+std::string cell(double v, int digits = 3) {
     if (!std::isfinite(v)) return "-";
     std::ostringstream os;
-    os << std::fixed << std::setprecision(3) << v;
+    os << std::fixed << std::setprecision(digits) << v;
     return os.str();
 }
 
@@ -200,7 +214,9 @@ nlohmann::json ModelComparison::toJson() const {
     auto scores = [](const std::vector<ModelScore> &list) {
         nlohmann::json j = nlohmann::json::object();
         for (const ModelScore &s : list)
-            j[s.model] = {{"tau", number(s.tau)}, {"pairwise_accuracy", number(s.accuracy)}};
+            j[s.model] = {{"tau", number(s.tau)},
+                          {"pairwise_accuracy", number(s.accuracy)},
+                          {"regret", number(s.regret)}};
         return j;
     };
     nlohmann::json j;
@@ -215,17 +231,21 @@ nlohmann::json ModelComparison::toJson() const {
 }
 
 void ModelComparison::print(std::ostream &os) const {
-    os << "held-out rows " << testRows << " (trained on " << trainRows
-       << "); Kendall's tau / pairwise accuracy within each pipeline\n";
-    os << std::left << std::setw(22) << "pipeline" << std::right << std::setw(6) << "rows";
+    os << (heading.empty() ? "held-out rows " + std::to_string(testRows) + " (trained on " +
+                                 std::to_string(trainRows) + ")"
+                           : heading)
+       << "; Kendall's tau / pairwise accuracy / one-shot regret within each pipeline "
+          "(overall: mean, mean, geomean)\n";
+    os << std::left << std::setw(26) << "pipeline" << std::right << std::setw(6) << "rows";
     for (const ModelScore &s : overall)
-        os << std::setw(20) << s.model;
+        os << std::setw(26) << s.model;
     os << "\n";
     auto line = [&](const std::string &name, const std::string &rows,
                     const std::vector<ModelScore> &scores) {
-        os << std::left << std::setw(22) << name << std::right << std::setw(6) << rows;
+        os << std::left << std::setw(26) << name << std::right << std::setw(6) << rows;
         for (const ModelScore &s : scores)
-            os << std::setw(20) << (cell(s.tau) + " / " + cell(s.accuracy));
+            os << std::setw(26)
+               << (cell(s.tau) + " / " + cell(s.accuracy) + " / " + cell(s.regret, 2));
         os << "\n";
     };
     for (const PipelineComparison &p : pipelines)
@@ -233,15 +253,21 @@ void ModelComparison::print(std::ostream &os) const {
     line("overall", std::to_string(testRows), overall);
 }
 
-std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &rows,
-                                          const std::string &device, const std::string &gpu,
-                                          const TrainOptions &options) {
+namespace {
+
+/// Training rows and metadata from labelled rows.
+std::pair<std::vector<TrainingRow>, ModelMetadata> trainingSet(
+    const std::vector<LabelledSchedule> &rows, const std::string &device, const std::string &gpu) {
     if (rows.empty()) throw Error("no correct measurements to train on");
     std::vector<TrainingRow> training;
     std::set<std::string> groups;
+    std::set<std::string> keys;
+    std::map<std::string, int> apps;
     for (const LabelledSchedule &s : rows) {
         training.push_back(s.row);
         groups.insert(s.pipeline);
+        keys.insert(rowKey(s.pipeline, s.scheduleHash, s.deviceKey));
+        ++apps[s.app];
     }
     ModelMetadata meta;
     meta.device = device;
@@ -250,7 +276,26 @@ std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &r
     meta.trainingRows = int(training.size());
     meta.trainingGroups = int(groups.size());
     meta.createdWith = "beamscope";
+    meta.trainedOn.assign(keys.begin(), keys.end());
+    meta.extra = {{"training_set", {{"rows", training.size()}, {"apps", apps}}}};
+    return {std::move(training), std::move(meta)};
+}
+
+} // namespace
+
+std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &rows,
+                                          const std::string &device, const std::string &gpu,
+                                          const TrainOptions &options) {
+    const auto [training, meta] = trainingSet(rows, device, gpu);
     return LearnedCostModel::train(training, meta, options);
+}
+
+std::shared_ptr<LearnedCostModel> fineTuneOn(const LearnedCostModel &base,
+                                             const std::vector<LabelledSchedule> &rows,
+                                             const std::string &device, const std::string &gpu,
+                                             const TrainOptions &options) {
+    const auto [training, meta] = trainingSet(rows, device, gpu);
+    return base.fineTuned(training, meta, options);
 }
 
 } // namespace beamscope

@@ -81,6 +81,7 @@ struct ModelScore {
     std::string model;
     double tau = 0;      ///< Kendall's tau-b (NaN: no pair counted)
     double accuracy = 0; ///< pairwise accuracy (NaN: no pair counted)
+    double regret = 0;   ///< oneShotRegret(): overall, the geometric mean over pipelines
 };
 
 struct PipelineComparison {
@@ -91,11 +92,13 @@ struct PipelineComparison {
 
 struct ModelComparison {
     int trainRows = 0, testRows = 0;
+    std::string heading; ///< the table's first words ("" : "held-out rows N (trained on M)")
     std::vector<PipelineComparison> pipelines;
-    /// Per model: tau averaged over the pipelines where it is defined, accuracy likewise.
+    /// Per model: tau averaged over the pipelines where it is defined, accuracy likewise, the
+    /// regret's geometric mean.
     std::vector<ModelScore> overall;
     nlohmann::json toJson() const;
-    /// A table: one row per pipeline, a tau and an accuracy column per model, then "overall".
+    /// A table: one row per pipeline, tau / accuracy / regret per model, then "overall".
     void print(std::ostream &os) const;
 };
 
@@ -104,9 +107,16 @@ struct ModelComparison {
 ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
                               const std::vector<RankedModel> &models);
 
-/// Trains a learned model on `rows` (metadata filled from them and `device`).
+/// Trains a learned model on `rows` (metadata filled from them and `device`: the rows' keys in
+/// trainedOn, rows per app in extra.training_set).
 std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &rows,
                                           const std::string &device, const std::string &gpu,
                                           const TrainOptions &options = {});
+
+/// `base` fine-tuned on `rows` (LearnedCostModel::fineTuned), metadata as for trainOn.
+std::shared_ptr<LearnedCostModel> fineTuneOn(const LearnedCostModel &base,
+                                             const std::vector<LabelledSchedule> &rows,
+                                             const std::string &device, const std::string &gpu,
+                                             const TrainOptions &options = {});
 
 } // namespace beamscope

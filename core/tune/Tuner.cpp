@@ -6,7 +6,9 @@
 
 #include "bench/BenchRun.h"
 #include "bench/CandidateSampler.h"
+#include "cost/CostModelFactory.h"
 #include "cost/CostOf.h"
+#include "cost/PretrainedModel.h"
 #include "cost/RankMetrics.h"
 #include "dag/FunctionDAG.h"
 #include "measure/ParallelWorkers.h"
@@ -45,6 +47,8 @@ struct TuneContext {
     SearchOptions search;
     BenchJob base;
     std::string modelSpec = "analytic"; ///< the model the next round searches with
+    /// The shipped model when the run started from it: retraining fine-tunes it on this device.
+    std::shared_ptr<const LearnedCostModel> pretrained;
     std::string oneShotHash; ///< round 0's beam#0 under the analytic model: the one-shot choice
     bool storeBroken = false;
     std::unique_ptr<MeasurementRunner> runner; ///< where batches are measured
@@ -231,7 +235,8 @@ std::vector<Pending> chooseBatch(TuneContext &ctx, int round, TuneRound &stats,
         p.job = ctx.base;
         p.job.label = "r" + std::to_string(round) + ":" + c.label;
         p.job.schedule = std::move(schedule);
-        p.model = ctx.modelSpec == "analytic" ? "analytic" : "learned";
+        p.model = ctx.modelSpec == "analytic" || ctx.modelSpec == kPretrainedName ? ctx.modelSpec
+                                                                                  : "learned";
         const ModelCost predicted = costOf(*c.state, ctx.modelSpec, search.gpu);
         p.job.predicted = predicted.cost.total;
         p.terms = predicted.termsByName();
@@ -259,6 +264,22 @@ std::vector<Pending> chooseBatch(TuneContext &ctx, int round, TuneRound &stats,
     return batch;
 }
 
+/// The options a fine-tuning of `model` boosts with: its own objective and tree shape, fewer
+/// rounds (the device's rows correct it, they do not replace it).
+TrainOptions pretrainedTrainOptions(const LearnedCostModel &model) {
+    TrainOptions options;
+    const nlohmann::json training = model.metadata().extra.value("training", nlohmann::json());
+    if (training.is_object()) {
+        options.objective = parseTrainObjective(training.value("objective", "pairwise"));
+        options.maxDepth = training.value("max_depth", options.maxDepth);
+        options.eta = training.value("eta", options.eta);
+        options.minChildWeight = training.value("min_child_weight", options.minChildWeight);
+        options.lambda = training.value("lambda", options.lambda);
+    }
+    options.rounds = 30;
+    return options;
+}
+
 /// Retrains on every correct row of this device (all pipelines: what was measured elsewhere
 /// transfers) and writes the model where the next round reads it.
 void retrain(TuneContext &ctx, DatasetBuilder &builder, TuneRound &stats) {
@@ -273,7 +294,10 @@ void retrain(TuneContext &ctx, DatasetBuilder &builder, TuneRound &stats) {
         ctx.say("not retrained: fewer than 2 correct measurements of this pipeline");
         return;
     }
-    auto model = trainOn(rows, ctx.device.key(), ctx.search.gpu.name);
+    auto model = ctx.pretrained
+                     ? fineTuneOn(*ctx.pretrained, rows, ctx.device.key(), ctx.search.gpu.name,
+                                  pretrainedTrainOptions(*ctx.pretrained))
+                     : trainOn(rows, ctx.device.key(), ctx.search.gpu.name);
     std::filesystem::create_directories(std::filesystem::path(ctx.report.modelPath).parent_path());
     model->save(ctx.report.modelPath);
     ctx.modelSpec = ctx.report.modelPath;
@@ -342,6 +366,8 @@ TuneReport runTune(const TuneOptions &options) {
     if (ctx.search.gpu.name.empty()) ctx.search.gpu = gpuSpecForDevice(report.device);
     report.gpu = ctx.search.gpu;
     ctx.modelSpec = ctx.search.costModel.empty() ? "analytic" : ctx.search.costModel;
+    if (ctx.modelSpec == kDefaultModelSpec) ctx.modelSpec = defaultCostModelSpec(ctx.search.gpu);
+    if (ctx.modelSpec == kPretrainedName) ctx.pretrained = loadPretrained(ctx.search.gpu);
     ctx.dag = std::make_shared<const FunctionDAG>(loadPipeline(options.source));
     report.pipeline = ctx.dag->pipelineName();
     ctx.pipeline = PipelineIdentity::of(options.source, *ctx.dag);
@@ -359,7 +385,8 @@ TuneReport runTune(const TuneOptions &options) {
         if (!state) throw UsageError("no tune run '" + report.runId + "' to resume");
         firstRound = state->value("rounds_done", 0);
         const std::string model = state->value("model", std::string("analytic"));
-        if (model == "analytic" || model == "polymage" || std::filesystem::exists(model))
+        if (model == "analytic" || model == "polymage" || model == kPretrainedName ||
+            std::filesystem::exists(model))
             ctx.modelSpec = model;
         ctx.say("resuming " + report.runId + " after round " + std::to_string(firstRound) +
                 " with the " + ctx.modelSpec + " model");
@@ -414,8 +441,10 @@ TuneReport runTune(const TuneOptions &options) {
         for (int round = firstRound; round < options.rounds && !ctx.cancelled(); ++round) {
             TuneRound stats;
             stats.round = round;
-            stats.model = ctx.modelSpec == "analytic" || ctx.modelSpec == "polymage" ? ctx.modelSpec
-                                                                                     : "learned";
+            stats.model = ctx.modelSpec == "analytic" || ctx.modelSpec == "polymage" ||
+                                  ctx.modelSpec == kPretrainedName
+                              ? ctx.modelSpec
+                              : "learned";
             ctx.progress(round, "searching");
             Clock::time_point start = Clock::now();
             std::vector<std::pair<Measurement, nlohmann::json>> reused;

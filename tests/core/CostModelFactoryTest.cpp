@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 using namespace beamscope;
@@ -59,34 +61,53 @@ TEST(CostModelFactory, SearchStepsCarryTheTermNamesOfTheModel) {
 
 TEST(ScheduleFeatures, FixedLengthDeterministicVector) {
     const std::vector<std::string> names = scheduleFeatureNames();
-    ASSERT_EQ(names.size(), kFeatureCount + 3 + kCostTerms);
-    EXPECT_EQ(names.front(), "sum_num_realizations");
-    EXPECT_EQ(names.back(), "analytic_total");
+    ASSERT_EQ(names.size(), 2 * kCostTerms + 1 + 5 + 23 + kFeatureCount);
+    EXPECT_EQ(names.front(), "analytic_compute");
+    EXPECT_EQ(names.back(), "sum_max_block_occupancy");
+    auto at = [&](const std::string &name) {
+        const auto it = std::find(names.begin(), names.end(), name);
+        EXPECT_NE(it, names.end()) << name;
+        return size_t(it - names.begin());
+    };
 
     // The same length for pipelines of different sizes.
     for (int length : {1, 4}) {
         auto dag = stencilChainDag(length);
         const StatePtr state = placeRest(ScheduleState::initial(dag));
-        Featurizer featurizer(GpuSpec::load("v100"), false);
+        const GpuSpec gpu = GpuSpec::load("v100");
+        Featurizer featurizer(gpu, false);
         const auto kernels = featurizer.featurize(*state);
-        AnalyticalGpuCostModel model(GpuSpec::load("v100"));
+        AnalyticalGpuCostModel model(gpu);
         StateCost cost;
         model.enqueue(*state, kernels, &cost);
         model.evaluateAll();
-        const std::vector<float> v = scheduleFeatureVector(kernels, cost);
+        const std::vector<float> v = scheduleFeatureVector(kernels, cost, gpu);
         ASSERT_EQ(v.size(), names.size());
-        EXPECT_EQ(v, scheduleFeatureVector(kernels, cost));
+        EXPECT_EQ(v, scheduleFeatureVector(kernels, cost, gpu));
         size_t stages = 0;
-        double blocks = 0;
+        double blocks = 0, weightedThreads = 0;
         for (const auto &k : kernels) {
             stages += k->size();
             for (const StageFeatureRow &r : *k)
                 blocks += r.features[Feature::num_blocks];
         }
-        EXPECT_FLOAT_EQ(v[kFeatureCount], float(std::log1p(double(kernels.size()))));
-        EXPECT_FLOAT_EQ(v[kFeatureCount + 1], float(std::log1p(double(stages))));
-        EXPECT_FLOAT_EQ(v[size_t(Feature::num_blocks)], float(std::log1p(blocks)));
-        EXPECT_FLOAT_EQ(v.back(), float(std::log(cost.total)));
+        for (size_t i = 0, row = 0; i < kernels.size(); ++i) {
+            for (const StageFeatureRow &r : *kernels[i])
+                weightedThreads += cost.stages[row++].total() / cost.total *
+                                   r.features[Feature::num_threads_per_block] /
+                                   gpu.maxThreadsPerBlock;
+        }
+        EXPECT_FLOAT_EQ(v[at("kernels")], float(std::log1p(double(kernels.size()))));
+        EXPECT_FLOAT_EQ(v[at("stages")], float(std::log1p(double(stages))));
+        EXPECT_FLOAT_EQ(v[at("sum_num_blocks")], float(std::log1p(blocks)));
+        EXPECT_FLOAT_EQ(v[at("analytic_total")], float(std::log(cost.total)));
+        // The cost-weighted mean of a stage shape, by hand.
+        EXPECT_NEAR(v[at("mean_threads_per_block_fraction")], weightedThreads, 1e-6);
+        // The term shares add up to 1.
+        double shares = 0;
+        for (size_t t = 0; t < kCostTerms; ++t)
+            shares += v[at(std::string("share_") + costTermName(CostTerm(t)))];
+        EXPECT_NEAR(shares, 1.0, 1e-5);
         // A zero term reads as log(1e-9), not -infinity.
         for (float x : v)
             EXPECT_TRUE(std::isfinite(x));

@@ -84,6 +84,15 @@ ModelMetadata testMetadata() {
     return meta;
 }
 
+/// Training options with these rounds, depth and seed (eta 0.1, one thread).
+TrainOptions trainOptions(int rounds, int depth, std::uint64_t seed) {
+    TrainOptions options;
+    options.rounds = rounds;
+    options.maxDepth = depth;
+    options.seed = seed;
+    return options;
+}
+
 /// The message of the Error `f` throws ("" if none).
 template <typename Fn> std::string errorOf(Fn &&f) {
     try {
@@ -119,7 +128,7 @@ TEST(LearnedCostModel, LearnsASyntheticRankingItsPriorMisses) {
 
 TEST(LearnedCostModel, SaveLoadRoundTripsAndIsDeterministic) {
     const std::vector<TrainingRow> rows = syntheticRows(300, 11);
-    const TrainOptions options{30, 4, 0.1, 1, 5};
+    const TrainOptions options = trainOptions(30, 4, 5);
     const std::string a = tempPath("a.model"), b = tempPath("b.model");
     auto model = LearnedCostModel::train(rows, testMetadata(), options);
     model->save(a);
@@ -142,7 +151,7 @@ TEST(LearnedCostModel, SaveLoadRoundTripsAndIsDeterministic) {
 
 TEST(LearnedCostModel, RefusesAnotherSchemaAndCorruptFilesWithOneLine) {
     const std::string path = tempPath("schema.model");
-    LearnedCostModel::train(syntheticRows(50, 3), testMetadata(), TrainOptions{5, 2, 0.1, 1, 0})
+    LearnedCostModel::train(syntheticRows(50, 3), testMetadata(), trainOptions(5, 2, 0))
         ->save(path);
     const std::string good = readFile(path);
     const GpuSpec gpu = GpuSpec::load("v100");
@@ -186,7 +195,7 @@ TEST(LearnedCostModel, RefusesAnotherSchemaAndCorruptFilesWithOneLine) {
 
 TEST(LearnedCostModel, ServesASearchThroughTheFactory) {
     const std::string path = tempPath("search.model");
-    LearnedCostModel::train(syntheticRows(100, 5), testMetadata(), TrainOptions{10, 3, 0.1, 1, 0})
+    LearnedCostModel::train(syntheticRows(100, 5), testMetadata(), trainOptions(10, 3, 0))
         ->save(path);
     SearchOptions options;
     options.gpu = GpuSpec::load("v100");
@@ -205,4 +214,21 @@ TEST(LearnedCostModel, ServesASearchThroughTheFactory) {
         terms += t;
     EXPECT_NEAR(terms, cost.total, 1e-9 * cost.total); // analytic split scaled to the prediction
     std::filesystem::remove(path);
+}
+
+TEST(LearnedCostModel, FineTuningStartsFromTheModelAndLeavesItAsItWas) {
+    const std::vector<TrainingRow> rows = syntheticRows(400, 11);
+    const std::vector<TrainingRow> first(rows.begin(), rows.begin() + 200),
+        device(rows.begin() + 200, rows.end());
+    TrainOptions options;
+    options.rounds = 10;
+    auto base = LearnedCostModel::train(first, testMetadata(), options);
+    const std::vector<double> before = base->predictMs(device);
+    auto tuned = base->fineTuned(device, testMetadata(), options);
+    EXPECT_EQ(base->predictMs(device), before); // the base model is untouched
+    EXPECT_NE(tuned->predictMs(device), before);
+    EXPECT_EQ(tuned->metadata().trainingRows, 200);
+    EXPECT_TRUE(tuned->metadata().extra.contains("fine_tuned_from"));
+    // Its trees extend the base's: 10 rounds more fit the device rows better than the base.
+    EXPECT_GT(meanTau(device, tuned->predictMs(device)), meanTau(device, before));
 }

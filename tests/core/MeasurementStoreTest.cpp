@@ -11,6 +11,7 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <tuple>
 
@@ -117,6 +118,33 @@ TEST(MeasurementStore, EveryFieldRoundTripsThroughAFile) {
     }
     EXPECT_FALSE(got[1].successful());
     EXPECT_FALSE(reopened.find(want[0].pipeline.key(), "ffffffffffffffff", want[0].device.key()));
+}
+
+TEST(MeasurementStore, ReadOnlyReadsEverythingAndWritesNothing) {
+    TempDir dir;
+    const std::string path = dir.file("ro.sqlite");
+    std::int64_t id = 0;
+    {
+        MeasurementStore store(path);
+        id = store.add(sampleRecord());
+    }
+    std::ifstream before(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(before)), {});
+    {
+        MeasurementStore store(path, MeasurementStore::Access::ReadOnly);
+        EXPECT_TRUE(store.readOnly());
+        ASSERT_EQ(store.records().size(), 1u);
+        expectSameRecord(store.records()[0], sampleRecord());
+        EXPECT_EQ(store.stats().records, 1);
+        EXPECT_THROW(store.add(sampleRecord("harris")), StoreError);
+        EXPECT_THROW(store.setFeatures(id, 3, {1.0f}), StoreError);
+    }
+    std::ifstream after(path, std::ios::binary);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(after)), {}), bytes);
+    // A missing file is an error, not a new database.
+    EXPECT_THROW(MeasurementStore(dir.file("missing.sqlite"), MeasurementStore::Access::ReadOnly),
+                 StoreError);
+    EXPECT_FALSE(std::ifstream(dir.file("missing.sqlite")).good());
 }
 
 TEST(MeasurementStore, AddSetsCreatedAtWhenZero) {

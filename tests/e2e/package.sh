@@ -57,6 +57,7 @@ for f in usr/bin/beamscope usr/bin/beamscope-cli usr/bin/beamscope-worker usr/bi
     usr/lib/beamscope/libHalide.so usr/lib/beamscope/libautoschedule_anderson2021.so \
     usr/lib/beamscope/libautoschedule_li2018.so usr/lib/beamscope/include/Halide.h \
     usr/share/beamscope/gpus/pocl-cpu.json usr/share/beamscope/gpus/v100.json \
+    usr/share/beamscope/models/pretrained.json \
     usr/share/applications/io.github.beamscope.beamscope.desktop \
     usr/share/icons/hicolor/scalable/apps/io.github.beamscope.beamscope.svg \
     usr/share/metainfo/io.github.beamscope.beamscope.metainfo.xml \

@@ -1,0 +1,37 @@
+// LeaveOneAppOut: the paper's one-shot evaluation (Fig. 8) offline — for each app, a learned
+// model trained on every other app's rows ranks all of that app's measured schedules; the
+// comparison puts it beside the analytic and PolyMage models (and any given model) by Kendall's
+// tau and one-shot regret. The held-out app leaks nowhere: its rows are not trained on, the
+// features are per-schedule (no normalisation over the data set) and the training options are
+// fixed before the run.
+#pragma once
+
+#include "tune/TrainingData.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace beamscope {
+
+struct LeaveOneAppOutResult {
+    ModelComparison comparison; ///< per app (every row of it) and overall
+    /// The model trained without each app, by app name.
+    std::map<std::string, std::shared_ptr<const LearnedCostModel>> models;
+};
+
+/// Trains one model per app on the other apps' rows (with `options`) and compares the models in
+/// `others` (e.g. standardModels(...)) and "loao" (each app ranked by the model that never saw
+/// it) on every row. Apps with fewer than 2 rows are left out of the table; an app whose
+/// complement is empty throws Error.
+LeaveOneAppOutResult leaveOneAppOut(const std::vector<LabelledSchedule> &rows,
+                                    std::vector<RankedModel> others, const std::string &device,
+                                    const TrainOptions &options);
+
+/// The rows not in `model`'s training set (metadata().trainedOn); every row when it records
+/// none.
+std::vector<LabelledSchedule> unseenRows(const std::vector<LabelledSchedule> &rows,
+                                         const LearnedCostModel &model);
+
+} // namespace beamscope

@@ -1,0 +1,139 @@
+// The pretrained cost model shipped in resources/models (found through the build tree's data
+// directory, as an installed binary finds it): the default on NVIDIA presets and not on
+// pocl-cpu, the same predictions as recorded when it was trained, refused on another feature
+// schema, and a corrupt file falls back to the analytic model with one line on stderr.
+#include "ScheduleTestUtil.h"
+
+#include "cost/CostModelFactory.h"
+#include "cost/Featurizer.h"
+#include "cost/PretrainedModel.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace beamscope;
+using namespace beamscope::testing;
+
+namespace {
+
+std::string readFile(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string tempPath(const std::string &name) {
+    return (std::filesystem::temp_directory_path() /
+            ("beamscope-pretrained-" + std::to_string(::getpid()) + "-" + name))
+        .string();
+}
+
+/// Points the pretrained model at another file for the life of the object.
+struct PretrainedFileOverride {
+    explicit PretrainedFileOverride(const std::string &path) {
+        ::setenv("BEAMSCOPE_PRETRAINED_MODEL", path.c_str(), 1);
+    }
+    ~PretrainedFileOverride() { ::unsetenv("BEAMSCOPE_PRETRAINED_MODEL"); }
+};
+
+/// A fixed feature vector: entry i is sin(i) + 0.5 i / width (no meaning, only reproducible).
+std::vector<float> fixedFeatures() {
+    const size_t width = scheduleFeatureNames().size();
+    std::vector<float> v(width);
+    for (size_t i = 0; i < width; ++i)
+        v[i] = float(std::sin(double(i)) + 0.5 * double(i) / double(width));
+    return v;
+}
+
+} // namespace
+
+TEST(PretrainedModel, IsTheDefaultOnNvidiaPresetsAndNotOnPocl) {
+    for (const char *preset : {"h100", "a100", "v100", "rtx4090"}) {
+        const GpuSpec gpu = GpuSpec::load(preset);
+        EXPECT_EQ(defaultCostModelSpec(gpu), "pretrained") << preset;
+        EXPECT_EQ(makeCostModel("default", gpu)->name(), "pretrained") << preset;
+    }
+    const GpuSpec pocl = GpuSpec::load("pocl-cpu");
+    EXPECT_EQ(defaultCostModelSpec(pocl), "analytic");
+    EXPECT_EQ(makeCostModel("default", pocl)->name(), "analytical-gpu");
+    // Named, it is used on any GPU model.
+    EXPECT_EQ(makeCostModel("pretrained", pocl)->name(), "pretrained");
+}
+
+TEST(PretrainedModel, CarriesItsMetadata) {
+    const auto model = loadPretrained(GpuSpec::load("h100"));
+    EXPECT_EQ(model->metadata().featureSchema, kScheduleFeatureSchema);
+    EXPECT_EQ(model->metadata().gpu, "H100-SXM5-80GB");
+    EXPECT_GT(model->metadata().trainingRows, 400);
+    EXPECT_EQ(model->metadata().extra.value("device_class", ""), "nvidia-gpu");
+    EXPECT_TRUE(model->metadata().extra.contains("training_set"));
+}
+
+TEST(PretrainedModel, PredictsTheValuesRecordedWhenItWasTrained) {
+    const auto model = loadPretrained(GpuSpec::load("h100"));
+    // Recorded from this file when it was trained (docs/pretrained.md): bit for bit.
+    const double expected[] = {0x1.c1040301ccc15p-3, 0x1.c103fbe10a7bfp-5};
+    EXPECT_EQ(model->predictMs(fixedFeatures(), 1.0), expected[0]);
+    EXPECT_EQ(model->predictMs(fixedFeatures(), 0.25), expected[1]);
+
+    // A real schedule featurized and costed twice, by two loads: the same bits.
+    const GpuSpec gpu = GpuSpec::load("h100");
+    const StatePtr state = placeRest(ScheduleState::initial(stencilChainDag(3)));
+    double first = 0;
+    for (int run = 0; run < 2; ++run) {
+        auto costModel = makeCostModel("pretrained", gpu);
+        Featurizer featurizer(gpu, false);
+        StateCost cost;
+        costModel->enqueue(*state, featurizer.featurize(*state), &cost);
+        costModel->evaluateAll();
+        ASSERT_GT(cost.total, 0.0);
+        if (run == 0) first = cost.total;
+        EXPECT_EQ(std::memcmp(&first, &cost.total, sizeof first), 0);
+    }
+}
+
+TEST(PretrainedModel, IsRefusedOnAnotherFeatureSchema) {
+    nlohmann::json doc = nlohmann::json::parse(readFile(pretrainedModelPath()));
+    doc["feature_schema"] = kScheduleFeatureSchema - 1;
+    const std::string path = tempPath("old-schema.json");
+    std::ofstream(path, std::ios::binary) << doc.dump();
+    PretrainedFileOverride override(path);
+    try {
+        loadPretrained(GpuSpec::load("h100"));
+        ADD_FAILURE() << "a model of another feature schema was loaded";
+    } catch (const Error &e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("feature schema " + std::to_string(kScheduleFeatureSchema - 1)),
+                  std::string::npos)
+            << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos);
+    }
+    std::filesystem::remove(path);
+}
+
+TEST(PretrainedModel, ACorruptFileFallsBackToAnalyticWithOneLine) {
+    const std::string path = tempPath("corrupt.json");
+    const std::string good = readFile(pretrainedModelPath());
+    std::ofstream(path, std::ios::binary) << good.substr(0, good.size() / 2);
+    PretrainedFileOverride override(path);
+    ::testing::internal::CaptureStderr();
+    const std::string spec = defaultCostModelSpec(GpuSpec::load("h100"));
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(spec, "analytic");
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_NE(err.find("pretrained"), std::string::npos) << err;
+    EXPECT_EQ(makeCostModel("default", GpuSpec::load("h100"))->name(), "analytical-gpu");
+    std::filesystem::remove(path);
+}
