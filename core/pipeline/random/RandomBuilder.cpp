@@ -63,10 +63,10 @@ Node RandomBuilder::newInput(int dims) {
         for (int e : extents)
             v *= e;
         if (v <= maxVolume() || (extents[2] == 1 && (dims < 4 || extents[3] == 1))) break;
-        if (extents[2] > 1)
-            extents[2] = std::max(1, extents[2] / 2);
-        else
+        if (dims >= 4 && extents[3] > 1) // a smaller batch first, then fewer channels
             extents[3] = std::max(1, extents[3] / 2);
+        else
+            extents[2] = std::max(1, extents[2] / 2);
     }
     ImageParam input(type, dims, "input" + std::to_string(m_inputs.size()));
     for (int d = 0; d < dims; ++d)
@@ -160,6 +160,11 @@ Expr readAt(const Node &node, std::vector<Expr> at, bool clampAll) {
             at[d] = clamp(at[d], 0, node.extents[d] - 1);
     }
     return node.func(at);
+}
+
+std::string plainName(const Func &f) {
+    const std::string name = f.name();
+    return name.substr(0, name.find('$'));
 }
 
 std::vector<Expr> asExprs(const std::vector<Var> &vars) {

@@ -96,6 +96,9 @@ Halide::Expr sampleAt(const Node &node, const std::vector<Halide::Expr> &at,
                       const std::vector<int> &target);
 /// `node` read at `at` as given, each coordinate clamped into its extents when `clampAll`.
 Halide::Expr readAt(const Node &node, std::vector<Halide::Expr> at, bool clampAll = false);
+/// The name `f` was made with (Halide appends "$n" to a name used before in the process): the
+/// prefix of its RDoms' names, so that they are the same in every build of a pipeline.
+std::string plainName(const Halide::Func &f);
 /// Vars as Exprs.
 std::vector<Halide::Expr> asExprs(const std::vector<Halide::Var> &vars);
 

@@ -33,7 +33,7 @@ bool reduceLastDim(RandomBuilder &b) {
     const Type work = workType(a.type);
     std::vector<Var> v = RandomBuilder::vars(last);
     Func f = b.newFunc("reduce");
-    RDom r(0, extent, f.name() + "_r");
+    RDom r(0, extent, plainName(f) + "_r");
     std::vector<Expr> at = asExprs(v);
     at.push_back(r);
     f(v) = cast(work, 0);
@@ -53,15 +53,15 @@ bool histogramEqualize(RandomBuilder &b) {
     const int width = a.extents[0], height = a.extents[1];
     const Var x("x"), y("y");
     Func rows = b.newFunc("hist_rows"); // a histogram per row: a scatter
-    RDom rx(0, width, rows.name() + "_r");
+    RDom rx(0, width, plainName(rows) + "_r");
     rows(x, y) = 0;
     rows(binOf(atXY(a, rx, y)), y) += 1;
     Func hist = b.newFunc("hist"); // summed over the rows
-    RDom ry(0, height, hist.name() + "_r");
+    RDom ry(0, height, plainName(hist) + "_r");
     hist(x) = 0;
     hist(x) += rows(x, ry);
     Func cdf = b.newFunc("cdf"); // its prefix sum: a scan
-    RDom rs(1, 63, cdf.name() + "_r");
+    RDom rs(1, 63, plainName(cdf) + "_r");
     cdf(x) = hist(0);
     cdf(rs) = cdf(rs - 1) + hist(rs);
     // The remap, in integers: cdf / (pixels / 256) lies in [0, 256].
@@ -80,7 +80,7 @@ bool scan(RandomBuilder &b) {
     const Type work = workType(a.type);
     const std::vector<Var> v = RandomBuilder::vars(a.dims());
     Func f = b.newFunc(dim == 0 ? "scan_x" : "scan_y");
-    RDom r(1, a.extents[size_t(dim)] - 1, f.name() + "_r");
+    RDom r(1, a.extents[size_t(dim)] - 1, plainName(f) + "_r");
     f(v) = widen(a.func(v));
     std::vector<Expr> at = asExprs(v), before = asExprs(v);
     at[size_t(dim)] = r;
@@ -141,7 +141,7 @@ bool matmulLike(RandomBuilder &b) {
     const Type work = workType(t);
     const std::vector<Var> v = RandomBuilder::vars(a.dims());
     Func prod = b.newFunc("matmul");
-    RDom r(0, k, prod.name() + "_r");
+    RDom r(0, k, plainName(prod) + "_r");
     std::vector<Expr> lhsAt = asExprs(v);
     lhsAt[0] = r;
     const Expr lhs = forProduct(widen(convertTo(a.func(lhsAt), t)), t);
@@ -172,7 +172,7 @@ bool convLike(RandomBuilder &b) {
     Func w = b.newFunc("conv_weights");
     w(ci, co, kx, ky) = (ci * 5 + co * 3 + kx * 7 + ky) % 5 - 2;
     Func conv = b.newFunc("conv");
-    RDom r(0, inChannels, 0, size, 0, size, conv.name() + "_r");
+    RDom r(0, inChannels, 0, size, 0, size, plainName(conv) + "_r");
     std::vector<Expr> at = {v[0] + r.y - size / 2, v[1] + r.z - size / 2};
     if (a.dims() >= 3) at.push_back(r.x);
     if (a.dims() == 4) at.push_back(v[3]);

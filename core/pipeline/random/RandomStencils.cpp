@@ -95,7 +95,7 @@ bool stencilRDom(RandomBuilder &b) {
     const std::vector<Var> v = RandomBuilder::vars(a.dims());
     const Type work = workType(a.type);
     Func sum = b.newFunc("window_sum");
-    RDom r(0, side, 0, side, sum.name() + "_r");
+    RDom r(0, side, 0, side, plainName(sum) + "_r");
     // Weights 1 + ((3 rx + 5 ry) mod 3): their total, computed here, normalizes the sum.
     int total = 0;
     for (int y = 0; y < side; ++y)
@@ -124,7 +124,7 @@ bool windowMax(RandomBuilder &b) {
     const int radius = b.between(1, 3), dim = b.between(0, 1);
     const std::vector<Var> v = RandomBuilder::vars(a.dims());
     Func f = b.newFunc(dim == 0 ? "max_x" : "max_y");
-    RDom r(-radius, 2 * radius + 1, f.name() + "_r");
+    RDom r(-radius, 2 * radius + 1, plainName(f) + "_r");
     f(v) = a.func(v);
     f(v) = max(f(v), a.func(shifted(asExprs(v), dim, r)));
     b.add(Node{f, a.type, a.extents});
@@ -184,7 +184,7 @@ bool upsample(RandomBuilder &b) {
     std::vector<int> twice = a.extents;
     twice[0] *= 2;
     twice[1] *= 2;
-    if (b.chance(40)) { // nearest neighbour
+    if (b.chance(50)) { // nearest neighbour
         std::vector<Expr> at = asExprs(v);
         at[0] = at[0] / 2;
         at[1] = at[1] / 2;
