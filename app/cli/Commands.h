@@ -27,6 +27,8 @@ void addExportCommand(CLI::App &app, CommandAction &action);
 void addBenchCommand(CLI::App &app, CommandAction &action);
 void addDbCommand(CLI::App &app, CommandAction &action);
 void addTuneCommand(CLI::App &app, CommandAction &action);
+/// `collect`: time-boxed data collection on the device (core/collect).
+void addCollectCommand(CLI::App &app, CommandAction &action);
 /// `train` and `models`.
 void addTrainCommands(CLI::App &app, CommandAction &action);
 

@@ -48,6 +48,7 @@ int main(int argc, char **argv) {
     cli::addBenchCommand(app, action);
     cli::addDbCommand(app, action);
     cli::addTuneCommand(app, action);
+    cli::addCollectCommand(app, action);
     cli::addTrainCommands(app, action);
     cli::addHalideFlagsCommand(app, action);
 

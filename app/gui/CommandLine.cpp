@@ -3,6 +3,7 @@
 
 #include "measure/Baselines.h"
 #include "pipeline/AppCatalog.h"
+#include "pipeline/random/RandomPipeline.h"
 #include "schedule/GpuSpec.h"
 #include "util/Error.h"
 
@@ -26,6 +27,11 @@ int positiveInt(const QString &text, const char *what, int max) {
 /// Catalog apps are checked here (name, parameter names and ranges) so that a typo fails
 /// before the window opens; generator parameters are checked when the generator is built.
 void checkCatalogApp(const PipelineSource &source) {
+    if (isRandomSpec(source.name)) { // random:SEED[:STAGES], with size=N at most
+        parseRandomSpec(source.name);
+        checkRandomParams(parseAppParams(source.params));
+        return;
+    }
     const AppDefinition *app = findApp(source.name);
     if (!app) throw UsageError("unknown app '" + source.name + "' (beamscope-cli apps lists them)");
     for (const auto &[key, value] : parseAppParams(source.params)) {

@@ -4,6 +4,7 @@
 #include "GeneratorLibraryLoader.h"
 
 #include "pipeline/AppCatalog.h"
+#include "pipeline/random/RandomPipeline.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -19,6 +20,16 @@
 
 namespace beamscope {
 
+namespace {
+
+/// The form of the entry `name`: a catalog app, or the random pipelines' (seed, stages, size).
+const AppDefinition *definitionOf(const std::string &name) {
+    static const AppDefinition random = randomPipelineDefinition();
+    return name == random.name ? &random : findApp(name);
+}
+
+} // namespace
+
 PipelinePanel::PipelinePanel(QWidget *parent)
     : QWidget(parent), m_app(new QComboBox(this)), m_description(new QLabel(this)),
       m_params(new QFormLayout), m_generatorParams(new QLineEdit(this)),
@@ -29,6 +40,9 @@ PipelinePanel::PipelinePanel(QWidget *parent)
         m_entries.push_back({app.name, {}});
         m_app->addItem(QString::fromStdString(app.name));
     }
+    // Random pipelines (random:SEED[:STAGES]) after the catalog, with their own form.
+    m_entries.push_back({definitionOf("random")->name, {}});
+    m_app->addItem(QString::fromStdString(definitionOf("random")->name));
     m_description->setWordWrap(true);
     m_description->setStyleSheet(QStringLiteral("color: #555;"));
     m_generatorParams->setPlaceholderText(tr("key=value key=value"));
@@ -87,7 +101,7 @@ void PipelinePanel::showEntry(int index) {
                 .arg(QFileInfo(QString::fromStdString(entry.library)).fileName()));
         return;
     }
-    const AppDefinition *app = findApp(entry.name);
+    const AppDefinition *app = definitionOf(entry.name);
     m_description->setText(QString::fromStdString(app->description));
     for (const AppParameter &p : app->parameters) {
         auto *spin = new QSpinBox(this);
@@ -109,7 +123,12 @@ PipelineSource PipelinePanel::source() const {
     s.generatorLibrary = entry.library;
     for (const QString &e : m_estimates->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
         s.estimates.push_back(e.toStdString());
-    if (entry.library.empty()) {
+    if (entry.library.empty() && entry.name == "random") {
+        AppParams form;
+        for (const auto &[name, spin] : m_spins)
+            form[name] = spin->value();
+        s.name = randomSpecOfForm(form, s.params);
+    } else if (entry.library.empty()) {
         const AppDefinition *app = findApp(entry.name);
         for (const auto &[name, spin] : m_spins) {
             for (const AppParameter &p : app->parameters) {
@@ -149,9 +168,10 @@ void PipelinePanel::setSource(const PipelineSource &source) {
 }
 
 bool PipelinePanel::showSource(const PipelineSource &source) {
+    const bool random = source.generatorLibrary.empty() && isRandomSpec(source.name);
     int found = -1;
     for (size_t i = 0; i < m_entries.size() && found < 0; ++i) {
-        if (m_entries[i].name == source.name &&
+        if (m_entries[i].name == (random ? std::string("random") : source.name) &&
             sameLibrary(m_entries[i].library, source.generatorLibrary))
             found = int(i);
     }
@@ -172,7 +192,18 @@ bool PipelinePanel::showSource(const PipelineSource &source) {
         m_scalarInputs->setText(inputs.join(QLatin1Char(' ')));
         return true;
     }
-    for (const std::string &assignment : source.params) {
+    std::vector<std::string> assignments = source.params;
+    if (random) { // the spec's seed and stages go to their spin boxes (a malformed one: zeros)
+        RandomSpec spec;
+        try {
+            spec = parseRandomSpec(source.name);
+        } catch (const std::exception &) {
+        }
+        assignments.push_back("seed=" + std::to_string(spec.seed));
+        assignments.push_back("stages=" + std::to_string(spec.stages));
+        if (source.params.empty()) assignments.push_back("size=0");
+    }
+    for (const std::string &assignment : assignments) {
         const auto eq = assignment.find('=');
         if (eq == std::string::npos) continue;
         for (auto &[name, spin] : m_spins) {

@@ -1,4 +1,4 @@
-// loadPipeline: dispatches to the catalog or a generator library, binds scalar inputs, then
+// loadPipeline: dispatches to the catalog, a random pipeline (random:SEED) or a generator library, binds scalar inputs, then
 // checks estimates.
 #include "pipeline/PipelineSource.h"
 
@@ -6,12 +6,15 @@
 #include "pipeline/Estimates.h"
 #include "pipeline/GeneratorLibrary.h"
 #include "pipeline/ScalarInputs.h"
+#include "pipeline/random/RandomPipeline.h"
 
 namespace beamscope {
 
 PipelineInstance loadPipeline(const PipelineSource &source) {
     PipelineInstance instance;
-    if (source.generatorLibrary.empty()) {
+    if (source.generatorLibrary.empty() && isRandomSpec(source.name)) {
+        instance = buildRandomPipeline(source.name, parseAppParams(source.params));
+    } else if (source.generatorLibrary.empty()) {
         instance = buildApp(source.name, parseAppParams(source.params));
     } else {
         GeneratorLibrary library = GeneratorLibrary::open(source.generatorLibrary);

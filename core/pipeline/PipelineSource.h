@@ -10,7 +10,7 @@ namespace beamscope {
 
 /// A reference to a pipeline, as a user gives it on the command line or in a session.
 struct PipelineSource {
-    std::string name;                ///< catalog app name, or generator name
+    std::string name;                ///< catalog app name, random:SEED[:STAGES], or generator name
     std::string generatorLibrary;    ///< path of a generator .so; empty for the catalog
     std::vector<std::string> params; ///< "key=value" parameter assignments
     /// Output estimate overrides, "NAME=MIN:EXTENT[,MIN:EXTENT...]" (see applyOutputEstimates)

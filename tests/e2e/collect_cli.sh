@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# End-to-end test of `beamscope-cli collect` on the real OpenCL device (PoCL on the test machine),
+# with a real SQLite database read back with Python's sqlite3:
+#   1. a 0.4-minute run on small random pipelines records rows (origin "collect", each counted
+#      by the report) and ends within its deadline plus a small margin;
+#   2. --resume over the same pipelines measures nothing the database already holds (no
+#      (pipeline, schedule, device) twice) and reports what it skipped;
+#   3. SIGINT to a running collect: exit 130, and every row it reported as committed is there;
+#   4. bad arguments are one line and a non-zero exit.
+# FAILS (never skips) when no OpenCL device is found.
+# Usage: collect_cli.sh BEAMSCOPE_CLI
+set -u
+
+if [ $# -ne 1 ]; then
+    echo "usage: $0 BEAMSCOPE_CLI" >&2
+    exit 2
+fi
+cli=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/common.sh"
+require_opencl
+
+# Rows of a database: all, with origin collect, and (pipeline, schedule, device) keys seen twice.
+count() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$1" "$2"; }
+rows() { count "$1" "SELECT COUNT(*) FROM measurements"; }
+collected() { count "$1" "SELECT COUNT(*) FROM measurements WHERE origin = 'collect'"; }
+twice() { count "$1" "SELECT COUNT(*) FROM (SELECT 1 FROM measurements GROUP BY pipeline_key, schedule_hash, device_key HAVING COUNT(*) > 1)"; }
+field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
+
+small=(--size 32 --stages 6 --per-pipeline 3 --device opencl --repeats 2 --timeout 60)
+
+# 1. A short run records rows and stops in time.
+db=$tmp/c.sqlite
+start=$(date +%s.%N)
+"$cli" collect --random 4 "${small[@]}" --minutes 0.4 --db "$db" --json >"$tmp/c1.json" \
+    2>"$tmp/c1.err" || fail "collect exited with $?: $(tail -n 3 "$tmp/c1.err")"
+elapsed=$(python3 -c "import time; print(round(time.time() - $start, 1))")
+python3 -c "import sys; sys.exit(0 if $elapsed <= 24 + 15 else 1)" ||
+    fail "a 24 s collect took ${elapsed} s (the margin is 15 s, the CLI's start included)"
+n1=$(rows "$db")
+[ "${n1:-0}" -gt 0 ] || fail "collect recorded no rows: $(tail -n 3 "$tmp/c1.err")"
+[ "$(collected "$db")" = "$n1" ] || fail "rows without origin collect: $(collected "$db") of $n1"
+[ "$(field "$tmp/c1.json" rows)" = "$n1" ] || fail "report says $(field "$tmp/c1.json" rows) rows, the database has $n1"
+[ "$(field "$tmp/c1.json" correct)" -gt 0 ] || fail "no correct row: $(tail -n 5 "$tmp/c1.err")"
+grep -q "^collect: .* rows (.* correct, .* failed, .* skipped) in .* s on .* cores: .* rows/min" "$tmp/c1.err" ||
+    fail "no throughput line on stderr with --json: $(tail -n 2 "$tmp/c1.err")"
+
+# 2. --resume with time to finish: nothing measured twice, the first run's rows skipped.
+"$cli" collect --random 4 "${small[@]}" --minutes 1.5 --db "$db" --resume --json >"$tmp/c2.json" \
+    2>"$tmp/c2.err" || fail "collect --resume exited with $?: $(tail -n 3 "$tmp/c2.err")"
+[ "$(twice "$db")" = "0" ] || fail "--resume measured $(twice "$db") schedule(s) a second time"
+skipped=$(field "$tmp/c2.json" skipped)
+[ "${skipped:-0}" -ge "$n1" ] || fail "--resume skipped ${skipped:-?}, the first run recorded $n1"
+[ "$(field "$tmp/c2.json" stop)" = "done" ] || fail "--resume did not finish: $(field "$tmp/c2.json" stop)"
+n2=$(rows "$db")
+[ "$n2" = "$(( n1 + $(field "$tmp/c2.json" rows) ))" ] || fail "rows $n2 after resume, expected $n1 + the report's"
+# Every schedule of the 4 pipelines is now there: a third --resume measures nothing.
+"$cli" collect --random 4 "${small[@]}" --minutes 1 --db "$db" --resume --json >"$tmp/c3.json" \
+    2>"$tmp/c3.err" || fail "third collect exited with $?"
+[ "$(field "$tmp/c3.json" rows)" = "0" ] || fail "a complete --resume measured $(field "$tmp/c3.json" rows) rows"
+[ "$(rows "$db")" = "$n2" ] || fail "a complete --resume changed the database"
+
+# 3. SIGINT while running: exit 130, every committed row kept and counted.
+idb=$tmp/i.sqlite
+"$cli" collect --random 100..140 "${small[@]}" --minutes 5 --db "$idb" --json >"$tmp/i.json" 2>"$tmp/i.err" &
+pid=$!
+for _ in $(seq 1 120); do
+    [ -f "$idb" ] && [ "$(rows "$idb" 2>/dev/null || echo 0)" -ge 1 ] && break
+    sleep 0.5
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = "130" ] || fail "interrupted collect exited with $rc, expected 130: $(tail -n 3 "$tmp/i.err")"
+ni=$(rows "$idb")
+[ "${ni:-0}" -ge 1 ] || fail "the interrupted run left no row"
+[ "$(field "$tmp/i.json" rows)" = "$ni" ] || fail "interrupted report: $(field "$tmp/i.json" rows) rows, database $ni"
+[ "$(field "$tmp/i.json" stop)" = "interrupted" ] || fail "stop is $(field "$tmp/i.json" stop)"
+
+# 4. Bad arguments: one line, non-zero.
+for bad in "--random x" "--random 5..2" "--app nosuchapp" "--minutes 0 --random 1"; do
+    # shellcheck disable=SC2086 # the words of $bad are separate arguments
+    "$cli" collect $bad --db "$tmp/bad.sqlite" >"$tmp/bad.out" 2>"$tmp/bad.err"
+    rc=$?
+    [ "$rc" -ne 0 ] || fail "collect $bad exited 0"
+    [ "$(grep -c '' "$tmp/bad.err")" -le 2 ] || fail "collect $bad: more than one line: $(cat "$tmp/bad.err")"
+done
+"$cli" collect --db "$tmp/bad.sqlite" >/dev/null 2>"$tmp/bad.err" && fail "collect without pipelines exited 0"
+
+finish collect_cli
