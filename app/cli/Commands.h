@@ -23,6 +23,8 @@ void addSearchCommand(CLI::App &app, CommandAction &action);
 /// `why`: what happened to a described decision in the search.
 void addWhyCommand(CLI::App &app, CommandAction &action);
 void addAblateCommand(CLI::App &app, CommandAction &action);
+/// `compare --with`: the search against an imported Halide schedule.
+void addCompareCommand(CLI::App &app, CommandAction &action);
 void addExportCommand(CLI::App &app, CommandAction &action);
 void addBenchCommand(CLI::App &app, CommandAction &action);
 void addDbCommand(CLI::App &app, CommandAction &action);

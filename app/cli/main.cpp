@@ -43,6 +43,7 @@ int main(int argc, char **argv) {
     cli::addGeneratorsCommand(app, action);
     cli::addSearchCommand(app, action);
     cli::addWhyCommand(app, action);
+    cli::addCompareCommand(app, action);
     cli::addAblateCommand(app, action);
     cli::addExportCommand(app, action);
     cli::addBenchCommand(app, action);

@@ -292,7 +292,9 @@ std::string joinSizes(const std::vector<int64_t> &sizes) {
     return out.empty() ? "-" : out;
 }
 
-std::string describe(const FunctionDAG &dag, int node, const FuncPlacement &p) {
+} // namespace
+
+std::string describePlacement(const FunctionDAG &dag, int node, const FuncPlacement &p) {
     const Node &n = dag.node(node);
     switch (p.kind) {
     case ComputeKind::Inline:
@@ -318,8 +320,6 @@ std::string describe(const FunctionDAG &dag, int node, const FuncPlacement &p) {
     }
     return "unscheduled";
 }
-
-} // namespace
 
 std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
                                      const ScheduleCallOptions &options) {
@@ -354,7 +354,7 @@ std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
         const FuncPlacement &p = state.placement(node);
         FuncCalls fc;
         fc.node = node;
-        fc.decision = describe(dag, node, p);
+        fc.decision = describePlacement(dag, node, p);
         if (p.kind == ComputeKind::Inline) {
             fc.calls.push_back(makeCall(CallKind::ComputeInline, 0, {}));
         } else if (p.kind == ComputeKind::Root) {

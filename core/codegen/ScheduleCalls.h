@@ -81,6 +81,10 @@ inline Halide::TailStrategy tailStrategy(const ScheduleCall &c) {
     return c.shiftInwards ? Halide::TailStrategy::ShiftInwards : Halide::TailStrategy::GuardWithIf;
 }
 
+/// One Func's decision in words ("root: blocks 4x8, threads 32x8, serial 1x2", "inline", ...),
+/// as FuncCalls::decision starts (without the staging it adds).
+std::string describePlacement(const FunctionDAG &dag, int node, const FuncPlacement &placement);
+
 /// The calls for every Func of `state`, outputs first. Throws Error if `state` is incomplete.
 std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
                                      const ScheduleCallOptions &options = {});

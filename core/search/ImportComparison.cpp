@@ -1,0 +1,219 @@
+// Comparing Beamscope's search with an imported schedule: one search, a Why not? per imported
+// decision observing its steps, both schedules costed with one model; JSON and text reports.
+#include "search/ImportComparison.h"
+
+#include "cost/CostModelFactory.h"
+#include "schedule/ScheduleIO.h"
+#include "util/Error.h"
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+
+namespace beamscope {
+
+namespace {
+
+nlohmann::json termsJson(const CostTerms &terms, const std::vector<std::string> &names) {
+    nlohmann::json j = nlohmann::json::object();
+    for (size_t t = 0; t < names.size() && t < terms.size(); ++t)
+        j[names[t]] = terms[t];
+    return j;
+}
+
+std::string joined(const std::vector<std::string> &items, const char *sep) {
+    std::string out;
+    for (const std::string &s : items)
+        out += (out.empty() ? "" : sep) + s;
+    return out;
+}
+
+/// Per stage of `dag`, the cost of that stage in `cost` (nullptr when it has none).
+const StageCost *stageCost(const StateCost &cost, int node, int stage) {
+    for (const StageCost &s : cost.stages)
+        if (s.node == node && s.stage == stage) return &s;
+    return nullptr;
+}
+
+} // namespace
+
+Pin pinOfPlacement(const FunctionDAG &dag, int node, const FuncPlacement &p) {
+    Pin pin;
+    pin.func = dag.node(node).name;
+    pin.location = p.kind;
+    if (p.host >= 0) pin.host = dag.node(p.host).name;
+    const Node &n = dag.node(node);
+    // A pin's sizes are per Func dimension; the pure stage's loops are the dimensions in order.
+    if (p.kind == ComputeKind::Root && !p.tilings.empty()) {
+        pin.threads.assign(size_t(n.dimensions), 1);
+        pin.serial.assign(size_t(n.dimensions), 1);
+        const Stage &s0 = n.stages[0];
+        for (size_t l = 0; l < s0.loops.size(); ++l) {
+            pin.threads[size_t(s0.loops[l].funcDim)] = p.tilings[0].threads[l];
+            pin.serial[size_t(s0.loops[l].funcDim)] = p.tilings[0].serial[l];
+        }
+    } else if (p.kind == ComputeKind::Block && !p.tilings.empty()) {
+        pin.serial.assign(size_t(n.dimensions), 1);
+        const Stage &s0 = n.stages[0];
+        for (size_t l = 0; l < s0.loops.size(); ++l)
+            pin.serial[size_t(s0.loops[l].funcDim)] = p.tilings[0].serial[l];
+    }
+    return pin;
+}
+
+StateCost predictCost(const ScheduleState &state, const std::string &spec, const GpuSpec &gpu,
+                      std::vector<std::string> *termNames) {
+    const std::shared_ptr<CostModel> model = makeCostModel(spec, gpu);
+    Featurizer featurizer(gpu, false);
+    StateCost cost;
+    model->enqueue(state, featurizer.featurize(state), &cost);
+    model->evaluateAll();
+    if (termNames) *termNames = model->termNames();
+    return cost;
+}
+
+ImportComparison compareWithImport(const std::shared_ptr<const FunctionDAG> &dag,
+                                   const SearchOptions &options, const ScheduleImport &imported,
+                                   const std::string &what, const CancelToken *cancel) {
+    ImportComparison c;
+    c.what = what;
+    if (imported.state) {
+        // The import's DAG is another instance's: replay it here by Func name.
+        c.theirs = scheduleFromJson(dag, scheduleToJson(*imported.state));
+    }
+    // One Why not? per representable decision, all following the same search.
+    std::vector<std::unique_ptr<WhyNot>> whys(imported.funcs.size());
+    for (const ImportedFunc &f : imported.funcs) {
+        FuncComparison fc;
+        fc.name = f.name;
+        fc.theirs = f.theirs;
+        fc.representable = f.representable;
+        fc.constructs = f.constructs;
+        fc.differences = f.differences;
+        fc.node = dag->find(f.name);
+        if (fc.node < 0) {
+            throw Error("the imported schedule names '" + f.name +
+                        "', which the pipeline does not have");
+        }
+        if (!f.representable || !f.placement) {
+            fc.whyError = "not representable in Beamscope's space";
+        } else {
+            try {
+                whys[c.funcs.size()] = std::make_unique<WhyNot>(
+                    dag, options, pinOfPlacement(*dag, fc.node, *f.placement));
+            } catch (const Error &e) {
+                fc.whyError = e.what();
+            }
+        }
+        c.funcs.push_back(std::move(fc));
+    }
+    SearchEngine engine(dag, options);
+    while (!engine.finished()) {
+        const SearchStepPtr step = engine.step(cancel);
+        for (auto &w : whys)
+            if (w) w->observe(step);
+    }
+    c.searchMs = engine.elapsedMs();
+    if (!engine.best()) throw Error("the search found no complete schedule");
+    c.ours = engine.best()->state;
+    for (size_t i = 0; i < c.funcs.size(); ++i) {
+        FuncComparison &fc = c.funcs[i];
+        fc.ours = describePlacement(*dag, fc.node, c.ours->placement(fc.node));
+        if (whys[i]) fc.why = whys[i]->result();
+    }
+    c.model = options.costModel;
+    c.oursCost = predictCost(*c.ours, options.costModel, options.gpu, &c.termNames);
+    if (c.theirs) c.theirsCost = predictCost(*c.theirs, options.costModel, options.gpu);
+    return c;
+}
+
+nlohmann::json comparisonToJson(const ImportComparison &c) {
+    nlohmann::json funcs = nlohmann::json::array();
+    int representable = 0;
+    for (const FuncComparison &f : c.funcs) {
+        representable += f.representable ? 1 : 0;
+        nlohmann::json why = nullptr;
+        if (f.why) {
+            why = {{"verdict", whyVerdictName(f.why->answer.verdict)},
+                   {"decision", f.why->decision},
+                   {"step", f.why->answer.step},
+                   {"pass", f.why->answer.pass},
+                   {"detail", f.why->answer.detail}};
+        } else {
+            why = {{"verdict", nullptr}, {"detail", f.whyError}};
+        }
+        funcs.push_back({{"name", f.name},
+                         {"ours", f.ours},
+                         {"theirs", f.theirs},
+                         {"representable", f.representable},
+                         {"reason", f.representable ? nlohmann::json(nullptr)
+                                                    : nlohmann::json(joined(f.constructs, "; "))},
+                         {"constructs", f.constructs},
+                         {"differences", f.differences},
+                         {"why_not", why}});
+    }
+    nlohmann::json stages = nlohmann::json::array();
+    const FunctionDAG &dag = c.ours->dag();
+    for (const Node &n : dag.nodes()) {
+        for (size_t s = 0; s < n.stages.size(); ++s) {
+            const StageCost *o = stageCost(c.oursCost, n.index, int(s));
+            const StageCost *t = c.theirsCost ? stageCost(*c.theirsCost, n.index, int(s)) : nullptr;
+            if (!o && !t) continue;
+            const auto side = [&](const StageCost *sc) {
+                if (!sc) return nlohmann::json(nullptr);
+                nlohmann::json j = termsJson(sc->terms, c.termNames);
+                j["total"] = sc->total();
+                return j;
+            };
+            stages.push_back({{"stage", n.stages[s].name}, {"ours", side(o)}, {"theirs", side(t)}});
+        }
+    }
+    nlohmann::json cost = {
+        {"model", c.model},
+        {"ours", c.oursCost.total},
+        {"theirs", c.theirsCost ? nlohmann::json(c.theirsCost->total) : nlohmann::json(nullptr)},
+        {"terms",
+         {{"ours", termsJson(c.oursCost.terms, c.termNames)},
+          {"theirs", c.theirsCost ? termsJson(c.theirsCost->terms, c.termNames)
+                                  : nlohmann::json(nullptr)}}},
+        {"stages", stages}};
+    return {{"with", c.what},
+            {"funcs", funcs},
+            {"representable", representable == int(c.funcs.size())},
+            {"cost", cost}};
+}
+
+void printComparison(const ImportComparison &c, std::ostream &os) {
+    int representable = 0;
+    for (const FuncComparison &f : c.funcs)
+        representable += f.representable ? 1 : 0;
+    os << c.ours->dag().pipelineName() << ": Beamscope's search against " << c.what << " ("
+       << representable << " of " << c.funcs.size() << " Funcs representable)\n";
+    for (const FuncComparison &f : c.funcs) {
+        os << f.name << "\n  ours:   " << f.ours << "\n  theirs: " << f.theirs << "\n";
+        if (!f.representable) {
+            for (const std::string &s : f.constructs)
+                os << "  not representable: " << s << "\n";
+        }
+        for (const std::string &s : f.differences)
+            os << "  lowered differently: " << s << "\n";
+        if (f.why) {
+            os << "  why not: " << whyVerdictName(f.why->answer.verdict) << " at step "
+               << f.why->answer.step << ": " << f.why->answer.detail << "\n";
+        } else {
+            os << "  why not: " << f.whyError << "\n";
+        }
+    }
+    os << "predicted (" << c.model << "): ours " << c.oursCost.total << " ms, theirs ";
+    if (c.theirsCost) {
+        os << c.theirsCost->total << " ms\n";
+        for (size_t t = 0; t < c.termNames.size(); ++t) {
+            os << "  " << std::left << std::setw(12) << c.termNames[t] << std::right << " ours "
+               << c.oursCost.terms[t] << ", theirs " << c.theirsCost->terms[t] << "\n";
+        }
+    } else {
+        os << "not costed (not every Func is representable)\n";
+    }
+}
+
+} // namespace beamscope
