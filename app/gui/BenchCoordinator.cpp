@@ -2,6 +2,7 @@
 // signals to the panel, reports to and from sessions.
 #include "BenchCoordinator.h"
 
+#include "BenchCandidates.h"
 #include "DatabaseSetting.h"
 
 #include "controllers/SearchController.h"
@@ -57,7 +58,9 @@ BenchCoordinator::BenchCoordinator(BenchPanel *panel, SelectionHub *hub, SearchC
         Q_EMIT message(tr("Benchmark failed: %1").arg(text));
     });
     connect(m_bench, &BenchmarkController::storeUnavailable, this, [this](const QString &text) {
-        Q_EMIT message(tr("Not recording measurements: %1").arg(text));
+        const QString line = tr("Not recording measurements: %1").arg(text);
+        m_panel->showNotRecorded(line);
+        Q_EMIT warning(line);
     });
     connect(m_sessions, &SessionController::benchmarkOpened, m_panel, &BenchPanel::showReport);
     updateAvailability();
@@ -74,9 +77,9 @@ void BenchCoordinator::updateAvailability() {
                                         "search to the end of a pass (or to the end) first."));
     } else {
         m_panel->setAvailable(
-            true, tr("Measures complete schedules of the beam at step %1 (pass %2, %3 in the "
-                     "beam), searched for the %4 GPU model with the search's pins; candidates "
-                     "run out of process.")
+            true, tr("Measures the search's result or complete schedules of the beam at step "
+                     "%1 (pass %2, %3 in the beam), searched for the %4 GPU model with the "
+                     "search's pins; candidates run out of process.")
                       .arg(step->index + 1)
                       .arg(step->pass)
                       .arg(complete)
@@ -96,7 +99,7 @@ void BenchCoordinator::run(const BenchSettings &settings) {
     options.dag = m_search->dag();
     options.device = settings.device;
     options.mode = BenchMode::TopK;
-    options.candidates = topOfBeam(nullptr, step->beam, settings.count, Measurement::kUnknown);
+    options.candidates = benchCandidates(*step, settings);
     options.top = int(options.candidates->size());
     options.extraGreedySamples = settings.greedySamples;
     options.repeats = m_repeats;
@@ -113,7 +116,9 @@ void BenchCoordinator::run(const BenchSettings &settings) {
     m_bench->setDatabasePath(
         DatabaseSetting::path()); // read on the GUI thread, opened on the worker
     m_panel->beginRun(QString::fromStdString(options.search.gpu.name));
-    Q_EMIT message(tr("Benchmarking %1 schedule(s) of the beam…").arg(options.candidates->size()));
+    const size_t n = options.candidates->size();
+    Q_EMIT message(n == 1 ? tr("Benchmarking 1 schedule…")
+                          : tr("Benchmarking %1 schedules…").arg(n));
     m_bench->start(std::move(options));
 }
 

@@ -40,6 +40,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     /// One line for the status bar.
     void message(const QString &text);
+    /// One line that must stay until the user dismisses it (the measurement database could
+    /// not be opened: nothing measured is recorded).
+    void warning(const QString &text);
 
 private:
     void updateAvailability();

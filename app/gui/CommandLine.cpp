@@ -48,6 +48,11 @@ void checkCatalogApp(const PipelineSource &source) {
     }
 }
 
+/// A value naming a file rather than a preset: a directory part or an extension.
+bool looksLikePath(const QString &value) {
+    return value.contains(QLatin1Char('/')) || value.contains(QLatin1Char('.'));
+}
+
 /// `arguments` without the options QApplication takes for itself (-platform offscreen, ...),
 /// which are parsed here before QApplication exists.
 QStringList withoutQtOptions(const QStringList &arguments) {
@@ -194,6 +199,8 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     GuiArguments out;
     if (parser.positionalArguments().size() > 1) throw UsageError("at most one session file");
     if (!parser.positionalArguments().isEmpty()) out.session = parser.positionalArguments().front();
+    if (!out.session.isEmpty() && !QFileInfo::exists(out.session))
+        throw UsageError("no such session file '" + out.session.toStdString() + "'");
     if (parser.isSet(app)) {
         PipelineSource source;
         source.name = parser.value(app).toStdString();
@@ -224,6 +231,8 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     }
     if (parser.isSet(gpu)) {
         out.gpu = parser.value(gpu);
+        if (looksLikePath(out.gpu) && !QFileInfo::exists(out.gpu))
+            throw UsageError("--gpu: no such file '" + out.gpu.toStdString() + "'");
         GpuSpec::load(out.gpu.toStdString()); // throws for an unknown preset or a bad file
     }
     if (parser.isSet(pins))
@@ -271,6 +280,8 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     if (parser.isSet(costModel)) {
         out.costModel = parser.value(costModel);
         const std::string spec = out.costModel.toStdString();
+        if (looksLikePath(out.costModel) && !QFileInfo::exists(out.costModel))
+            throw UsageError("--cost-model: no such file '" + spec + "'");
         if (spec != "analytic" && spec != "polymage" && spec != "pretrained" &&
             !QFileInfo::exists(out.costModel))
             throw UsageError("--cost-model: '" + spec +

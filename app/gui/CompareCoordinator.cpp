@@ -25,6 +25,14 @@ CompareCoordinator::CompareCoordinator(CompareView *view, SelectionHub *hub,
 
 std::optional<CompareSide> CompareCoordinator::fromBeam(int rank) const {
     const SearchStepPtr &step = m_hub->step();
+    if (step && rank == -1 && step->best) { // the search's result, which may not be in the beam
+        CompareSide side;
+        side.state = step->best->state;
+        side.cost = step->best->cost;
+        side.termNames = step->termNames;
+        side.label = tr("the search's result at step %1").arg(step->index + 1);
+        return side;
+    }
     if (!step || rank < 0 || rank >= int(step->beam.size())) return std::nullopt;
     const BeamEntry &e = step->beam[size_t(rank)];
     CompareSide side;

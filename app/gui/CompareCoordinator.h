@@ -32,7 +32,8 @@ public:
     CompareCoordinator(CompareView *view, SelectionHub *hub, SearchController *search,
                        std::function<void()> raise, QObject *parent = nullptr);
 
-    /// Beam entry `rank` of the step on screen (nullopt when there is none).
+    /// Beam entry `rank` of the step on screen, -1 for the search's result (nullopt when there
+    /// is none).
     std::optional<CompareSide> fromBeam(int rank) const;
     /// The best state of history step `k`.
     std::optional<CompareSide> fromHistory(int k) const;

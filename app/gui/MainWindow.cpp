@@ -8,6 +8,7 @@
 #include "BenchCoordinator.h"
 #include "CompareCoordinator.h"
 #include "DatabaseSetting.h"
+#include "ErrorBar.h"
 #include "ExplainCoordinator.h"
 #include "HistoryCoordinator.h"
 #include "PipelinePanel.h"
@@ -23,6 +24,7 @@
 #include "views/benchmark/BenchPanel.h"
 #include "views/buckets/BucketsView.h"
 #include "views/code/ExportView.h"
+#include "views/common/Format.h"
 #include "views/common/SelectionHub.h"
 #include "views/compare/CompareView.h"
 #include "views/cost/BestCostChart.h"
@@ -38,7 +40,10 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QStatusBar>
+#include <QTimer>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <utility>
@@ -56,12 +61,19 @@ MainWindow::MainWindow(QWidget *parent)
       m_tune(new TuneCoordinator(m_tunePanel, m_hub, m_search, this)),
       m_beam(new BeamView(m_hub, this)), m_timeline(new TimelinePanel(this)),
       m_compare(new CompareView(m_hub, this)), m_status(new StatusPanel(statusBar())),
-      m_gpuNote(new QLabel(this)) {
+      m_errorBar(new ErrorBar(this)), m_gpuNote(new QLabel(this)) {
     m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
+    m_gpuNote->setMinimumWidth(40); // clipped on a narrow window; not the window's minimum
     statusBar()->insertPermanentWidget(0, m_gpuNote);
     setWindowTitle(tr("Beamscope"));
     setObjectName(QStringLiteral("mainWindow"));
-    setCentralWidget(m_dag);
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_errorBar);
+    centralLayout->addWidget(m_dag, 1);
+    setCentralWidget(central);
     addToolBar(Qt::TopToolBarArea, m_toolbar);
     createDocks();
     m_layout = new WindowLayout(this, [this] { applyDefaultDockSizes(); });
@@ -94,8 +106,15 @@ void MainWindow::createDocks() {
         addDockWidget(area, d);
         return d;
     };
-    QDockWidget *pipeline =
-        dock(tr("Pipeline"), QStringLiteral("pipelineDock"), m_pipeline, Qt::LeftDockWidgetArea);
+    // In a scroll area: an app with many parameters scrolls on a short screen instead of
+    // setting the window's minimum height.
+    auto *pipelineScroll = new QScrollArea(this);
+    pipelineScroll->setWidget(m_pipeline);
+    pipelineScroll->setWidgetResizable(true);
+    pipelineScroll->setFrameShape(QFrame::NoFrame);
+    pipelineScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QDockWidget *pipeline = dock(tr("Pipeline"), QStringLiteral("pipelineDock"), pipelineScroll,
+                                 Qt::LeftDockWidgetArea);
     // The step history under the pipeline picker: a tall list suits a timeline.
     QDockWidget *timeline =
         dock(tr("Timeline"), QStringLiteral("timelineDock"), m_timeline, Qt::LeftDockWidgetArea);
@@ -135,19 +154,34 @@ void MainWindow::applyDefaultDockSizes() {
     QDockWidget *buckets = find("bucketsDock");
     // Proportions of the window as it is: before the first show the window's size is not the
     // final one, so this runs again once it is shown (showEvent).
-    const int w = std::max(width(), 1200), h = std::max(height(), 800);
-    resizeDocks({find("pipelineDock")}, {290}, Qt::Horizontal);
+    const int w = std::max(width(), 1024), h = std::max(height(), 600);
+    // The left column widens with the window so that the Timeline's Func names fit.
+    resizeDocks({find("pipelineDock")}, {std::clamp(w * 19 / 100, 260, 480)}, Qt::Horizontal);
     resizeDocks({find("pipelineDock"), find("timelineDock")}, {38, 62}, Qt::Vertical);
     resizeDocks({loops}, {w * 30 / 100}, Qt::Horizontal);
-    resizeDocks({beam}, {h * 29 / 100}, Qt::Vertical);
-    resizeDocks({loops, cost}, {38, 62}, Qt::Vertical);
+    // A short window (a laptop's 720 or 800 lines): the bottom docks take less of it, and the
+    // Loop nest and Cost share the right column as tabs instead of a few rows each.
+    const bool shortWindow = h < 900;
+    resizeDocks({beam}, {h * (shortWindow ? 26 : 29) / 100}, Qt::Vertical);
+    if (shortWindow && tabifiedDockWidgets(loops).isEmpty()) {
+        tabifyDockWidget(loops, cost);
+        tabifyDockWidget(loops, find("exportDock"));
+        loops->raise();
+    } else if (!shortWindow) {
+        resizeDocks({loops, cost}, {38, 62}, Qt::Vertical);
+    }
     resizeDocks({beam, buckets}, {36, 64}, Qt::Horizontal);
 }
 
 void MainWindow::showEvent(QShowEvent *event) {
     QMainWindow::showEvent(event);
     if (std::exchange(m_shownOnce, true) || m_layout->wasRestored()) return;
-    applyDefaultDockSizes(); // at the window's real size, which the constructor did not know
+    // At the window's real size, which the constructor did not know; once the event loop runs,
+    // after a size given on the command line (-qwindowgeometry) has been applied too.
+    applyDefaultDockSizes();
+    QTimer::singleShot(0, this, [this] {
+        if (!m_layout->wasRestored()) applyDefaultDockSizes();
+    });
 }
 
 void MainWindow::createMenus() {
@@ -262,8 +296,8 @@ void MainWindow::connectSearch() {
         m_status->setProgress(m_search->stepsDone(), m_search->stepsDone());
         if (const SearchStepPtr step = m_search->lastStep(); step && step->best) {
             statusBar()->showMessage(
-                tr("Search finished: best predicted cost %1 ms (ranked by the %2 model)")
-                    .arg(step->best->cost.total, 0, 'g', 4)
+                tr("Search finished: result %1 predicted (ranked by the %2 model)")
+                    .arg(format::ms(step->best->cost.total))
                     .arg(QString::fromStdString(m_search->options().costModel)));
         }
     });
@@ -271,6 +305,7 @@ void MainWindow::connectSearch() {
     connect(m_sessions, &SessionController::error, this, &MainWindow::showError);
     connect(m_bench, &BenchCoordinator::message, statusBar(),
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
+    connect(m_bench, &BenchCoordinator::warning, m_errorBar, &ErrorBar::showMessage);
     connect(m_tune, &TuneCoordinator::message, statusBar(),
             [this](const QString &m) { statusBar()->showMessage(m, 8000); });
     connect(m_tune, &TuneCoordinator::modelWritten, m_toolbar, &SearchToolBar::addCostModelFile);
@@ -381,8 +416,16 @@ void MainWindow::updateActions() {
 }
 
 void MainWindow::showError(const QString &message) {
-    statusBar()->showMessage(tr("Error: %1").arg(message), 15000);
+    m_errorBar->showMessage(tr("Error: %1").arg(message));
     Q_EMIT errorShown(message);
+}
+
+QStringList MainWindow::dockTitles() const {
+    QStringList titles;
+    for (const QDockWidget *dock : findChildren<QDockWidget *>())
+        titles << dock->windowTitle().remove(QLatin1Char('&'));
+    titles.sort(Qt::CaseInsensitive);
+    return titles;
 }
 
 void MainWindow::keepLayoutAcrossRuns() {

@@ -17,6 +17,7 @@ class QLabel;
 namespace beamscope {
 
 class DagPanel;
+class ErrorBar;
 class PipelinePanel;
 class RecentFiles;
 class SearchController;
@@ -59,6 +60,10 @@ public:
     CompareCoordinator *compareCoordinator() const { return m_compareSources; }
     ExplainCoordinator *explainCoordinator() const { return m_explain; }
     CostView *costView() const { return m_cost; }
+    /// The line above the DAG that keeps the last error until dismissed.
+    ErrorBar *errorBar() const { return m_errorBar; }
+    /// The docks' titles, for --dock's error and View's menu ("Beam", "Benchmark", ...).
+    QStringList dockTitles() const;
     /// Restores the dock layout of the last run and saves it on close (the application calls
     /// this; tests and --screenshot runs leave the user's settings alone).
     void keepLayoutAcrossRuns();
@@ -121,6 +126,7 @@ private:
     CompareCoordinator *m_compareSources = nullptr;
     ExplainCoordinator *m_explain = nullptr; ///< "Why not…?" and File > Open trace…
     StatusPanel *m_status;
+    ErrorBar *m_errorBar;
     QLabel *m_gpuNote; ///< the status bar's "GPU model ..." line
     WindowLayout *m_layout = nullptr;
     bool m_shownOnce = false;

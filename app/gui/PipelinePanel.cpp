@@ -59,8 +59,10 @@ PipelinePanel::PipelinePanel(QWidget *parent)
     m_load->setDefault(true);
     m_load->setToolTip(tr("Build the pipeline, analyze it and start a fresh search"));
     auto *browse = new QPushButton(tr("Open generator library…"), this);
-    // One line however long the error: the tooltip has it whole, the dock keeps its width.
+    // Wrapped at the dock's width however long the error: the dock keeps its width and the
+    // whole message shows (it used to be one line cut at the dock's edge).
     m_libraryStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_libraryStatus->setWordWrap(true);
     m_libraryStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_libraryStatus->hide();
 

@@ -15,6 +15,7 @@
 #include <QPixmap>
 
 #include <cstdio>
+#include <utility>
 
 namespace beamscope {
 
@@ -41,7 +42,8 @@ void ScreenshotRunner::poll() {
         fail(QStringLiteral("cannot write screenshot '%1'").arg(m_path));
         return;
     }
-    QApplication::exit(0);
+    QMetaObject::invokeMethod(
+        qApp, [] { QApplication::exit(0); }, Qt::QueuedConnection);
 }
 
 void ScreenshotRunner::benchmarkFirst(const BenchSettings &settings) {
@@ -146,9 +148,13 @@ bool ScreenshotRunner::compareDone() {
 }
 
 void ScreenshotRunner::fail(const QString &message) {
+    if (std::exchange(m_failed, true)) return; // one line: the first failure is the cause
     m_timer.stop();
     std::fprintf(stderr, "beamscope: %s\n", qPrintable(message));
-    QApplication::exit(1);
+    // Queued: a failure before the event loop runs (a session that cannot be read is reported
+    // while main() opens it) would otherwise be an exit() with no loop to leave, and a hang.
+    QMetaObject::invokeMethod(
+        qApp, [] { QApplication::exit(1); }, Qt::QueuedConnection);
 }
 
 } // namespace beamscope

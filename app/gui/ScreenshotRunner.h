@@ -58,6 +58,7 @@ private:
     int m_awaitedStep = -1;        ///< shown, waiting for its whole snapshot
     bool m_stepWhole = false;      ///< the awaited step's whole snapshot is on screen
     std::optional<std::pair<int, int>> m_compare; ///< still to compare
+    bool m_failed = false;                        ///< fail() has printed its line
     QTimer m_timer;
     QElapsedTimer m_elapsed;
 };

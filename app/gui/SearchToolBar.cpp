@@ -47,7 +47,10 @@ SearchToolBar::SearchToolBar(QWidget *parent) : QToolBar(tr("Search"), parent) {
     addSeparator();
 
     m_beam = spinBox(1, 4096, tr("Beam size (1: greedy)"));
-    m_passes = spinBox(1, 16, tr("Passes; the structural hash gets deeper with each"));
+    m_passes = spinBox(1, 16,
+                       tr("Passes; with freezing the root/inline pre-pass is the "
+                          "first (5: the pre-pass and 4 more); the structural hash gets "
+                          "deeper with each"));
     m_seed = spinBox(0, std::numeric_limits<int>::max(), tr("Seed of the sampling PRNG"));
     m_gpu = new QComboBox;
     m_gpu->setObjectName(QStringLiteral("gpuBox"));

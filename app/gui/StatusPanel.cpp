@@ -14,7 +14,11 @@ StatusPanel::StatusPanel(QStatusBar *bar)
       m_progress(new QProgressBar(bar)) {
     m_counters->setToolTip(tr(
         "Candidates enumerated and pruned, states featurized and costed, featurization memo hits"));
-    m_progress->setFixedWidth(240);
+    // Shrinks on a narrow window (the counters are clipped first) rather than setting its
+    // minimum width.
+    m_progress->setMinimumWidth(120);
+    m_progress->setMaximumWidth(240);
+    m_counters->setMinimumWidth(40);
     m_progress->setTextVisible(true);
     m_state->setMinimumWidth(70);
     m_state->setAlignment(Qt::AlignCenter);

@@ -12,6 +12,7 @@
 #include "util/Version.h"
 
 #include <QApplication>
+#include <QScreen>
 
 #include <cstdio>
 
@@ -76,11 +77,17 @@ int main(int argc, char **argv) {
     MainWindow window;
     window.setInitialOptions(options, gpu.name);
     window.announceGpu(gpu);
-    window.resize(1680, 1020);
+    // The default size, within the screen (a laptop's 1280x720 gets all of it); a screenshot
+    // shows the documented default unless -qwindowgeometry asks for another.
+    QSize size(1680, 1020);
+    if (args.screenshot.isEmpty())
+        size = size.boundedTo(QGuiApplication::primaryScreen()->availableGeometry().size());
+    window.resize(size);
     // A screenshot shows the default layout and leaves the user's saved one alone.
     if (args.screenshot.isEmpty()) window.keepLayoutAcrossRuns();
     if (!args.dock.isEmpty() && !window.raiseDock(args.dock)) {
-        std::fprintf(stderr, "beamscope: no dock '%s'\n", qPrintable(args.dock));
+        std::fprintf(stderr, "beamscope: no dock '%s' (docks: %s)\n", qPrintable(args.dock),
+                     qPrintable(window.dockTitles().join(QStringLiteral(", "))));
         return 2;
     }
     if (!args.screenshot.isEmpty()) {

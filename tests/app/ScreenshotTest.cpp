@@ -1,6 +1,7 @@
 // The beamscope executable as a user runs it: --screenshot renders the window offscreen after N
 // steps and writes a PNG; bad input prints one line on stderr and exits non-zero.
 #include <QColor>
+#include <QFile>
 #include <QImage>
 #include <QProcess>
 #include <QSet>
@@ -65,6 +66,37 @@ private Q_SLOTS:
         QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
         QTest::newRow("bad gpu") << QStringList{"--app", "stencil_chain", "--gpu", "tpu9000"}
                                  << "tpu9000";
+        QTest::newRow("missing gpu file")
+            << QStringList{"--app", "stencil_chain", "--gpu", "/missing/gpu.json"}
+            << "--gpu: no such file '/missing/gpu.json'";
+        QTest::newRow("missing model file")
+            << QStringList{"--app", "stencil_chain", "--cost-model", "/missing/model.json"}
+            << "--cost-model: no such file '/missing/model.json'";
+        QTest::newRow("missing session")
+            << QStringList{"/missing/MISSING.json", "--screenshot", "/tmp/never.png"}
+            << "no such session file '/missing/MISSING.json'";
+        QTest::newRow("unknown dock")
+            << QStringList{"--app",  "stencil_chain", "--dock",
+                           "Nosuch", "--screenshot",  "/tmp/n.png"}
+            << "no dock 'Nosuch' (docks: Beam, Benchmark, Candidates, Compare, Cost, Export, Loop "
+               "nest, Pipeline, Timeline, Tune)";
+    }
+
+    // A session that exists but is not one: the screenshot runner says so in one line and exits
+    // (it used to print the line and wait forever, the error coming before the event loop ran).
+    void aSessionThatIsNotJsonExitsWithOneLine() {
+        QTemporaryDir dir;
+        const QString session = dir.filePath("notes.json");
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("these are notes\n");
+        file.close();
+        const Run run = runBeamscope({session, "--screenshot", dir.filePath("x.png")}, 60000);
+        QVERIFY2(run.exitCode == 1, qPrintable(run.err)); // -1: it hung
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.startsWith("beamscope: ") && run.err.contains("not valid JSON"),
+                 qPrintable(run.err));
+        QVERIFY(!QFile::exists(dir.filePath("x.png")));
     }
 
     void badInputIsOneLineAndNonZero() {

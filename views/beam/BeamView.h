@@ -21,8 +21,8 @@ public:
     BeamModel *model() const { return m_model; }
 
 Q_SIGNALS:
-    /// The user asks to compare beam entry `rank` (0: the best) of the step on screen, as side
-    /// `side` (0: A, 1: B); `side` -1 compares it (B) with the best (A).
+    /// The user asks to compare beam entry `rank` (0-based; -1: the search's result) of the step
+    /// on screen, as side `side` (0: A, 1: B); `side` -1 compares it (B) with the best (A).
     void compareRequested(int rank, int side);
 
 private:

@@ -6,6 +6,7 @@
 #include "measure/Baselines.h"
 #include "views/benchmark/BenchResultsModel.h"
 #include "views/benchmark/PredictedMeasuredChart.h"
+#include "views/common/FlowLayout.h"
 #include "views/runner/RunnerChoice.h"
 #include "views/runner/RunnerProgressModel.h"
 
@@ -68,7 +69,7 @@ BenchPanel::BenchPanel(QWidget *parent)
       m_chart(new PredictedMeasuredChart(m_model)), m_table(new QTableView),
       m_progress(new QProgressBar), m_runnerModel(new RunnerProgressModel(this)),
       m_runnerTable(RunnerChoice::progressTable(m_runnerModel)), m_hint(new QLabel),
-      m_verdict(new QLabel) {
+      m_verdict(new QLabel), m_notRecorded(new QLabel) {
     setObjectName(QStringLiteral("benchPanel"));
     m_table->setModel(m_model);
     m_table->setObjectName(QStringLiteral("benchTable"));
@@ -86,6 +87,10 @@ BenchPanel::BenchPanel(QWidget *parent)
     m_hint->setObjectName(QStringLiteral("benchHint"));
     m_verdict->setWordWrap(true);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notRecorded->setObjectName(QStringLiteral("benchNotRecorded"));
+    m_notRecorded->setWordWrap(true);
+    m_notRecorded->setStyleSheet(QStringLiteral("color: #b03000;"));
+    m_notRecorded->hide();
     m_progress->setTextVisible(true);
     m_progress->setFormat(tr("idle"));
     m_progress->setValue(0);
@@ -111,13 +116,15 @@ BenchPanel::BenchPanel(QWidget *parent)
     layout->addLayout(status);
     layout->addWidget(split, 1);
     layout->addWidget(m_verdict);
+    layout->addWidget(m_notRecorded);
     setAvailable(false, tr("Load a pipeline and run the search: benchmarks measure complete "
                            "schedules from the beam."));
 }
 
 QWidget *BenchPanel::createControls() {
     auto *controls = new QWidget;
-    auto *row = new QHBoxLayout(controls);
+    // Wraps onto a second line when the dock is narrow (a laptop screen).
+    auto *row = new FlowLayout(controls, 10);
     row->setContentsMargins(0, 0, 0, 0);
     m_device = new QComboBox;
     m_device->addItem(tr("auto"), int(DevicePreference::Auto));
@@ -127,9 +134,15 @@ QWidget *BenchPanel::createControls() {
     m_device->setToolTip(tr("Where candidates run: auto picks CUDA, else OpenCL, else compiles "
                             "only (registers and spills, no times)"));
     m_mode = new QComboBox;
+    // In BenchPick's order: the search's result first, as Export saves it and the CLI's
+    // bench measures it.
+    m_mode->addItem(tr("the search's result"));
     m_mode->addItem(tr("best of the beam"));
-    m_mode->addItem(tr("top k of the beam"));
-    m_mode->setToolTip(tr("Which complete schedules of the beam on screen to measure"));
+    m_mode->addItem(tr("top k (result first)"));
+    m_mode->setObjectName(QStringLiteral("benchMeasure"));
+    m_mode->setToolTip(tr("Which complete schedules to measure: the search's result (★ in the "
+                          "Beam dock; what Export saves), the cheapest state of the beam on "
+                          "screen, or the result and the beam's cheapest states, k in all"));
     m_count = new QSpinBox;
     m_count->setRange(2, 64);
     m_count->setValue(5);
@@ -143,15 +156,10 @@ QWidget *BenchPanel::createControls() {
     m_run->setObjectName(QStringLiteral("benchRun"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setObjectName(QStringLiteral("benchCancel"));
-    m_progress->setMinimumWidth(220);
+    m_progress->setMinimumWidth(160);
 
-    row->addWidget(new QLabel(tr("Device")));
-    row->addWidget(m_device);
-    row->addSpacing(8);
-    row->addWidget(new QLabel(tr("Measure")));
-    row->addWidget(m_mode);
-    row->addWidget(m_count);
-    row->addWidget(m_greedy);
+    row->addWidget(controlGroup({new QLabel(tr("Device")), m_device}));
+    row->addWidget(controlGroup({new QLabel(tr("Measure")), m_mode, m_count, m_greedy}));
     // The baselines in a menu: one compact button keeps the controls on one row beside the
     // beam when the panel is tabbed with the candidates.
     m_baselineButton = new QToolButton;
@@ -167,17 +175,12 @@ QWidget *BenchPanel::createControls() {
         m_baselines.push_back(action);
     }
     m_baselineButton->setMenu(menu);
-    row->addSpacing(8);
     row->addWidget(m_baselineButton);
     updateBaselineButton();
     menu->setToolTipsVisible(true);
     m_runner = new RunnerChoice;
-    row->addSpacing(8);
     row->addWidget(m_runner);
-    row->addSpacing(8);
-    row->addWidget(m_run);
-    row->addWidget(m_cancel);
-    row->addStretch(1);
+    row->addWidget(controlGroup({m_run, m_cancel}));
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &BenchPanel::updateEnabled);
     connect(m_runner, &RunnerChoice::settingsChanged, this, &BenchPanel::runnerChanged);
@@ -193,7 +196,8 @@ QWidget *BenchPanel::createControls() {
 BenchSettings BenchPanel::settings() const {
     BenchSettings s;
     s.device = DevicePreference(m_device->currentData().toInt());
-    s.count = m_mode->currentIndex() == 0 ? 1 : m_count->value();
+    s.pick = BenchPick(m_mode->currentIndex());
+    s.count = s.pick == BenchPick::TopK ? m_count->value() : 1;
     s.greedySamples = m_greedy->value();
     for (QAction *action : m_baselines) {
         if (action->isChecked()) s.baselines << action->text();
@@ -204,7 +208,7 @@ BenchSettings BenchPanel::settings() const {
 
 void BenchPanel::setSettings(const BenchSettings &s) {
     m_device->setCurrentIndex(std::max(0, m_device->findData(int(s.device))));
-    m_mode->setCurrentIndex(s.count > 1 ? 1 : 0);
+    m_mode->setCurrentIndex(int(s.count > 1 ? BenchPick::TopK : s.pick));
     if (s.count > 1) m_count->setValue(s.count);
     m_greedy->setValue(s.greedySamples);
     for (QAction *action : m_baselines)
@@ -214,6 +218,15 @@ void BenchPanel::setSettings(const BenchSettings &s) {
 
 QString BenchPanel::verdictText() const {
     return m_verdict->text();
+}
+
+QString BenchPanel::notRecordedText() const {
+    return m_notRecorded->text();
+}
+
+void BenchPanel::showNotRecorded(const QString &message) {
+    m_notRecorded->setText(message);
+    m_notRecorded->show();
 }
 
 QString BenchPanel::hint() const {
@@ -246,12 +259,14 @@ void BenchPanel::updateEnabled() {
     m_cancel->setEnabled(m_busy);
     for (QWidget *w : std::initializer_list<QWidget *>{m_device, m_mode, m_greedy})
         w->setEnabled(!m_busy);
-    m_count->setEnabled(!m_busy && m_mode->currentIndex() == 1);
+    m_count->setEnabled(!m_busy && BenchPick(m_mode->currentIndex()) == BenchPick::TopK);
     m_baselineButton->setEnabled(!m_busy);
     m_runner->setEnabled(!m_busy);
 }
 
 void BenchPanel::beginRun(const QString &predictedFor) {
+    m_notRecorded->clear();
+    m_notRecorded->hide();
     m_model->clear();
     m_runnerModel->clear();
     m_chart->setContext(predictedFor, QString());
@@ -289,10 +304,11 @@ void BenchPanel::showReport(std::shared_ptr<const BenchReport> report) {
     const int rows = int(report->candidates.size() + report->baselines.size());
     m_progress->setRange(0, std::max(1, rows));
     m_progress->setValue(rows);
+    const QString rowCount = rows == 1 ? tr("1 row") : tr("%1 rows").arg(rows);
     m_progress->setFormat(
         report->cancelled
-            ? tr("cancelled after %1 rows").arg(rows)
-            : tr("done: %1 rows in %2 s").arg(rows).arg(report->benchMs / 1000, 0, 'f', 1));
+            ? tr("cancelled after %1").arg(rowCount)
+            : tr("done: %1 in %2 s").arg(rowCount).arg(report->benchMs / 1000, 0, 'f', 1));
 }
 
 void BenchPanel::showError(const QString &message) {

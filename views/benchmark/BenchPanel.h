@@ -1,8 +1,8 @@
-// BenchPanel: the "Benchmark" dock — what to measure (device; the best state of the beam on
-// screen or its top k, optionally plus greedy samples; which Halide baselines to run beside),
-// Run and Cancel, a progress bar naming the job in flight, then the results table and the
-// predicted-vs-measured chart side by side, and a one-line verdict (the chosen schedule and its
-// speedup over each baseline). It only asks for runs (runRequested) and shows what it is given;
+// BenchPanel: the "Benchmark" dock — what to measure (device; the search's result, the best
+// state of the beam on screen or the top k, optionally plus greedy samples; which Halide baselines
+// to run beside), Run and Cancel, a progress bar naming the job in flight, then the results table
+// and the predicted-vs-measured chart side by side, and a one-line verdict (the chosen schedule and
+// its speedup over each baseline). It only asks for runs (runRequested) and shows what it is given;
 // whoever owns the search and the BenchmarkController decides what a run measures.
 #pragma once
 
@@ -33,13 +33,21 @@ class PredictedMeasuredChart;
 class RunnerChoice;
 class RunnerProgressModel;
 
+/// Which schedules a run measures.
+enum class BenchPick {
+    Result,     ///< the search's result (what Export saves and the CLI's bench measures first)
+    BestOfBeam, ///< the cheapest complete state of the beam on screen
+    TopK,       ///< the result, then the beam's cheapest complete states: `count` in all
+};
+
 /// What the user asked the panel to measure.
 struct BenchSettings {
     DevicePreference device = DevicePreference::Auto;
-    int count = 1;         ///< beam states, best first (1: the best only)
-    int greedySamples = 0; ///< greedy searches with dropout added to them
-    QStringList baselines; ///< "naive", "anderson2021", "li2018", "mullapudi2016"
-    RunnerSettings runner; ///< this machine, or a Slurm cluster
+    BenchPick pick = BenchPick::Result; ///< TopK whenever count > 1
+    int count = 1;                      ///< schedules in all, the result first (1: one schedule)
+    int greedySamples = 0;              ///< greedy searches with dropout added to them
+    QStringList baselines;              ///< "naive", "anderson2021", "li2018", "mullapudi2016"
+    RunnerSettings runner;              ///< this machine, or a Slurm cluster
 };
 
 class BenchPanel : public QWidget {
@@ -62,6 +70,8 @@ public:
     QString hint() const;
     /// The verdict line under the results (empty before a report).
     QString verdictText() const;
+    /// The note that this run's rows are not recorded ("" when they are).
+    QString notRecordedText() const;
 
 public Q_SLOTS:
     /// Whether Run may be pressed, and the hint saying what it will measure or why not.
@@ -79,6 +89,9 @@ public Q_SLOTS:
     void showReport(std::shared_ptr<const beamscope::BenchReport> report);
     /// The run failed to start or stopped on an error.
     void showError(const QString &message);
+    /// The run's rows are not recorded in the measurement database (why, one line); the note
+    /// stays until the next run.
+    void showNotRecorded(const QString &message);
 
 Q_SIGNALS:
     void runRequested(const beamscope::BenchSettings &settings);
@@ -109,6 +122,7 @@ private:
     QTableView *m_runnerTable;
     QLabel *m_hint;
     QLabel *m_verdict;
+    QLabel *m_notRecorded;
     bool m_available = false;
     bool m_busy = false;
 };

@@ -23,7 +23,8 @@ QString kindOf(const Measurement &m, bool baseline) {
     if (baseline) return QObject::tr("baseline");
     const std::string &label = m.label;
     const size_t hash = label.find('#');
-    return QString::fromStdString(hash == std::string::npos ? label : label.substr(0, hash));
+    return QString::fromStdString(hash == std::string::npos ? label : label.substr(0, hash))
+        .trimmed();
 }
 
 } // namespace
@@ -83,9 +84,10 @@ QVariant BenchResultsModel::headerData(int section, Qt::Orientation orientation,
                                          "Measured ms", "Regs",      "Spills B",
                                          "Correct",     "Search ms", "Failure"};
     static const char *const tips[] = {
-        "Candidate from the beam (beam#i: i-th best predicted), a greedy sample with dropout, or "
-        "one of Halide's schedules; ★ marks the one the benchmark chose",
-        "beam, greedy, or baseline (Halide's autoschedulers and a naive GPU schedule)",
+        "The search's result (result), a row of the Beam dock (beam #r), a greedy sample with "
+        "dropout, or one of Halide's schedules; ★ marks the one the benchmark chose; (reused): "
+        "taken from the measurement database, not run again",
+        "result, beam, greedy, or baseline (Halide's autoschedulers and a naive GPU schedule)",
         "The cost model's prediction for the GPU model the search used",
         "Median of the timed runs on the device; min and max in the tooltip",
         "Most registers per thread over the kernels (ptxas; needs a PTX report)",
@@ -138,7 +140,8 @@ QVariant BenchResultsModel::display(const Measurement &m, int row, int column) c
     const bool baseline = isBaseline(row);
     switch (column) {
     case ScheduleColumn: {
-        const QString name = baseline ? baselineDisplayName(m) : QString::fromStdString(m.label);
+        QString name = baseline ? baselineDisplayName(m) : QString::fromStdString(m.label);
+        if (m.reused) name += tr(" (reused)");
         return row == m_chosen ? QStringLiteral("★ ") + name : name;
     }
     case KindColumn:

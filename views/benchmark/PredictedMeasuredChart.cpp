@@ -2,6 +2,7 @@
 #include "views/benchmark/PredictedMeasuredChart.h"
 
 #include "views/benchmark/BenchResultsModel.h"
+#include "views/common/NiceAxis.h"
 
 #include <QCursor>
 #include <QGraphicsLayout>
@@ -48,13 +49,12 @@ PredictedMeasuredChart::PredictedMeasuredChart(BenchResultsModel *model, QWidget
     chart->setBackgroundRoundness(0);
     m_x->setLabelFormat(QStringLiteral("%.4g ms")); // a beam's predictions lie close together
     m_y->setLabelFormat(QStringLiteral("%.3g"));
-    m_x->setTickCount(3);
     m_x->setTruncateLabels(false);
     m_y->setTruncateLabels(false);
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     setChart(chart);
-    setMinimumSize(280, 150);
+    setMinimumSize(180, 100); // a laptop screen: the splitter gives it more when there is room
     connect(model, &QAbstractItemModel::modelReset, this, &PredictedMeasuredChart::rebuild);
     connect(model, &QAbstractItemModel::rowsInserted, this, &PredictedMeasuredChart::rebuild);
     connect(model, &QAbstractItemModel::dataChanged, this, &PredictedMeasuredChart::rebuild);
@@ -157,8 +157,8 @@ void PredictedMeasuredChart::rebuild() {
     }
     const auto [x0, x1] = padded(xLo, xHi);
     const auto [y0, y1] = padded(yLo, yHi);
-    m_x->setRange(x0, x1);
-    m_y->setRange(y0, y1);
+    setNiceRange(m_x, x0, x1, 4); // a beam's predictions lie close together: few x labels
+    setNiceRange(m_y, y0, y1);
 
     if (!ours.empty()) addScatter(tr("candidates"), QColor(0x00, 0x72, 0xb2), 9, std::move(ours));
     if (!wrong.empty())

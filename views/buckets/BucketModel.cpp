@@ -159,9 +159,10 @@ QVariant BucketModel::groupCell(const Item &item, int column, int role) const {
     if (role == Qt::DisplayRole) {
         switch (column) {
         case DecisionColumn:
-            return item.bucket >= 0 ? tr("bucket %1 of beam %2")
+            // Beam states numbered as the Beam dock ranks them (from 1).
+            return item.bucket >= 0 ? tr("bucket %1 of beam #%2")
                                           .arg(item.bucket + 1)
-                                          .arg(m_step->buckets[size_t(item.bucket)].parent)
+                                          .arg(m_step->buckets[size_t(item.bucket)].parent + 1)
                                     : tr("carried over (already decided)");
         case HashColumn:
             return item.bucket >= 0 ? format::hash(m_step->buckets[size_t(item.bucket)].hash)
@@ -193,9 +194,9 @@ QVariant BucketModel::memberCell(const Item &item, int column, int role) const {
     if (role == Qt::DisplayRole) {
         switch (column) {
         case DecisionColumn:
-            return tr("#%1 ← beam %2: %3")
-                .arg(item.candidate)
-                .arg(c.parent)
+            return tr("#%1 ← beam #%2: %3")
+                .arg(item.candidate + 1)
+                .arg(c.parent + 1)
                 .arg(QString::fromStdString(c.label));
         case HashColumn:
             return format::hash(c.hash);

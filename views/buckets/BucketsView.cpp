@@ -123,7 +123,8 @@ void BucketsView::inspectCandidate(const QModelIndex &index) {
         if (e.state == state) cost = e.cost;
     }
     m_hub->selectState(
-        state, cost, tr("candidate #%1 (%2)").arg(c).arg(QString::fromStdString(candidate.label)));
+        state, cost,
+        tr("candidate #%1 (%2)").arg(c + 1).arg(QString::fromStdString(candidate.label)));
 }
 
 void BucketsView::inspectPruned(const QModelIndex &index) {

@@ -53,7 +53,7 @@ CompareView::CompareView(SelectionHub *hub, QWidget *parent)
     pins->addWidget(new QLabel(tr("Bars:"), this));
     pins->addWidget(m_term);
     // Small minimums, so that the dock's tab group does not claim the width of the bottom row.
-    m_chart->setMinimumSize(160, 120);
+    m_chart->setMinimumSize(160, 80);
     m_tree->setMinimumWidth(160);
     m_summary->setWordWrap(true);
     // Side by side: the dock is wide and short at the bottom of the window.

@@ -1,6 +1,8 @@
 // BestCostChart: buffered line series per pass, the shown-step marker, clicks to steps.
 #include "views/cost/BestCostChart.h"
 
+#include "views/common/NiceAxis.h"
+
 #include <QGraphicsLayout>
 #include <QLineSeries>
 #include <QMouseEvent>
@@ -41,7 +43,7 @@ BestCostChart::BestCostChart(QWidget *parent)
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     setChart(chart);
-    setMinimumHeight(140);
+    setMinimumHeight(100);
     m_flush.setInterval(100);
     m_flush.setSingleShot(true);
     connect(&m_flush, &QTimer::timeout, this, &BestCostChart::flush);
@@ -142,11 +144,10 @@ void BestCostChart::flush() {
         }
     }
     m_pending.clear();
-    m_x->setRange(0, std::max(10.0, m_maxX));
-    m_x->applyNiceNumbers();
-    const double pad = std::max(1e-6, (m_maxY - m_minY) * 0.08);
-    m_y->setRange(std::max(0.0, m_minY - pad), m_maxY + pad);
-    m_y->applyNiceNumbers();
+    setNiceRange(m_x, 0, std::max(10.0, m_maxX));
+    // A flat line (one step, or no progress) gets a little room so that its ticks differ.
+    const double pad = std::max({1e-6, (m_maxY - m_minY) * 0.08, std::abs(m_maxY) * 0.02});
+    setNiceRange(m_y, std::max(0.0, m_minY - pad), m_maxY + pad);
     placeMarker();
 }
 

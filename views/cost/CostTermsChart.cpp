@@ -28,7 +28,7 @@ CostTermsChart::CostTermsChart(SelectionHub *hub, QWidget *parent)
     : QChartView(parent), m_hub(hub) {
     setRenderHint(QPainter::Antialiasing);
     setChart(newStageBarChart());
-    setMinimumHeight(170);
+    setMinimumHeight(120);
     connect(hub, &SelectionHub::stateChanged, this, &CostTermsChart::rebuild);
     connect(hub, &SelectionHub::funcSelected, this, &CostTermsChart::rebuild);
     rebuild();
@@ -44,8 +44,9 @@ QStringList CostTermsChart::categories() const {
 
 int CostTermsChart::stagesThatFit() const {
     if (m_maxStages > 0) return m_maxStages;
-    // Title, legend and the value axis take about 115 px; a readable bar needs about 16 px.
-    return std::clamp((height() - 115) / 16, 3, 24);
+    // Title, legend and the value axis take about 115 px; a bar needs room for its label, or
+    // the axis drops labels and bars go unnamed.
+    return std::clamp((height() - 115) / (fontMetrics().height() + 6), 2, 24);
 }
 
 void CostTermsChart::resizeEvent(QResizeEvent *event) {
@@ -86,8 +87,15 @@ void CostTermsChart::rebuild() {
     int restCount = 0;
     // One row is kept for "other stages" only when they do not all fit.
     const int rows = int(stages.size()) <= m_fitted ? m_fitted : m_fitted - 1;
+    // The selected Func's stages take rows from the costliest others rather than adding rows
+    // beyond what fits (the axis then drops labels and they overlap).
+    const int selectedRows = int(
+        std::count_if(stages.begin(), stages.end(), [&](auto *s) { return s->node == selected; }));
+    const int otherRows = std::max(0, rows - selectedRows);
+    int others = 0;
     for (const StageCost *s : stages) {
-        if (int(shown.size()) < rows || s->node == selected) {
+        if (s->node == selected || others < otherRows) {
+            others += s->node == selected ? 0 : 1;
             shown.push_back(s);
         } else {
             for (size_t t = 0; t < termCount; ++t)

@@ -6,6 +6,7 @@
 
 #include <QPainter>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -54,6 +55,24 @@ std::vector<LegendItem> legendItems() {
                              p.drawRoundedRect(r.adjusted(0, 3, 0, -3), 5, 5);
                          }});
     }
+    // Edges: the number on an edge counts the consumer's call sites of the producer; a dashed
+    // edge has a call site that is not affine.
+    items.push_back({QObject::tr("call sites"), {}, [](QPainter &p, const QRectF &r) {
+                         p.setPen(QPen(QColor(0x8a, 0x8a, 0x8a), 1.2));
+                         p.drawLine(QPointF(r.left(), r.center().y()),
+                                    QPointF(r.right(), r.center().y()));
+                         p.setPen(QColor(0x55, 0x55, 0x55));
+                         QFont f = p.font();
+                         f.setPointSizeF(f.pointSizeF() * 0.8);
+                         p.setFont(f);
+                         p.setBrush(Qt::white);
+                         p.drawText(r, Qt::AlignCenter, QStringLiteral("2"));
+                     }});
+    items.push_back({QObject::tr("not affine"), {}, [](QPainter &p, const QRectF &r) {
+                         p.setPen(QPen(QColor(0x8a, 0x8a, 0x8a), 1.2, Qt::DashLine));
+                         p.drawLine(QPointF(r.left(), r.center().y()),
+                                    QPointF(r.right(), r.center().y()));
+                     }});
     return items;
 }
 
@@ -62,7 +81,11 @@ constexpr int kSwatchW = 18, kSwatchH = 12, kGap = 4, kItemGap = 10, kMargin = 6
 } // namespace
 
 DagLegend::DagLegend(QWidget *parent) : QWidget(parent) {
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    // As tall as its wrapped lines need at the width it gets (a fixed policy kept the height of
+    // a 600 px wide legend and cut the last line on a narrow window).
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
     setToolTip(
         tr("Fill: where each Func is computed in the inspected state. Edge labels: call sites."));
 }
@@ -99,7 +122,9 @@ QSize DagLegend::sizeHint() const {
 }
 
 QSize DagLegend::minimumSizeHint() const {
-    return QSize(200, heightForWidth(width() > 0 ? width() : 600));
+    // Two lines at least; a narrow window (a laptop screen) gives the graph the height rather
+    // than growing its minimum with every wrapped line.
+    return QSize(200, std::min(heightForWidth(width() > 0 ? width() : 600), heightForWidth(700)));
 }
 
 void DagLegend::paintEvent(QPaintEvent *) {

@@ -78,7 +78,8 @@ QString DagNodeItem::subtitle() const {
     QString kind;
     switch (m_decoration.kind) {
     case ComputeKind::Unscheduled:
-        kind = QStringLiteral("unscheduled");
+        // A frozen Func keeps its pre-pass decision, applied when the pass reaches it.
+        kind = m_decoration.frozen ? QStringLiteral("as pre-pass") : QStringLiteral("unscheduled");
         break;
     case ComputeKind::Inline:
         kind = QStringLiteral("inline");

@@ -11,6 +11,7 @@
 #include "views/dag/DagEdgeItem.h"
 #include "views/dag/DagLayouter.h"
 #include "views/dag/DagNodeItem.h"
+#include "views/dag/DagOverview.h"
 #include "views/dag/DagPinMenu.h"
 
 #include "search/SearchEngine.h"
@@ -19,6 +20,7 @@
 #include <QGraphicsScene>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -39,7 +41,8 @@ QString freezeNote(const SearchStep &step, int node) {
     const auto it = std::find_if(ranking.begin(), ranking.end(),
                                  [&](const FreezeRank &r) { return r.node == node; });
     if (it == ranking.end()) return {};
-    return QStringLiteral("freezing: rank %1 of %2, cheapest first, at %3 in the pre-pass's best: %4")
+    return QStringLiteral(
+               "freezing: rank %1 of %2, cheapest first, at %3 in the pre-pass's best: %4")
         .arg(int(it - ranking.begin()) + 1)
         .arg(int(ranking.size()))
         .arg(format::ms(it->cost),
@@ -49,7 +52,7 @@ QString freezeNote(const SearchStep &step, int node) {
 
 DagView::DagView(SelectionHub *hub, QWidget *parent)
     : QGraphicsView(parent), m_hub(hub), m_layouter(new DagLayouter(this)),
-      m_scene(new QGraphicsScene(this)) {
+      m_scene(new QGraphicsScene(this)), m_overview(new DagOverview(this)) {
     setScene(m_scene);
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setDragMode(QGraphicsView::ScrollHandDrag);
@@ -58,8 +61,13 @@ DagView::DagView(SelectionHub *hub, QWidget *parent)
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setBackgroundBrush(QColor(0xfb, 0xfb, 0xfc));
     setFocusPolicy(Qt::StrongFocus);
-    setMinimumSize(200, 150);
+    setMinimumSize(200, 100);
 
+    connect(horizontalScrollBar(), &QScrollBar::valueChanged, m_overview,
+            qOverload<>(&QWidget::update));
+    connect(verticalScrollBar(), &QScrollBar::valueChanged, m_overview,
+            qOverload<>(&QWidget::update));
+    connect(m_scene, &QGraphicsScene::changed, m_overview, qOverload<>(&QWidget::update));
     connect(m_layouter, &DagLayouter::layoutReady, this, &DagView::showLayout);
     connect(m_layouter, &DagLayouter::layoutFailed, this, &DagView::layoutFailed);
     connect(m_hub, &SelectionHub::dagChanged, this, &DagView::requestLayout);
@@ -126,7 +134,8 @@ void DagView::showLayout(std::shared_ptr<const DagLayout> layout) {
     m_layout = std::move(layout);
     m_scene->setSceneRect(m_layout->bounds.adjusted(-30, -30, 30, 30));
     redecorate();
-    m_autoFit = m_follow = true;
+    m_fit = FitMode::Readable;
+    m_follow = true;
     autoFit();
     Q_EMIT layoutShown();
 }
@@ -170,25 +179,43 @@ void DagView::redecorate() {
     }
 }
 
+double DagView::wholeGraphScale() const {
+    const QRectF rect = sceneRect();
+    // The viewport without scroll bars: once the graph fits, they go.
+    const QSize view = maximumViewportSize();
+    if (rect.isEmpty() || view.isEmpty()) return 1.0;
+    // A few pixels short of the viewport: an exact fit can round up and bring the scroll bars
+    // back, which shrink the viewport below the graph.
+    const double fit =
+        std::min((view.width() - 4) / rect.width(), (view.height() - 4) / rect.height());
+    return std::clamp(fit, kMinScale, kMaxFitScale);
+}
+
+double DagView::currentScale() const {
+    return transform().m11();
+}
+
 void DagView::fitAll() {
     if (!m_layout) return;
-    fitInView(sceneRect(), Qt::KeepAspectRatio);
-    const double scale = std::clamp(transform().m11(), kMinScale, kMaxFitScale);
+    m_fit = FitMode::Whole;
+    m_follow = false;
+    fitWhole();
+}
+
+void DagView::fitWhole() {
+    const double scale = wholeGraphScale();
     setTransform(QTransform::fromScale(scale, scale));
     centerOn(sceneRect().center());
-    m_autoFit = true;
-    m_follow = false;
+    placeOverview();
 }
 
 void DagView::autoFit() {
     if (!m_layout) return;
-    const QRectF rect = sceneRect();
-    const QSize view = viewport()->size();
-    const double fit = std::min(view.width() / rect.width(), view.height() / rect.height());
-    const double scale = std::clamp(fit, kMinReadableScale, kMaxFitScale);
+    const double scale = std::clamp(wholeGraphScale(), kMinReadableScale, kMaxFitScale);
     setTransform(QTransform::fromScale(scale, scale));
-    centerOn(rect.center());
+    centerOn(sceneRect().center());
     follow();
+    placeOverview();
 }
 
 void DagView::follow() {
@@ -197,11 +224,42 @@ void DagView::follow() {
     if (DagNodeItem *item = nodeItem(step->node)) ensureVisible(item, 60, 60);
 }
 
+bool DagView::findFunc(const QString &text) {
+    const auto &dag = m_hub->dag();
+    const QString wanted = text.trimmed();
+    if (!dag || wanted.isEmpty()) return false;
+    int found = -1;
+    for (auto matches :
+         {+[](const QString &n, const QString &w) {
+              return n.compare(w, Qt::CaseInsensitive) == 0;
+          },
+          +[](const QString &n, const QString &w) { return n.startsWith(w, Qt::CaseInsensitive); },
+          +[](const QString &n, const QString &w) { return n.contains(w, Qt::CaseInsensitive); }}) {
+        for (const Node &node : dag->nodes()) {
+            if (found < 0 && matches(QString::fromStdString(node.name), wanted)) found = node.index;
+        }
+    }
+    DagNodeItem *item = nodeItem(found);
+    if (!item) return false;
+    m_fit = FitMode::Free;
+    m_follow = false;
+    if (currentScale() < kMinReadableScale)
+        setTransform(QTransform::fromScale(kMinReadableScale, kMinReadableScale));
+    m_hub->selectFunc(found);
+    centerOn(item);
+    placeOverview();
+    return true;
+}
+
 void DagView::zoomBy(double factor) {
-    const double scale = transform().m11() * factor;
-    if (scale < kMinScale || scale > kMaxScale) return;
-    this->scale(factor, factor);
-    m_autoFit = m_follow = false;
+    // Not below the whole graph (a smaller thumbnail only scrolls), not above kMaxScale.
+    const double floor = std::min(wholeGraphScale(), kMinReadableScale);
+    const double scale = std::clamp(currentScale() * factor, floor, kMaxScale);
+    if (scale == currentScale()) return;
+    this->scale(scale / currentScale(), scale / currentScale());
+    m_fit = scale <= wholeGraphScale() ? FitMode::Whole : FitMode::Free;
+    m_follow = false;
+    placeOverview();
 }
 
 void DagView::zoomIn() {
@@ -230,7 +288,9 @@ void DagView::mousePressEvent(QMouseEvent *event) {
             event->accept();
             return;
         }
-        m_autoFit = m_follow = false; // the user pans: leave the view where they put it
+        // The user pans: leave the view where they put it.
+        if (m_fit != FitMode::Whole) m_fit = FitMode::Free;
+        m_follow = false;
     }
     QGraphicsView::mousePressEvent(event);
 }
@@ -251,7 +311,24 @@ void DagView::contextMenuEvent(QContextMenuEvent *event) {
 
 void DagView::resizeEvent(QResizeEvent *event) {
     QGraphicsView::resizeEvent(event);
-    if (m_autoFit) autoFit();
+    if (m_fit == FitMode::Readable)
+        autoFit();
+    else if (m_fit == FitMode::Whole)
+        fitWhole();
+    placeOverview();
+}
+
+void DagView::placeOverview() {
+    if (!m_layout) {
+        m_overview->hide();
+        return;
+    }
+    // Only while some of the graph is off screen.
+    const QRectF shown = mapToScene(viewport()->rect()).boundingRect();
+    const QRectF graph = m_layout->bounds;
+    m_overview->setVisible(!shown.contains(graph));
+    m_overview->placeIn(viewport()->geometry());
+    m_overview->update();
 }
 
 void DagView::keyPressEvent(QKeyEvent *event) {

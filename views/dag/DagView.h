@@ -3,7 +3,10 @@
 // and call counts on edges. Wheel zooms at the cursor, dragging pans, Ctrl+0 or double-click on
 // the background fits. Clicking a Func selects it everywhere; its context menu edits pins.
 // Until the user zooms or pans, the view keeps text readable: a graph too big to fit at a
-// readable scale is shown at that scale and scrolled to follow the Func being decided.
+// readable scale is shown at that scale and scrolled to follow the Func being decided. Fit shows
+// the whole graph at any size (and keeps doing so as the view is resized); zooming out stops
+// there. findFunc() centres a Func by name; a graph larger than the view gets an overview in
+// the corner (DagOverview) to see where the view is and to click elsewhere.
 #pragma once
 
 #include "views/dag/DagLayout.h"
@@ -17,6 +20,7 @@ namespace beamscope {
 
 class DagEdgeItem;
 class DagLayouter;
+class DagOverview;
 class DagNodeItem;
 class SelectionHub;
 
@@ -32,6 +36,15 @@ public:
     const std::shared_ptr<const DagLayout> &currentLayout() const { return m_layout; }
     /// The item of Func `node` (nullptr if none).
     DagNodeItem *nodeItem(int node) const;
+    /// The scale at which the whole graph fits the view (at most a little above 1).
+    double wholeGraphScale() const;
+    /// The scale on screen.
+    double currentScale() const;
+    /// Selects the Func named `text` (exactly, else by prefix, else containing it; case
+    /// insensitive; the first in DAG order) and centres it at a readable scale. False if none.
+    bool findFunc(const QString &text);
+    /// The overview shown in the corner while the graph is larger than the view.
+    DagOverview *overview() const { return m_overview; }
 
 public Q_SLOTS:
     /// Shows the whole graph, however small.
@@ -58,7 +71,9 @@ private:
     void showLayout(std::shared_ptr<const DagLayout> layout);
     void redecorate();
     void autoFit();
+    void fitWhole();
     void follow();
+    void placeOverview();
     void zoomBy(double factor);
     DagNodeItem *itemAt(const QPoint &viewPos) const;
 
@@ -68,8 +83,12 @@ private:
     std::shared_ptr<const DagLayout> m_layout;
     std::vector<DagNodeItem *> m_nodes; ///< by node index
     std::vector<DagEdgeItem *> m_edges; ///< by edge index
-    bool m_autoFit = true;              ///< refit on resize (until the user zooms or pans)
-    bool m_follow = true;               ///< scroll to the Func being decided
+    /// What a resize keeps: a readable scale (until the user zooms or pans), the whole graph
+    /// (after Fit), or whatever the user chose.
+    enum class FitMode { Readable, Whole, Free };
+    FitMode m_fit = FitMode::Readable;
+    bool m_follow = true; ///< scroll to the Func being decided
+    DagOverview *m_overview;
 };
 
 } // namespace beamscope

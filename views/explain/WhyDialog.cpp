@@ -103,9 +103,13 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
         i->setText(1, value);
         return i;
     };
-    item(nullptr, tr("Phase"), QString::fromStdString(a.phase));
+    // The answer's identifiers ("compute_location") in words.
+    item(nullptr, tr("Phase"),
+         QString::fromStdString(a.phase).replace(QLatin1Char('_'), QLatin1Char(' ')));
     if (!a.label.empty()) item(nullptr, tr("Candidate"), QString::fromStdString(a.label));
-    if (!a.reason.empty()) item(nullptr, tr("Prune reason"), QString::fromStdString(a.reason));
+    if (!a.reason.empty())
+        item(nullptr, tr("Prune reason"),
+             QString::fromStdString(a.reason).replace(QLatin1Char('_'), QLatin1Char(' ')));
     // Predicted costs are in ms; the cost to beat is the beam's cut-off, or the pass's best
     // when the state lasted to the end of the pass.
     const auto ms = [](double v) { return number(v) + QStringLiteral(" ms"); };
@@ -129,7 +133,7 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
     if (a.bucketHash) {
         QTreeWidgetItem *bucket =
             item(nullptr, tr("Bucket"),
-                 tr("%1 members, parent %2").arg(a.bucketSize).arg(a.bucketParent));
+                 tr("%1 members, children of beam #%2").arg(a.bucketSize).arg(a.bucketParent + 1));
         for (const WhyCandidate &c : a.representatives)
             item(bucket, QString::fromStdString(c.label),
                  number(c.cost) + (c.inBeam ? tr(" (in the beam)") : QString()));
@@ -137,9 +141,9 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
     }
     QTreeWidgetItem *passes = item(nullptr, tr("Every pass"), QString());
     for (const WhyAnswer &p : result->passes) {
-        QTreeWidgetItem *i = item(
-            passes, passName(p.pass),
-            tr("%1 at step %2").arg(QString::fromLatin1(whyVerdictName(p.verdict))).arg(p.step));
+        QTreeWidgetItem *i =
+            item(passes, passName(p.pass),
+                 tr("%1 at step %2").arg(whyVerdictTitle(p.verdict).toLower()).arg(p.step));
         i->setToolTip(1, QString::fromStdString(p.detail));
     }
     passes->setExpanded(true);

@@ -43,8 +43,9 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     m_list->setContextMenuPolicy(Qt::CustomContextMenu);
     // Fixed widths from the font (measuring every row on each new step would cost a run dearly),
     // each the wider of its header and its widest compact value; the Func column takes the rest,
-    // its long names elided in the middle (the row's tooltip has them whole). At the dock's
-    // default width nothing scrolls sideways.
+    // its long names elided on the left when the dock is narrow: generated names differ at
+    // their ends ("gPyramid_3_downx", "inGPyramid_4"), which the middle elision cut away (the
+    // row's tooltip has them whole). At the dock's default width nothing scrolls sideways.
     QFont bold = m_list->font(); // the shown step's row is bold: its figures are the widest
     bold.setBold(true);
     const QFontMetrics metrics(bold);
@@ -55,7 +56,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
                         metrics.horizontalAdvance(QString::fromUtf8(sample))) +
                8;
     };
-    m_list->setTextElideMode(Qt::ElideMiddle);
+    m_list->setTextElideMode(Qt::ElideLeft);
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     QHeaderView *header = m_list->header();
     header->setStretchLastSection(false);

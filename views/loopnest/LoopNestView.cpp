@@ -52,8 +52,10 @@ void LoopNestView::showState() {
         m_sizedRows = rows;
         for (int c = 0; c < LoopNestModel::InlinedColumn; ++c)
             m_tree->resizeColumnToContents(c);
+        // Names up to half the dock's width before the extents ("compute gPyramid_1_downx").
+        const int cap = std::max(260, m_tree->viewport()->width() / 2);
         m_tree->setColumnWidth(LoopNestModel::NameColumn,
-                               std::min(m_tree->columnWidth(LoopNestModel::NameColumn), 260));
+                               std::min(m_tree->columnWidth(LoopNestModel::NameColumn), cap));
     }
     if (!state) {
         m_caption->setText(tr("<i>No schedule yet: take a step.</i>"));

@@ -92,10 +92,9 @@ QTableView *RunnerChoice::progressTable(RunnerProgressModel *model) {
     table->setSelectionMode(QAbstractItemView::NoSelection);
     table->setWordWrap(false);
     table->setToolTip(QObject::tr("Jobs of the run per node: pending, running, done"));
-    const QFontMetrics metrics = table->fontMetrics();
-    table->setMinimumWidth(
-        metrics.horizontalAdvance(QStringLiteral("beamscope-node-00  Pending  Running  Done")) +
-        40);
+    // Room for a typical name by default (the splitter's share); narrower on a laptop screen,
+    // where it scrolls sideways rather than setting the window's minimum width.
+    table->setMinimumWidth(160);
     return table;
 }
 

@@ -46,7 +46,7 @@ QChartView *makeChart(const QString &title, QValueAxis *x, QValueAxis *y) {
     chart->addAxis(y, Qt::AlignLeft);
     auto *view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(260, 150);
+    view->setMinimumSize(150, 100);
     return view;
 }
 

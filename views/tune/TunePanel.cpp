@@ -1,6 +1,7 @@
 // TunePanel: controls, progress, rounds table + charts, summary.
 #include "views/tune/TunePanel.h"
 
+#include "views/common/FlowLayout.h"
 #include "views/runner/RunnerChoice.h"
 #include "views/runner/RunnerProgressModel.h"
 #include "views/tune/TuneCharts.h"
@@ -12,6 +13,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -32,14 +34,28 @@ QString against(double ours, const Measurement &theirs, const QString &name) {
         .arg(name);
 }
 
+/// A tuner's label ("r1:beam#0": round index 1, 0-based) in the table's numbering ("round 2,
+/// beam#0").
+QString labelInWords(const std::string &label) {
+    const QString text = QString::fromStdString(label);
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("^r(\\d+):(.*)$")).match(text);
+    return m.hasMatch()
+               ? QObject::tr("round %1, %2").arg(m.captured(1).toInt() + 1).arg(m.captured(2))
+               : text;
+}
+
+QString rounds(int n) {
+    return n == 1 ? QObject::tr("1 round") : QObject::tr("%1 rounds").arg(n);
+}
+
 } // namespace
 
 QString tuneSummary(const TuneReport &report) {
     QString text;
     if (report.cancelled) {
-        text += QObject::tr("Stopped after %n round(s); Resume continues run %1. ", nullptr,
-                            int(report.rounds.size()))
-                    .arg(QString::fromStdString(report.runId));
+        text += QObject::tr("Stopped after %1; Resume continues run %2. ")
+                    .arg(rounds(int(report.rounds.size())), QString::fromStdString(report.runId));
     }
     if (!report.best || !report.best->measuredMs)
         return text + QObject::tr("No correct schedule measured yet.");
@@ -47,7 +63,7 @@ QString tuneSummary(const TuneReport &report) {
     QStringList parts;
     parts << QObject::tr("Best %1 ms (%2)")
                  .arg(best, 0, 'g', 4)
-                 .arg(QString::fromStdString(report.best->label));
+                 .arg(labelInWords(report.best->label));
     if (report.oneShot) {
         const QString s =
             against(best, *report.oneShot, QObject::tr("the analytic one-shot choice"));
@@ -80,12 +96,12 @@ TunePanel::TunePanel(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
-    m_table->setMinimumWidth(300);
+    m_table->setMinimumWidth(180);
     m_hint->setWordWrap(true);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_progress->setTextVisible(true);
-    m_progress->setMinimumWidth(260);
+    m_progress->setMinimumWidth(160);
     m_progress->setFormat(tr("idle"));
     m_progress->setValue(0);
 
@@ -116,7 +132,8 @@ TunePanel::TunePanel(QWidget *parent)
 
 QWidget *TunePanel::createControls() {
     auto *controls = new QWidget;
-    auto *row = new QHBoxLayout(controls);
+    // Wraps onto a second line when the dock is narrow (a laptop screen).
+    auto *row = new FlowLayout(controls, 10);
     row->setContentsMargins(0, 0, 0, 0);
     m_device = new QComboBox;
     m_device->addItem(tr("auto"), int(DevicePreference::Auto));
@@ -142,19 +159,11 @@ QWidget *TunePanel::createControls() {
     m_resume = new QPushButton(tr("Resume"));
     m_resume->setObjectName(QStringLiteral("tuneResume"));
     m_resume->setToolTip(tr("Continue the stopped run (same run id) up to the rounds asked for"));
-    row->addWidget(new QLabel(tr("Device")));
-    row->addWidget(m_device);
-    row->addSpacing(8);
-    row->addWidget(m_rounds);
-    row->addWidget(m_batch);
+    row->addWidget(controlGroup({new QLabel(tr("Device")), m_device}));
+    row->addWidget(controlGroup({m_rounds, m_batch}));
     m_runner = new RunnerChoice;
-    row->addSpacing(8);
     row->addWidget(m_runner);
-    row->addSpacing(8);
-    row->addWidget(m_start);
-    row->addWidget(m_stop);
-    row->addWidget(m_resume);
-    row->addStretch(1);
+    row->addWidget(controlGroup({m_start, m_stop, m_resume}));
     connect(m_runner, &RunnerChoice::settingsChanged, this, &TunePanel::runnerChanged);
     connect(m_start, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(settings()); });
     connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(settings()); });
@@ -260,8 +269,8 @@ void TunePanel::showReport(std::shared_ptr<const TuneReport> report) {
     m_progress->setRange(0, 1);
     m_progress->setValue(1);
     m_progress->setFormat(report->cancelled
-                              ? tr("stopped after %n round(s)", nullptr, int(m_model->rowCount()))
-                              : tr("done: %n round(s)", nullptr, int(m_model->rowCount())));
+                              ? tr("stopped after %1").arg(rounds(m_model->rowCount()))
+                              : tr("done: %1").arg(rounds(m_model->rowCount())));
     m_summary->setText(tuneSummary(*report));
 }
 

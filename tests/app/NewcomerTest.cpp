@@ -1,0 +1,191 @@
+// The explorer as a newcomer meets it (issue 35), offscreen on the real window: it fits a
+// 1280x720 screen; the Benchmark dock measures the search's result unless asked otherwise; Fit
+// shows all of local_laplacian's 88 Funcs with no scroll bar, zooming out stops there and a Func
+// is found by name; an error stays above the DAG until dismissed.
+#include "../views/RealSearch.h"
+#include "BenchCandidates.h"
+#include "ErrorBar.h"
+#include "MainWindow.h"
+
+#include "controllers/SearchController.h"
+#include "schedule/ScheduleIO.h"
+#include "views/benchmark/BenchPanel.h"
+#include "views/common/SelectionHub.h"
+#include "views/dag/DagNodeItem.h"
+#include "views/dag/DagOverview.h"
+#include "views/dag/DagPanel.h"
+#include "views/dag/DagView.h"
+
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace beamscope;
+
+namespace {
+
+std::unique_ptr<MainWindow> shownWindow(QSize size) {
+    auto window = std::make_unique<MainWindow>();
+    window->resize(size);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get())) return nullptr;
+    return window;
+}
+
+QDockWidget *dock(const MainWindow &window, const char *name) {
+    return window.findChild<QDockWidget *>(QString::fromLatin1(name));
+}
+
+/// The whole scene rectangle is inside the view's viewport.
+bool showsWholeGraph(const DagView &view) {
+    const QRect mapped = view.mapFromScene(view.sceneRect()).boundingRect();
+    return view.viewport()->rect().adjusted(-2, -2, 2, 2).contains(mapped);
+}
+
+} // namespace
+
+class NewcomerTest : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void theWindowFitsALaptopScreen() {
+        auto window = shownWindow(QSize(1280, 720));
+        QVERIFY(window);
+        const QSize minimum = window->minimumSizeHint().expandedTo(window->minimumSize());
+        QVERIFY2(
+            minimum.width() <= 1280 && minimum.height() <= 720,
+            qPrintable(QStringLiteral("minimum %1x%2").arg(minimum.width()).arg(minimum.height())));
+        QTRY_COMPARE(window->size(), QSize(1280, 720));
+        // The docks a search is watched in keep room for a few rows each.
+        for (const char *name : {"loopNestDock", "beamDock", "timelineDock", "bucketsDock"}) {
+            QDockWidget *d = dock(*window, name);
+            QVERIFY2(d->isVisible() && d->height() >= 120 && d->width() >= 200,
+                     qPrintable(QStringLiteral("%1: %2x%3")
+                                    .arg(QLatin1String(name))
+                                    .arg(d->width())
+                                    .arg(d->height())));
+        }
+        QVERIFY(window->dagPanel()->view()->height() >= 150);
+    }
+
+    void theBenchmarkDockMeasuresTheResultByDefault() {
+        // local_laplacian's result comes from an earlier pass and is not in the final beam.
+        const test::RealSearch search =
+            test::runSearch("local_laplacian", {}, test::testOptions(32, 5));
+        const SearchStep &last = *search.steps.back();
+        QVERIFY(last.finished && last.best);
+
+        BenchPanel panel;
+        const BenchSettings byDefault = panel.settings();
+        QCOMPARE(byDefault.pick, BenchPick::Result);
+        const std::vector<BenchCandidate> one = benchCandidates(last, byDefault);
+        QCOMPARE(one.size(), size_t(1));
+        QCOMPARE(one[0].state, last.best->state);
+        QCOMPARE(one[0].label, std::string("result"));
+        QCOMPARE(one[0].predicted, last.best->cost.total);
+
+        // Top 3: the result first, then the beam's two cheapest, named by their Beam dock rows.
+        BenchSettings top = byDefault;
+        top.pick = BenchPick::TopK;
+        top.count = 3;
+        panel.setSettings(top);
+        QCOMPARE(panel.settings().count, 3);
+        const std::vector<BenchCandidate> three = benchCandidates(last, panel.settings());
+        QCOMPARE(three.size(), size_t(3));
+        QCOMPARE(three[0].state, last.best->state);
+        std::vector<size_t> ranks(last.beam.size());
+        for (size_t r = 0; r < ranks.size(); ++r)
+            ranks[r] = r;
+        std::stable_sort(ranks.begin(), ranks.end(), [&](size_t a, size_t b) {
+            return last.beam[a].cost.total < last.beam[b].cost.total;
+        });
+        QCOMPARE(three[1].state, last.beam[ranks[0]].state);
+        QCOMPARE(three[1].label, "beam #" + std::to_string(ranks[0] + 1));
+        QVERIFY(three[0].predicted <= three[1].predicted);
+
+        // "best of the beam" is the beam's cheapest, not the result.
+        BenchSettings bestOfBeam = byDefault;
+        bestOfBeam.pick = BenchPick::BestOfBeam;
+        const std::vector<BenchCandidate> beamBest = benchCandidates(last, bestOfBeam);
+        QCOMPARE(beamBest.size(), size_t(1));
+        QCOMPARE(beamBest[0].state, cheapestEntry(last.beam)->state);
+        QVERIFY(scheduleToJson(*beamBest[0].state) != scheduleToJson(*last.best->state));
+    }
+
+    void fitShowsAllOfLocalLaplacian() {
+        auto window = shownWindow(QSize(1280, 720));
+        QVERIFY(window);
+        PipelineSource source;
+        source.name = "local_laplacian";
+        window->loadPipeline(source);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isSettled(), 120000);
+        DagView *view = window->dagPanel()->view();
+        QCOMPARE(window->searchController()->dag()->funcCount(), 88);
+        QVERIFY(!showsWholeGraph(*view)); // at a readable scale it does not fit: the overview
+        QVERIFY(view->overview()->isVisible());
+
+        view->fitAll();
+        QVERIFY(view->currentScale() < 0.7); // below the readable floor the old Fit stopped at
+        // Once the scroll bars have gone (the viewport grows by their width).
+        QTRY_VERIFY2(showsWholeGraph(*view),
+                     qPrintable(QStringLiteral("scene %1x%2 at %3 in a %4x%5 viewport")
+                                    .arg(view->sceneRect().width())
+                                    .arg(view->sceneRect().height())
+                                    .arg(view->currentScale())
+                                    .arg(view->viewport()->width())
+                                    .arg(view->viewport()->height())));
+        QCOMPARE(view->currentScale(), view->wholeGraphScale());
+        QVERIFY(!view->horizontalScrollBar()->isVisible() &&
+                !view->verticalScrollBar()->isVisible());
+        QVERIFY(!view->overview()->isVisible());
+        // Fit holds as the window grows, and zooming out stops at the whole graph.
+        window->resize(1600, 900);
+        QTRY_COMPARE(window->size(), QSize(1600, 900));
+        QTRY_VERIFY(showsWholeGraph(*view));
+        QCOMPARE(view->currentScale(), view->wholeGraphScale());
+        const double whole = view->currentScale();
+        view->zoomOut();
+        QCOMPARE(view->currentScale(), whole);
+
+        // Find by name: selected everywhere, centred at a readable scale.
+        QVERIFY(view->findFunc(QStringLiteral("outgpyramid_0")));
+        const int node = window->searchController()->dag()->find("outGPyramid_0");
+        QCOMPARE(window->hub()->selectedFunc(), node);
+        QVERIFY(view->currentScale() >= 0.7);
+        QVERIFY(view->viewport()->rect().contains(
+            view->mapFromScene(view->nodeItem(node)->sceneBoundingRect().center())));
+        QVERIFY(!view->findFunc(QStringLiteral("no_such_func")));
+        QLineEdit *find = window->dagPanel()->findField();
+        QTest::keyClick(window.get(), Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(find->hasFocus());
+    }
+
+    void anErrorStaysUntilDismissed() {
+        auto window = shownWindow(QSize(1280, 720));
+        QVERIFY(window);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("notes.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("these are notes, not a session\n");
+        file.close();
+        window->openSession(path);
+        const QString shown = window->errorBar()->message();
+        QVERIFY2(shown.contains(QStringLiteral("not valid JSON")), qPrintable(shown));
+        window->statusBar()->showMessage(QStringLiteral("something else"), 10);
+        QTest::qWait(50);
+        QCOMPARE(window->errorBar()->message(), shown);
+        QVERIFY(window->errorBar()->isVisible());
+        window->errorBar()->dismiss();
+        QVERIFY(window->errorBar()->message().isEmpty());
+        QVERIFY(!window->errorBar()->isVisible());
+    }
+};
+
+QTEST_MAIN(NewcomerTest)
+#include "NewcomerTest.moc"
