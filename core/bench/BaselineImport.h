@@ -4,7 +4,7 @@
 // the Compare dock.
 #pragma once
 
-#include "bench/Baselines.h"
+#include "measure/Baselines.h"
 #include "codegen/ScheduleImport.h"
 #include "pipeline/PipelineSource.h"
 

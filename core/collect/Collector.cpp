@@ -3,11 +3,11 @@
 // commit rows; the watchdog that stops everything at the deadline or on a cancel.
 #include "collect/Collector.h"
 
-#include "bench/BenchJob.h"
+#include "measure/BenchJob.h"
 #include "bench/BenchRun.h"
-#include "bench/DeviceList.h"
-#include "bench/ReferenceCheck.h"
-#include "bench/WorkerRunner.h"
+#include "measure/DeviceList.h"
+#include "measure/ReferenceCheck.h"
+#include "measure/WorkerRunner.h"
 #include "collect/CollectCandidates.h"
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"

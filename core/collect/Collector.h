@@ -7,8 +7,8 @@
 // database already holds for this device is skipped, so a second run continues the first.
 #pragma once
 
-#include "bench/DeviceDetect.h"
-#include "bench/Measurement.h"
+#include "measure/DeviceDetect.h"
+#include "measure/Measurement.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 

@@ -6,7 +6,7 @@
 // nothing converts a float back to an integer (a rounding difference would be amplified).
 #pragma once
 
-#include "search/Rng.h"
+#include "util/Rng.h"
 
 #include <Halide.h>
 

@@ -3,7 +3,7 @@
 #include "pipeline/random/RandomPipeline.h"
 
 #include "pipeline/random/RandomBlocks.h"
-#include "search/Rng.h"
+#include "util/Rng.h"
 #include "util/Error.h"
 
 namespace beamscope {
