@@ -2,6 +2,7 @@
 #include "collect/CollectCandidates.h"
 
 #include "cost/CostModelFactory.h"
+#include "cost/CostOf.h"
 #include "schedule/ScheduleIO.h"
 
 #include <cmath>
@@ -63,7 +64,8 @@ std::vector<BenchCandidate> collectCandidates(const std::shared_ptr<const Functi
         if (!best || !best->state->complete()) continue;
         if (!seen.insert(scheduleToJson(*best->state).dump()).second) continue;
         set.candidates.push_back({"random#" + std::to_string(i), best->state,
-                                  predictCost(*best->state, search), engine.elapsedMs()});
+                                  costOf(*best->state, search.costModel, search.gpu).cost.total,
+                                  engine.elapsedMs()});
     }
     if (int(set.candidates.size()) > k) set.candidates.resize(size_t(k));
     return set.candidates;
