@@ -3,13 +3,14 @@
 // commit rows; the watchdog that stops everything at the deadline or on a cancel.
 #include "collect/Collector.h"
 
-#include "measure/BenchJob.h"
 #include "bench/BenchRun.h"
+#include "collect/CollectCandidates.h"
+#include "cost/CostOf.h"
+#include "dag/FunctionDAG.h"
+#include "measure/BenchJob.h"
 #include "measure/DeviceList.h"
 #include "measure/ReferenceCheck.h"
 #include "measure/WorkerRunner.h"
-#include "collect/CollectCandidates.h"
-#include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
 #include "store/BenchRecorder.h"
 #include "store/MeasurementStore.h"
@@ -116,7 +117,7 @@ void CollectRun::plan() {
             for (const BenchCandidate &c : candidates) {
                 Item item;
                 item.schedule = scheduleToJson(*c.state);
-                item.terms = predictedTerms(*c.state, m_search.gpu, m_search.costModel);
+                item.terms = costOf(*c.state, m_search.costModel, m_search.gpu).termsByName();
                 item.job = m_base;
                 item.job.source = source;
                 item.job.label = source.name + ":" + c.label;
