@@ -7,6 +7,8 @@
 #include "MainWindow.h"
 #include "ScreenshotRunner.h"
 
+#include "bench/WorkerRunner.h"
+#include "pipeline/UserCodeIsolation.h"
 #include "util/Error.h"
 #include "util/Version.h"
 
@@ -70,6 +72,9 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "beamscope: %s\n", e.what());
         return 1;
     }
+    // A user's generator is built in a process of its own first: its crash or hang is an error
+    // in the window, never the end of the window (and of the user's unsaved session).
+    setUserCodeIsolation({true, defaultWorkerPath(), UserCodeIsolationOptions{}.timeoutS});
     MainWindow window;
     window.setInitialOptions(options, gpu.name);
     window.announceGpu(gpu);
