@@ -12,16 +12,17 @@ namespace beamscope {
 struct PipelineSource {
     std::string name;                ///< catalog app name, or generator name
     std::string generatorLibrary;    ///< path of a generator .so; empty for the catalog
-    /// Path of a Python file of `@hl.generator` classes (`name` is one of them); empty: none.
-    std::string generatorPython = {};
-    /// Path of a pipeline written by Halide's serialize_pipeline (.hlpipe); `name` names it.
-    std::string pipelineFile = {};
     std::vector<std::string> params; ///< "key=value" parameter assignments
     /// Output estimate overrides, "NAME=MIN:EXTENT[,MIN:EXTENT...]" (see applyOutputEstimates)
     std::vector<std::string> estimates = {};
     /// Scalar input values, "NAME=VALUE" (see bindScalarInputs); an input not named here takes
     /// its estimate, else its default.
     std::vector<std::string> inputs = {};
+    // Last, so that the positional initializers {name, library, params} stay valid.
+    /// Path of a Python file of `@hl.generator` classes (`name` is one of them); empty: none.
+    std::string generatorPython = {};
+    /// Path of a pipeline written by Halide's serialize_pipeline (.hlpipe); `name` names it.
+    std::string pipelineFile = {};
 };
 
 /// The user's file the pipeline comes from (generator library, Python file or .hlpipe); empty

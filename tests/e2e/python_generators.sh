@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Pipelines users bring in their own code, through the CLI as a user would:
 #  - the Python generators of tests/data/python (--generator-py): dag, search, export as Python,
-#    and bench on the OpenCL device (top 2 of a small beam + greedy samples + the naive
+#    and bench on the OpenCL device (top 1 of a small beam + greedy samples + the naive
 #    baseline, every row correct); a syntax error, an exception and a wrong name are one line;
 #  - a .hlpipe file (--pipeline-file) written from one of them;
 #  - C++ generators that abort, segfault or hang in generate(): one line each, exit 1 (never a
@@ -63,7 +63,7 @@ for gen in py_blur py_gradients py_histogram py_pyramid; do
     else
         fail "$gen: export failed: $(head -c 300 "$tmp/err")"
     fi
-    json=$("$cli" bench "$gen" "$@" --device opencl --mode topk --top 2 --beam 2 --passes 1 \
+    json=$("$cli" bench "$gen" "$@" --device opencl --mode topk --top 1 --beam 2 --passes 1 \
         --repeats 1 --warmup 0 --baseline naive --json -q --no-db 2>"$tmp/err")
     rc=$?
     verdict=$(python3 - "$json" <<'PY'
@@ -94,7 +94,9 @@ echo "(generators took $(( $(date +%s) - start )) s)"
 # -p and --input reach the Python generator.
 "$cli" dag py_blur --generator-py "$data/blur.py" -p radius=2 --input strength=0.5 >"$tmp/dag" \
     2>"$tmp/err" || fail "py_blur -p radius=2: $(head -c 300 "$tmp/err")"
-grep -q "strength=0.5" "$tmp/dag" || fail "py_blur: dag does not show strength=0.5"
+expect_error 2 "is not a float32 value" dag py_blur --generator-py "$data/blur.py" --input strength=x
+expect_error 1 "HalideError: Generator py_blur has no GeneratorParam(s) named: ['radiu']" \
+    dag py_blur --generator-py "$data/blur.py" -p radiu=2
 
 # The user's mistakes: one line naming file and line, or the generators the file has.
 expect_error 1 "$data/broken/syntax_error.py:9: SyntaxError: expected ':'" \
