@@ -1,8 +1,9 @@
-// `beamscope-cli export APP [search options] --out FILE.h`: search, then write the best
-// schedule as a self-contained Halide C++ function.
+// `beamscope-cli export APP [search options] --out FILE.h [--lang python]`: search, then write
+// the best schedule as a self-contained Halide C++ function (or Python, for Python generators).
 #include "Commands.h"
 #include "SearchCliOptions.h"
 
+#include "codegen/SchedulePythonSource.h"
 #include "codegen/ScheduleSource.h"
 #include "util/Error.h"
 
@@ -20,6 +21,7 @@ struct ExportArgs {
     std::string out;
     std::string function;
     bool noStaging = false;
+    std::string lang = "cpp";
 };
 
 } // namespace
@@ -29,7 +31,12 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
     auto args = std::make_shared<ExportArgs>();
     addPipelineOptions(*command, args->source);
     args->search.addTo(*command);
-    command->add_option("--out", args->out, "the header to write")->required();
+    command->add_option("--out", args->out, "the file to write (a C++ header, or a .py module)")
+        ->required();
+    command
+        ->add_option("--lang", args->lang,
+                     "cpp (a header) or python (Halide's Python bindings), default cpp")
+        ->check(CLI::IsMember({"cpp", "python"}));
     command->add_option("--function", args->function, "name of the C++ function (default: apply_<app>_schedule)");
     command->add_flag("--no-staging", args->noStaging,
                       "do not stage producers in registers at their consumers' threads (paper 4.7)");
@@ -43,7 +50,10 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
             const std::string function = args->function.empty() ? defaultScheduleFunctionName(dag->pipelineName()) : args->function;
             ScheduleCallOptions calls = ScheduleCallOptions::forGpu(options.gpu);
             calls.stageProducers = !args->noStaging;
-            const std::string source = scheduleSource(*best.state, &best.cost, function, calls);
+            const bool python = args->lang == "python";
+            const std::string source =
+                python ? schedulePythonSource(*best.state, &best.cost, function, calls)
+                       : scheduleSource(*best.state, &best.cost, function, calls);
             // Written next to the target and renamed, so a failed write never leaves half a file.
             const std::string temp = args->out + ".tmp";
             {
@@ -53,7 +63,8 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
                 if (!out.flush()) throw Error("cannot write '" + args->out + "'");
             }
             std::filesystem::rename(temp, args->out);
-            std::cout << "wrote " << args->out << ": " << function << "(Halide::Pipeline), predicted "
+            std::cout << "wrote " << args->out << ": " << function
+                      << (python ? "(pipeline)" : "(Halide::Pipeline)") << ", predicted "
                       << best.cost.total << " ms on " << engine.options().gpu.name << "\n";
             return 0;
         };

@@ -3,6 +3,8 @@
 // 2 for usage errors, 1 for failures.
 #include "Commands.h"
 
+#include "measure/WorkerRunner.h"
+#include "pipeline/UserCodeIsolation.h"
 #include "util/Error.h"
 #include "util/Version.h"
 
@@ -10,16 +12,36 @@
 
 namespace beamscope::cli {
 
+namespace {
+
+/// --build-timeout of whichever command was given (UserCodeIsolation.h).
+double buildTimeoutS = UserCodeIsolationOptions{}.timeoutS;
+
+} // namespace
+
 void addPipelineOptions(CLI::App &command, PipelineSource &source) {
-    command.add_option("app", source.name, "catalog app name, or generator name with --generator-lib")
+    command
+        .add_option("app", source.name,
+                    "catalog app name, or generator name with --generator-lib or --generator-py, "
+                    "or a name for the --pipeline-file pipeline")
         ->required();
     command.add_option("--generator-lib", source.generatorLibrary,
                        "shared library of Halide generators built against Beamscope's Halide");
+    command.add_option("--generator-py", source.generatorPython,
+                       "Python file of @hl.generator classes (Halide's Python bindings)");
+    command.add_option("--pipeline-file", source.pipelineFile,
+                       "pipeline written by Halide's serialize_pipeline (.hlpipe); give input "
+                       "estimates with --estimate and scalars with --input");
+    command
+        .add_option("--build-timeout", buildTimeoutS,
+                    "seconds a user's generator may take to build (default 60)")
+        ->check(CLI::PositiveNumber);
     command.add_option("-p,--param", source.params, "parameter as key=value (repeatable)")
         ->allow_extra_args(false);
     command
         .add_option("--estimate", source.estimates,
-                    "output estimate as NAME=MIN:EXTENT[,MIN:EXTENT...] (repeatable), e.g. "
+                    "output (or input buffer) estimate as NAME=MIN:EXTENT[,MIN:EXTENT...] "
+                    "(repeatable), e.g. "
                     "output=0:1920,0:1080")
         ->allow_extra_args(false);
     command
@@ -65,6 +87,8 @@ int main(int argc, char **argv) {
         std::cerr << "beamscope-cli: " << e.what() << "\n";
         return 2;
     }
+    // A user's generator is built in a process of its own first: its crash or hang is one line.
+    setUserCodeIsolation({true, defaultWorkerPath(), cli::buildTimeoutS});
     try {
         return action ? action() : 2;
     } catch (const UsageError &e) {

@@ -61,6 +61,10 @@ void SearchController::releaseOnWorker(SearchStepPtr snapshot) {
 void SearchController::newGeneration() {
     m_jobs.restart();
     m_replayJobs.restart();
+    clearHistory();
+}
+
+void SearchController::clearHistory() {
     releaseOnWorker(std::move(m_lastStep));
     for (SearchStepPtr &step : m_wholeCache)
         releaseOnWorker(std::move(step));
@@ -73,16 +77,20 @@ void SearchController::newGeneration() {
 }
 
 void SearchController::load(const PipelineSource &source, const SearchOptions &options) {
-    newGeneration();
-    m_source = source;
-    m_options = options;
-    m_dag.reset();
+    // The running search stops now, but what it found stays until the new pipeline is built: a
+    // pipeline that fails to build (user code that crashes or hangs, say) leaves the search and
+    // the session as they were.
+    m_jobs.restart();
+    m_replayJobs.restart();
     SearchWorker *worker = m_worker.get();
     m_jobs.post([this, worker, source, options](const JobTracker::Job &job) {
         try {
             DagPtr dag = worker->load(source, options);
             const int estimated = worker->estimatedSteps();
-            job.deliver([this, dag, estimated] {
+            job.deliver([this, dag, estimated, source, options] {
+                clearHistory();
+                m_source = source;
+                m_options = options;
                 m_dag = dag;
                 m_estimatedSteps = estimated;
                 Q_EMIT loaded(dag);

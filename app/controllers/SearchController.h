@@ -69,6 +69,8 @@ public:
 
 public Q_SLOTS:
     /// Builds the pipeline and a fresh engine with `options`; emits loaded() then searchReset().
+    /// The running search stops at once; a pipeline that fails to build (error()) leaves the
+    /// loaded one, its search and its history as they were.
     void load(const beamscope::PipelineSource &source, const beamscope::SearchOptions &options);
     /// A fresh engine over the loaded DAG with new options (pins, beam, seed...).
     void reconfigure(const beamscope::SearchOptions &options);
@@ -129,6 +131,9 @@ Q_SIGNALS:
 private:
     void advance(StopRule rule, int target);
     void newGeneration();
+    /// Forgets the search's steps (history, last step, replays); newGeneration and a load that
+    /// succeeded call it.
+    void clearHistory();
     void deliverError(const JobTracker::Job &job, const QString &message);
     /// The whole step `k` from the small cache of whole steps, else nullptr.
     SearchStepPtr cachedWhole(int k) const;

@@ -7,14 +7,14 @@ namespace beamscope {
 
 std::shared_ptr<const FunctionDAG> SearchWorker::load(const PipelineSource &source,
                                                       const SearchOptions &options) {
-    m_engine.reset();
-    m_dag.reset();
-    m_stepsDone = 0;
+    // Built before anything is dropped: a pipeline that fails leaves the loaded one searchable.
     auto dag = wrapHalideErrors("cannot analyze '" + source.name + "'", [&] {
         return std::make_shared<const FunctionDAG>(loadPipeline(source));
     });
+    auto engine = std::make_unique<SearchEngine>(dag, options);
     m_dag = dag;
-    configure(options);
+    m_engine = std::move(engine);
+    m_stepsDone = 0;
     return dag;
 }
 

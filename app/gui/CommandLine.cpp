@@ -118,7 +118,7 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     parser.addVersionOption();
     const QCommandLineOption app(
         QStringLiteral("app"),
-        QStringLiteral("catalog app, or generator name with --generator-lib"),
+        QStringLiteral("catalog app, or generator name with --generator-lib or --generator-py"),
         QStringLiteral("APP"));
     const QCommandLineOption param({QStringLiteral("p"), QStringLiteral("param")},
                                    QStringLiteral("parameter key=value (repeatable)"),
@@ -126,6 +126,12 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     const QCommandLineOption lib(QStringLiteral("generator-lib"),
                                  QStringLiteral("shared library of Halide generators"),
                                  QStringLiteral("PATH"));
+    const QCommandLineOption python(QStringLiteral("generator-py"),
+                                    QStringLiteral("Python file of @hl.generator classes"),
+                                    QStringLiteral("FILE.py"));
+    const QCommandLineOption hlpipe(QStringLiteral("pipeline-file"),
+                                    QStringLiteral("pipeline from Halide's serialize_pipeline"),
+                                    QStringLiteral("FILE.hlpipe"));
     const QCommandLineOption estimate(
         QStringLiteral("estimate"),
         QStringLiteral("output estimate NAME=MIN:EXTENT[,MIN:EXTENT...] (repeatable)"),
@@ -187,7 +193,7 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         QStringLiteral("A,B"));
     parser.addOptions({app, param, lib, estimate, input, beam, passes, seed, gpu, pins, steps, shot,
                        dock, bench, tune, db, costModel});
-    parser.addOptions({showStep, compare});
+    parser.addOptions({showStep, compare, python, hlpipe});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("a session file to open"),
                                  QStringLiteral("[SESSION.json]"));
@@ -205,20 +211,24 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         PipelineSource source;
         source.name = parser.value(app).toStdString();
         source.generatorLibrary = parser.value(lib).toStdString();
+        source.generatorPython = parser.value(python).toStdString();
+        source.pipelineFile = parser.value(hlpipe).toStdString();
+        checkPipelineSource(source);
         for (const QString &p : parser.values(param))
             source.params.push_back(p.toStdString());
         for (const QString &e : parser.values(estimate))
             source.estimates.push_back(e.toStdString());
         for (const QString &i : parser.values(input))
             source.inputs.push_back(i.toStdString());
-        if (source.generatorLibrary.empty())
+        if (userFile(source).empty())
             checkCatalogApp(source);
-        else if (!QFileInfo::exists(parser.value(lib)))
-            throw UsageError("no generator library '" + source.generatorLibrary + "'");
+        else if (!QFileInfo::exists(QString::fromStdString(userFile(source))))
+            throw UsageError("no such file '" + userFile(source) + "'");
         out.source = source;
     } else if (parser.isSet(param) || parser.isSet(lib) || parser.isSet(estimate) ||
-               parser.isSet(input)) {
-        throw UsageError("-p, --estimate, --input and --generator-lib need --app");
+               parser.isSet(input) || parser.isSet(python) || parser.isSet(hlpipe)) {
+        throw UsageError("-p, --estimate, --input, --generator-lib, --generator-py and "
+                         "--pipeline-file need --app");
     }
     if (out.source && !out.session.isEmpty())
         throw UsageError("give either --app or a session file, not both");

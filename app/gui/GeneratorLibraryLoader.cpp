@@ -3,10 +3,35 @@
 #include "GeneratorLibraryLoader.h"
 
 #include "pipeline/GeneratorLibrary.h"
+#include "pipeline/PythonGenerator.h"
+#include "pipeline/UserCodeIsolation.h"
+#include "util/Error.h"
+
+#include <QFileInfo>
 
 #include <exception>
 
 namespace beamscope {
+
+namespace {
+
+/// The generators of the file at `path` (a library, a Python file, or a .hlpipe file: one
+/// pipeline, named after the file); sets `openedPath` to the path the file is recorded as.
+std::vector<std::string> generatorsIn(const QString &path, QString &openedPath) {
+    openedPath = path;
+    if (path.endsWith(QStringLiteral(".py"))) // run by Python in a process of its own
+        return listPythonGenerators(path.toStdString(), userCodeIsolation().timeoutS);
+    if (path.endsWith(QStringLiteral(".hlpipe"))) {
+        if (!QFileInfo(path).isFile())
+            throw Error("cannot open pipeline file '" + path.toStdString() + "': no such file");
+        return {QFileInfo(path).completeBaseName().toStdString()};
+    }
+    const GeneratorLibrary library = GeneratorLibrary::open(path.toStdString());
+    openedPath = QString::fromStdString(library.path());
+    return library.generators();
+}
+
+} // namespace
 
 GeneratorLibraryLoader::GeneratorLibraryLoader(QObject *parent)
     : QObject(parent), m_jobs(this, QStringLiteral("beamscope-generator-library")) {}
@@ -21,9 +46,7 @@ void GeneratorLibraryLoader::load(const QString &path) {
         QStringList generators;
         bool ok = false;
         try {
-            const GeneratorLibrary library = GeneratorLibrary::open(path.toStdString());
-            openedPath = QString::fromStdString(library.path());
-            for (const std::string &name : library.generators())
+            for (const std::string &name : generatorsIn(path, openedPath))
                 generators << QString::fromStdString(name);
             ok = true;
         } catch (const std::exception &e) {

@@ -1,4 +1,6 @@
-// GeneratorLibraryLoader: opens a generator library (dlopen, then Halide's generator registry)
+// GeneratorLibraryLoader: opens a generator library (dlopen, then Halide's generator registry;
+// with isolation on, first in a process of its own), lists a Python file's generators (in Python)
+// or names a .hlpipe file's pipeline
 // on a worker thread, since a library's static initializers may take any time, and delivers its
 // generator names or a one-line error on the GUI thread (through the JobTracker). A newer
 // request drops an older one's result. The library must be built against the libHalide Beamscope

@@ -200,6 +200,13 @@ void MainWindow::createMenus() {
             tr("Search traces of beamscope-cli search --trace (*.jsonl *.json);;All files (*)"));
         if (!path.isEmpty()) m_explain->openTrace(path);
     });
+    QAction *python = file->addAction(tr("Open &Python generator…"), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open a Python generator"), QString(),
+                                         tr("Halide Python generators (*.py);;All files (*)"));
+        if (!path.isEmpty()) m_pipeline->openGeneratorLibrary(path, true);
+    });
+    python->setToolTip(tr("List the @hl.generator classes of a Python file in the Pipeline dock"));
     file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] { saveSession(false); });
     file->addAction(tr("Save session &as…"), QKeySequence::SaveAs, this,
                     [this] { saveSession(true); });

@@ -98,9 +98,11 @@ void PipelinePanel::showEntry(int index) {
     m_generatorParams->setVisible(!entry.library.empty());
     m_scalarInputs->setVisible(!entry.library.empty());
     if (!entry.library.empty()) {
+        const QString file = QFileInfo(QString::fromStdString(entry.library)).fileName();
         m_description->setText(
-            tr("Generator from %1")
-                .arg(QFileInfo(QString::fromStdString(entry.library)).fileName()));
+            file.endsWith(QStringLiteral(".py"))       ? tr("Python generator from %1").arg(file)
+            : file.endsWith(QStringLiteral(".hlpipe")) ? tr("Serialized pipeline %1").arg(file)
+                                                       : tr("Generator from %1").arg(file));
         return;
     }
     const AppDefinition *app = definitionOf(entry.name);
@@ -122,7 +124,7 @@ PipelineSource PipelinePanel::source() const {
     if (index < 0) return s;
     const Entry &entry = m_entries[size_t(index)];
     s.name = entry.name;
-    s.generatorLibrary = entry.library;
+    setUserFile(s, entry.library);
     for (const QString &e : m_estimates->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
         s.estimates.push_back(e.toStdString());
     if (entry.library.empty() && entry.name == "random") {
@@ -164,17 +166,17 @@ bool sameLibrary(const std::string &a, const std::string &b) {
 
 void PipelinePanel::setSource(const PipelineSource &source) {
     m_pendingSource.reset();
-    if (showSource(source) || source.generatorLibrary.empty()) return;
+    if (showSource(source) || userFile(source).empty()) return;
     m_pendingSource = source;
-    openGeneratorLibrary(QString::fromStdString(source.generatorLibrary));
+    openGeneratorLibrary(QString::fromStdString(userFile(source)));
 }
 
 bool PipelinePanel::showSource(const PipelineSource &source) {
-    const bool random = source.generatorLibrary.empty() && isRandomSpec(source.name);
+    const bool random = userFile(source).empty() && isRandomSpec(source.name);
     int found = -1;
     for (size_t i = 0; i < m_entries.size() && found < 0; ++i) {
         if (m_entries[i].name == (random ? std::string("random") : source.name) &&
-            sameLibrary(m_entries[i].library, source.generatorLibrary))
+            sameLibrary(m_entries[i].library, userFile(source)))
             found = int(i);
     }
     if (found < 0) return false;
@@ -183,7 +185,7 @@ bool PipelinePanel::showSource(const PipelineSource &source) {
     for (const std::string &e : source.estimates)
         estimates << QString::fromStdString(e);
     m_estimates->setText(estimates.join(QLatin1Char(' ')));
-    if (!source.generatorLibrary.empty()) {
+    if (!userFile(source).empty()) {
         QStringList params;
         for (const std::string &p : source.params)
             params << QString::fromStdString(p);
@@ -248,7 +250,7 @@ void PipelinePanel::libraryLoaded(const QString &path, const QString &openedPath
         }
         if (first < 0) first = index;
     }
-    if (m_pendingSource && sameLibrary(m_pendingSource->generatorLibrary, library)) {
+    if (m_pendingSource && sameLibrary(userFile(*m_pendingSource), library)) {
         showSource(*std::exchange(m_pendingSource, std::nullopt));
     } else if (std::exchange(m_selectFirstLoaded, false) && first >= 0) {
         m_app->setCurrentIndex(first);
@@ -276,8 +278,10 @@ void PipelinePanel::showLibraryStatus(const QString &text, bool error) {
 }
 
 void PipelinePanel::browseLibrary() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open generator library"), QString(),
-                                                      tr("Shared libraries (*.so);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open generator library"), QString(),
+        tr("Shared libraries (*.so);;Python generators (*.py);;Halide pipelines (*.hlpipe);;All "
+           "files (*)"));
     if (!path.isEmpty()) openGeneratorLibrary(path, true);
 }
 

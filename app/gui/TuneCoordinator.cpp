@@ -17,7 +17,7 @@ namespace {
 
 /// What identifies the pipeline a stopped run tuned, for Resume.
 std::string sourceKey(const PipelineSource &s) {
-    std::string key = s.name + "|" + s.generatorLibrary;
+    std::string key = s.name + "|" + userFile(s);
     for (const std::string &p : s.params)
         key += "|" + p;
     for (const std::string &e : s.estimates)

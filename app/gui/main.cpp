@@ -8,6 +8,8 @@
 #include "ScreenshotRunner.h"
 #include "cost/PretrainedModel.h"
 
+#include "measure/WorkerRunner.h"
+#include "pipeline/UserCodeIsolation.h"
 #include "util/Error.h"
 #include "util/Version.h"
 
@@ -74,6 +76,9 @@ int main(int argc, char **argv) {
     }
     // The default model: the pretrained one where it fits the GPU model, else analytic.
     if (args.costModel.isEmpty()) options.costModel = defaultCostModelSpec(options.gpu);
+    // A user's generator is built in a process of its own first: its crash or hang is an error
+    // in the window, never the end of the window (and of the user's unsaved session).
+    setUserCodeIsolation({true, defaultWorkerPath(), UserCodeIsolationOptions{}.timeoutS});
     MainWindow window;
     window.setInitialOptions(options, gpu.name);
     window.announceGpu(gpu);

@@ -6,11 +6,16 @@
 //   beamscope-worker --triage JOB.json KERNEL.cl: crash triage of a job (CrashTriage.h): the
 //     schedule on the host with bounds checks, then its OpenCL kernels written to KERNEL.cl;
 //     each finding is a JSON line on stdout.
+//   beamscope-worker --build-pipeline SOURCE_JSON: builds a user's pipeline (PipelineSource as
+//     JSON) and nothing else; exit 0 with {"built": true}, 1 with {"failure": ...}. The front ends
+//     run it first (UserCodeIsolation.h), so user code that crashes or hangs kills only this.
 //   beamscope-worker --build-opencl KERNEL.cl: builds that source alone on the OpenCL device;
 //     exit 0 with {"built": true, ...}, 1 with {"failure": ...}; a compiler crash kills it.
 #include "measure/CrashTriage.h"
 #include "measure/OpenClBuild.h"
 #include "measure/WorkerTask.h"
+#include "pipeline/GeneratorLibrary.h"
+#include "pipeline/PipelineSourceJson.h"
 #include "util/Error.h"
 #include "util/Version.h"
 
@@ -54,6 +59,24 @@ template <typename Body> int guarded(Body body) {
     }
 }
 
+int buildPipeline(const std::string &sourceJson) {
+    using namespace beamscope;
+    return guarded([&] {
+        const PipelineSource source = pipelineSourceFromJson(nlohmann::json::parse(sourceJson));
+        if (source.name.empty() && !source.generatorLibrary.empty()) { // open it, build nothing
+            const GeneratorLibrary library = GeneratorLibrary::open(source.generatorLibrary);
+            std::cout << nlohmann::json{{"built", true}, {"generators", library.generators()}}
+                      << std::endl;
+            return 0;
+        }
+        const PipelineInstance instance = loadPipeline(source);
+        std::cout << nlohmann::json{{"built", true},
+                                    {"outputs", instance.pipeline.outputs().size()}}
+                  << std::endl;
+        return 0;
+    });
+}
+
 int triage(const std::string &jobPath, const std::string &kernelPath) {
     using namespace beamscope;
     std::string text;
@@ -76,10 +99,11 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc == 3 && std::string(argv[1]) == "--build-opencl") return buildOpenCl(argv[2]);
+    if (argc == 3 && std::string(argv[1]) == "--build-pipeline") return buildPipeline(argv[2]);
     if (argc == 4 && std::string(argv[1]) == "--triage") return triage(argv[2], argv[3]);
     if (argc != 2 || std::string(argv[1]) == "--help") {
         std::cerr << "usage: beamscope-worker JOB.json | - | --version | --triage JOB.json "
-                     "KERNEL.cl | --build-opencl KERNEL.cl\n";
+                     "KERNEL.cl | --build-opencl KERNEL.cl | --build-pipeline SOURCE_JSON\n";
         return 2;
     }
     std::string text;

@@ -3,6 +3,7 @@
 // defaultScheduleFunctionName; scheduleSource.
 #include "codegen/ScheduleSource.h"
 
+#include "codegen/SourceIdentifiers.h"
 #include "util/Error.h"
 
 #include <cctype>
@@ -34,48 +35,6 @@ const std::set<std::string> &reservedWords() {
         "std", "pipeline", "outputs", "env", "funcs_by_name", "generated", "halide_name", "prefix",
         "find_func", "name", "found"};
     return words;
-}
-
-bool isIdentifier(const std::string &s) {
-    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-    for (char c : s) {
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-    }
-    return true;
-}
-
-/// Hands out C++ identifiers that are valid, not reserved and not taken in the scope.
-class Identifiers {
-public:
-    explicit Identifiers(std::set<std::string> taken = {}) : m_taken(std::move(taken)) {}
-    std::string make(const std::string &name) {
-        std::string id;
-        for (char c : name)
-            id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-        // Leading digits and "__" or "_X" (reserved for the implementation) get a prefix.
-        if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])) ||
-            (id[0] == '_' && id.size() > 1 &&
-             (id[1] == '_' || std::isupper(static_cast<unsigned char>(id[1]))))) {
-            id = "v" + id;
-        }
-        while (reservedWords().count(id) || m_taken.count(id))
-            id += "_";
-        m_taken.insert(id);
-        return id;
-    }
-    const std::set<std::string> &taken() const { return m_taken; }
-
-private:
-    std::set<std::string> m_taken;
-};
-
-std::string quote(const std::string &s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
 }
 
 /// Prints the calls of one Func, given identifiers for Funcs and for its loops.
@@ -178,21 +137,6 @@ void printStatements(std::ostream &os, const std::string &pad, const std::string
     if (open) os << ";\n";
 }
 
-std::string costShare(const StateCost &cost, int node) {
-    double own = 0;
-    bool found = false;
-    for (const StageCost &s : cost.stages) {
-        if (s.node != node) continue;
-        own += s.total();
-        found = true;
-    }
-    if (!found) return "";
-    char text[64];
-    std::snprintf(text, sizeof text, "; %.1f%% of the predicted cost",
-                  cost.total > 0 ? 100.0 * own / cost.total : 0.0);
-    return text;
-}
-
 /// The preamble that finds Funcs by the names Beamscope's FunctionDAG gives them: the user's
 /// name without Halide's "$n" suffix (added to a name reused in a process), and for Funcs that
 /// Halide named itself ("lambda_12", "f3") the prefix numbered in realization order; a repeated
@@ -236,6 +180,21 @@ void printLookup(std::ostream &os, const std::string &functionName) {
 
 } // namespace
 
+std::string costShare(const StateCost &cost, int node) {
+    double own = 0;
+    bool found = false;
+    for (const StageCost &s : cost.stages) {
+        if (s.node != node) continue;
+        own += s.total();
+        found = true;
+    }
+    if (!found) return "";
+    char text[64];
+    std::snprintf(text, sizeof text, "; %.1f%% of the predicted cost",
+                  cost.total > 0 ? 100.0 * own / cost.total : 0.0);
+    return text;
+}
+
 std::string defaultScheduleFunctionName(const std::string &pipelineName) {
     std::string name = "apply_";
     for (char c : pipelineName)
@@ -252,7 +211,7 @@ std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
     const std::vector<FuncCalls> plan = scheduleCalls(state, options);
 
     // Func identifiers live in the function's scope; loop identifiers must not shadow them.
-    Identifiers funcIdentifiers({functionName});
+    Identifiers funcIdentifiers(reservedWords(), {functionName});
     std::vector<std::string> funcIds(dag.nodes().size());
     for (const FuncCalls &fc : plan)
         funcIds[size_t(fc.node)] = funcIdentifiers.make(dag.node(fc.node).name);
@@ -281,7 +240,7 @@ std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
     printLookup(os, functionName);
     for (const FuncCalls &fc : plan) {
         os << "    Func " << funcIds[size_t(fc.node)] << " = find_func("
-           << quote(dag.node(fc.node).name) << ");\n";
+           << quoted(dag.node(fc.node).name) << ");\n";
     }
 
     for (const FuncCalls &fc : plan) {
@@ -291,7 +250,7 @@ std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
            << (cost ? costShare(*cost, fc.node) : "") << "\n";
 
         // Loop identifiers, declared once per Func in a block of their own.
-        Identifiers loopIdentifiers(funcIdentifiers.taken());
+        Identifiers loopIdentifiers(reservedWords(), funcIdentifiers.taken());
         std::map<std::string, std::string> varIds;
         std::vector<std::pair<CallVar, std::string>> declared;
         for (const ScheduleCall &c : fc.calls) {
@@ -307,7 +266,7 @@ std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
             for (const bool rvar : {false, true}) {
                 std::vector<std::string> items;
                 for (const auto &[v, id] : declared) {
-                    if (v.rvar == rvar) items.push_back(id + "(" + quote(v.name) + ")");
+                    if (v.rvar == rvar) items.push_back(id + "(" + quoted(v.name) + ")");
                 }
                 if (!items.empty()) printDeclaration(os, pad, rvar ? "RVar " : "Var ", items);
             }

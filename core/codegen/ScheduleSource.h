@@ -19,6 +19,10 @@ std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
                            const std::string &functionName,
                            const ScheduleCallOptions &options = {});
 
+/// "; 12.3% of the predicted cost": Func `node`'s share of `cost`; "" when no stage of it is in
+/// `cost`.
+std::string costShare(const StateCost &cost, int node);
+
 /// The function name exports use by default: "stencil_chain" -> "apply_stencil_chain_schedule".
 std::string defaultScheduleFunctionName(const std::string &pipelineName);
 

@@ -1,6 +1,7 @@
 // BenchJob <-> JSON.
 #include "measure/BenchJob.h"
 
+#include "pipeline/PipelineSourceJson.h"
 #include "util/Error.h"
 
 #include <cmath>
@@ -11,11 +12,7 @@ nlohmann::json BenchJob::toJson() const {
     nlohmann::json j;
     j["label"] = label;
     j["predicted"] = std::isfinite(predicted) ? nlohmann::json(predicted) : nlohmann::json();
-    j["pipeline"] = {{"app", source.name},
-                     {"generator_lib", source.generatorLibrary},
-                     {"params", source.params},
-                     {"estimates", source.estimates},
-                     {"inputs", source.inputs}};
+    j["pipeline"] = pipelineSourceToJson(source);
     j["schedule"] = schedule;
     j["baseline"] = baseline;
     j["gpu"] = gpu.name.empty() ? nlohmann::json() : gpu.toJson();
@@ -49,12 +46,7 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
     try {
         job.label = j.value("label", std::string());
         if (j.contains("predicted") && j["predicted"].is_number()) job.predicted = j["predicted"];
-        const nlohmann::json &p = j.at("pipeline");
-        job.source.name = p.at("app").get<std::string>();
-        job.source.generatorLibrary = p.value("generator_lib", std::string());
-        job.source.params = p.value("params", std::vector<std::string>());
-        job.source.estimates = p.value("estimates", std::vector<std::string>());
-        job.source.inputs = p.value("inputs", std::vector<std::string>());
+        job.source = pipelineSourceFromJson(j.at("pipeline"));
         job.schedule = j.value("schedule", nlohmann::json());
         job.baseline = j.value("baseline", std::string());
         if (j.contains("gpu") && !j["gpu"].is_null())

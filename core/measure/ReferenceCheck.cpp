@@ -31,7 +31,7 @@ std::string deviceKey(const BenchJob &job) {
 
 std::string referenceKey(const BenchJob &job) {
     std::ostringstream os;
-    os << job.source.generatorLibrary << "|" << job.source.name;
+    os << userFile(job.source) << "|" << job.source.name;
     for (const std::string &p : job.source.params)
         os << "|" << p;
     for (const std::string &e : job.source.estimates) // output sizes, hence input sizes

@@ -129,6 +129,22 @@ void applyOutputEstimates(const PipelineInstance &instance, const std::vector<st
                                     int(parsed.ranges[d].second));
             }
         }
+        for (Halide::Parameter input : instance.inputs) {
+            if (found || !input.is_buffer() || displayName(input.name()) != parsed.output) {
+                continue;
+            }
+            found = true;
+            if (input.dimensions() != int(parsed.ranges.size())) {
+                throw UsageError("estimate '" + spec + "': input '" + parsed.output + "' has " +
+                                 std::to_string(input.dimensions()) + " dimensions, not " +
+                                 std::to_string(parsed.ranges.size()));
+            }
+            // An input's estimate: a .hlpipe file (Halide's serializer drops them) needs it.
+            for (int d = 0; d < input.dimensions(); ++d) {
+                input.set_min_constraint_estimate(d, int(parsed.ranges[size_t(d)].first));
+                input.set_extent_constraint_estimate(d, int(parsed.ranges[size_t(d)].second));
+            }
+        }
         if (!found) {
             std::string names;
             for (const Halide::Func &output : instance.pipeline.outputs())

@@ -6,6 +6,7 @@
 // kill the process); GeneratorLibrary::open; GeneratorLibrary::build; parseKeyValues.
 #include "pipeline/GeneratorLibrary.h"
 
+#include "pipeline/UserCodeIsolation.h"
 #include "util/Error.h"
 
 #include <dlfcn.h>
@@ -219,6 +220,9 @@ GeneratorLibrary GeneratorLibrary::open(const std::string &path) {
                             "' is already registered by another library in this process");
             }
         }
+        // Its static initializers run on dlopen: first in a process of their own, if asked.
+        if (const UserCodeIsolationOptions isolation = userCodeIsolation(); isolation.enabled)
+            buildInChildProcess(libraryOnly(path), isolation);
         dlerror();
         void *handle = dlopen(absolute.c_str(), RTLD_NOW | RTLD_GLOBAL);
         if (!handle) {

@@ -36,6 +36,8 @@ nlohmann::json traceSearchToJson(const PipelineSource &source, const SearchOptio
     return {{"trace_version", kTraceVersion},
             {"app", source.name},
             {"generator_lib", absolute(source.generatorLibrary)},
+            {"generator_py", absolute(source.generatorPython)},
+            {"pipeline_file", absolute(source.pipelineFile)},
             {"params", source.params},
             {"estimates", source.estimates},
             {"inputs", source.inputs},
@@ -62,6 +64,8 @@ TraceSearch traceSearchFromJson(const nlohmann::json &j) {
     t.source.name = field<std::string>(j, "app", "");
     if (t.source.name.empty()) throw Error("search field 'app' is missing");
     t.source.generatorLibrary = field<std::string>(j, "generator_lib", "");
+    t.source.generatorPython = field<std::string>(j, "generator_py", "");
+    t.source.pipelineFile = field<std::string>(j, "pipeline_file", "");
     t.source.params = field<std::vector<std::string>>(j, "params", {});
     t.source.estimates = field<std::vector<std::string>>(j, "estimates", {});
     t.source.inputs = field<std::vector<std::string>>(j, "inputs", {});

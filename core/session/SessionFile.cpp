@@ -38,6 +38,8 @@ nlohmann::json sessionToJson(const Session &session) {
                         {"pipeline",
                          {{"name", session.source.name},
                           {"generator_library", session.source.generatorLibrary},
+                          {"generator_python", session.source.generatorPython},
+                          {"pipeline_file", session.source.pipelineFile},
                           {"params", session.source.params},
                           {"estimates", session.source.estimates},
                           {"inputs", session.source.inputs}}},
@@ -74,6 +76,8 @@ Session sessionFromJson(const nlohmann::json &j) {
     const nlohmann::json p = field<nlohmann::json>(j, "pipeline", "the file");
     s.source.name = field<std::string>(p, "name", "\"pipeline\"");
     s.source.generatorLibrary = optionalField<std::string>(p, "generator_library", "");
+    s.source.generatorPython = optionalField<std::string>(p, "generator_python", "");
+    s.source.pipelineFile = optionalField<std::string>(p, "pipeline_file", "");
     s.source.params = optionalField<std::vector<std::string>>(p, "params", {});
     s.source.estimates = optionalField<std::vector<std::string>>(p, "estimates", {});
     s.source.inputs = optionalField<std::vector<std::string>>(p, "inputs", {});

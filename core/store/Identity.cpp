@@ -52,7 +52,7 @@ std::string PipelineIdentity::key() const {
 PipelineSource PipelineIdentity::source() const {
     PipelineSource s;
     s.name = app;
-    s.generatorLibrary = generatorLibrary;
+    setUserFile(s, generatorLibrary); // .so, .py or .hlpipe
     s.params = params;
     s.estimates = estimates;
     s.inputs = inputs;
@@ -83,10 +83,11 @@ std::vector<std::string> PipelineIdentity::inputsOfKey(const std::string &key) {
 PipelineIdentity PipelineIdentity::of(const PipelineSource &source, const FunctionDAG &dag) {
     PipelineIdentity id;
     id.app = source.name;
-    if (!source.generatorLibrary.empty()) {
+    // The user's file, whichever kind (its extension tells .so, .py and .hlpipe apart).
+    if (const std::string &file = userFile(source); !file.empty()) {
         std::error_code ec;
-        std::filesystem::path p = std::filesystem::absolute(source.generatorLibrary, ec);
-        id.generatorLibrary = ec ? source.generatorLibrary : p.lexically_normal().string();
+        std::filesystem::path p = std::filesystem::absolute(file, ec);
+        id.generatorLibrary = ec ? file : p.lexically_normal().string();
     }
     id.params = source.params;
     std::sort(id.params.begin(), id.params.end());

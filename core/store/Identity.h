@@ -22,7 +22,8 @@ class FunctionDAG;
 /// A pipeline as measured: enough to rebuild it, and a hash of the DAG that was analyzed.
 struct PipelineIdentity {
     std::string app;                    ///< catalog app or generator name
-    std::string generatorLibrary;       ///< absolute path, "" for the catalog
+    std::string generatorLibrary;       ///< the user's file, absolute; "" for the catalog
+                                        ///< (.so, .py or .hlpipe: the name is historical)
     std::vector<std::string> params;    ///< "k=v", sorted
     std::vector<std::string> estimates; ///< as given (overrides), in order
     std::vector<std::string> inputs;    ///< scalar inputs as bound, "NAME=VALUE" in input order

@@ -9,6 +9,7 @@
 #include "SearchToolBar.h"
 
 #include "controllers/SearchController.h"
+#include "pipeline/UserCodeIsolation.h"
 #include "views/beam/BeamModel.h"
 #include "views/beam/BeamView.h"
 #include "views/buckets/BucketModel.h"
@@ -240,6 +241,43 @@ private Q_SLOTS:
         QCOMPARE(errors.count(), 1);
         QVERIFY(errors.front().front().toString().contains("output"));
         QCOMPARE(hub->pins().size(), size_t(1)); // refused: the pins in force stay
+    }
+
+    /// A user's generator that aborts, segfaults or hangs (CrashingGenerators.cpp) is one line
+    /// in the window, which stays up with its search: the pipeline, steps and history it had.
+    void userCodeThatCrashesOrHangsLeavesTheWindowAndItsSearch() {
+        setUserCodeIsolation({true, BEAMSCOPE_TEST_WORKER, 3});
+        SearchController *search = m_window->searchController();
+        const int steps = search->stepsDone();
+        const int history = search->history().size();
+        QSignalSpy errors(m_window.get(), &MainWindow::errorShown);
+        const std::vector<std::pair<std::string, QString>> cases = {
+            {"crash_abort", QStringLiteral("crashed while building: signal 6 (Aborted)")},
+            {"crash_segfault", QStringLiteral("crashed while building: signal 11")},
+            {"crash_hang", QStringLiteral("did not finish building within 3 s")}};
+        for (const auto &[name, expected] : cases) {
+            PipelineSource source;
+            source.name = name;
+            source.generatorLibrary = BEAMSCOPE_TEST_CRASHING_GENERATOR_LIB;
+            const int before = errors.count();
+            m_window->loadPipeline(source);
+            QTRY_VERIFY_WITH_TIMEOUT(errors.count() > before, 60000);
+            const QString message = errors.last().front().toString();
+            QVERIFY2(message.contains(QString::fromStdString("generator '" + name + "'")),
+                     qPrintable(message));
+            QVERIFY2(message.contains(expected), qPrintable(message));
+            QVERIFY(!message.contains(QLatin1Char('\n')));
+            QVERIFY(m_window->isVisible());
+            QTRY_VERIFY_WITH_TIMEOUT(!search->isBusy(), 10000);
+            QCOMPARE(search->source().name, std::string("stencil_chain"));
+            QCOMPARE(search->stepsDone(), steps);
+            QCOMPARE(search->history().size(), history);
+            QVERIFY(search->dag() != nullptr);
+        }
+        // The search goes on from where it was.
+        search->stepOne();
+        QTRY_COMPARE_WITH_TIMEOUT(search->stepsDone(), steps + 1, 60000);
+        setUserCodeIsolation({});
     }
 };
 

@@ -17,6 +17,18 @@ require_opencl() {
     fi
 }
 
+# `expect_error STATUS TEXT ARGS...`: "$cli" ARGS exits with STATUS and prints one line on stderr
+# that contains TEXT (a fixed string). Uses $cli and the scratch directory $tmp of the script.
+expect_error() {
+    local want=$1 needle=$2
+    shift 2
+    "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    [ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want: $(head -c 300 "$tmp/err")"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*': stderr is not one line: $(cat "$tmp/err")"
+    grep -qF -- "$needle" "$tmp/err" || fail "'$*': stderr lacks '$needle': $(cat "$tmp/err")"
+}
+
 # The last line of a script: "NAME: all checks passed" and exit 0, or the count and exit 1.
 finish() {
     if [ "$failed" -gt 0 ]; then

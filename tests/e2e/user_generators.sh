@@ -20,17 +20,6 @@ export XDG_DATA_HOME="$tmp/xdg"
 trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/common.sh"
 
-# Exit status and one-line stderr of a command expected to fail.
-expect_error() {
-    local want=$1 needle=$2
-    shift 2
-    "$cli" "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    [ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want: $(head -c 300 "$tmp/err")"
-    [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "'$*': stderr is not one line: $(cat "$tmp/err")"
-    grep -q -- "$needle" "$tmp/err" || fail "'$*': stderr lacks '$needle': $(cat "$tmp/err")"
-}
-
 require_opencl
 
 # Generator, its --input values, and the outputs the DAG must show.

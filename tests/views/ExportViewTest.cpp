@@ -131,6 +131,37 @@ private Q_SLOTS:
         QCOMPARE(QApplication::clipboard()->text(), source);
     }
 
+    void thePythonChoiceShowsAndSavesTheSameScheduleAsPython() {
+        SelectionHub hub;
+        ExportView view(&hub);
+        view.resize(900, 700);
+        view.show();
+        QVERIFY(!view.isPython()); // C++ is the default
+        hub.setDag(m_greedy.dag);
+        hub.setStep(m_greedy.steps.back());
+        const QString cpp = view.source();
+        view.setPython(true);
+        const QString python = view.editor()->toPlainText();
+        QCOMPARE(view.source(), python);
+        QVERIFY(python.startsWith(QStringLiteral("# Halide GPU schedule of pipeline")));
+        QVERIFY(python.contains(QStringLiteral("def apply_stencil_chain_schedule(pipeline):")));
+        for (const Node &node : m_greedy.dag->nodes()) {
+            if (node.isInput) continue;
+            const QString name = QString::fromStdString(node.name);
+            QVERIFY2(python.contains(QStringLiteral("find_func(\"%1\")").arg(name)),
+                     qPrintable(name));
+            QVERIFY2(python.contains(QStringLiteral("    # %1: ").arg(name)), qPrintable(name));
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("stencil_chain_schedule.py"));
+        QVERIFY(view.saveTo(path));
+        QFile saved(path);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(saved.readAll()), python);
+        view.setPython(false);
+        QCOMPARE(view.source(), cpp);
+    }
+
     void incompleteStatesShowTheBestCompleteScheduleOrAMessage() {
         // Beam 2, three passes (the freezing pre-pass replaces the first): mid-pass-1 nothing is
         // complete; mid-way through a later pass an earlier pass's best is.

@@ -2,13 +2,15 @@
 // Copy, and the highlighter's colour set following the palette.
 #include "views/code/ExportView.h"
 
+#include "codegen/SchedulePythonSource.h"
 #include "codegen/ScheduleSource.h"
-#include "views/common/SelectionHub.h"
 #include "views/code/CppHighlighter.h"
 #include "views/code/ExportChoice.h"
+#include "views/common/SelectionHub.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -31,15 +33,18 @@ namespace beamscope {
 
 namespace {
 
-/// The C++ of `choice`'s state, or a comment block with the reason when there is none.
-QString exportText(const ExportChoice &choice, bool *exportable) {
+/// The C++ (or Python) of `choice`'s state, or a comment block with the reason when there is
+/// none.
+QString exportText(const ExportChoice &choice, bool python, bool *exportable) {
     *exportable = false;
     QString message = choice.message;
     if (choice.state) {
         try {
-            const std::string source =
-                scheduleSource(*choice.state, choice.cost ? &*choice.cost : nullptr,
-                               defaultScheduleFunctionName(choice.state->dag().pipelineName()));
+            const StateCost *cost = choice.cost ? &*choice.cost : nullptr;
+            const std::string function =
+                defaultScheduleFunctionName(choice.state->dag().pipelineName());
+            const std::string source = python ? schedulePythonSource(*choice.state, cost, function)
+                                              : scheduleSource(*choice.state, cost, function);
             *exportable = true;
             return QString::fromStdString(source);
         } catch (const std::exception &e) {
@@ -47,9 +52,11 @@ QString exportText(const ExportChoice &choice, bool *exportable) {
                           .arg(QString::fromStdString(e.what()));
         }
     }
+    const QString comment = python ? QStringLiteral("#") : QStringLiteral("//");
     QString text;
     for (const QString &line : message.split(QLatin1Char('\n')))
-        text += line.isEmpty() ? QStringLiteral("//\n") : QStringLiteral("// %1\n").arg(line);
+        text += line.isEmpty() ? comment + QLatin1Char('\n')
+                               : comment + QLatin1Char(' ') + line + QLatin1Char('\n');
     return text;
 }
 
@@ -58,7 +65,11 @@ QString exportText(const ExportChoice &choice, bool *exportable) {
 ExportView::ExportView(SelectionHub *hub, QWidget *parent)
     : QWidget(parent), m_hub(hub), m_caption(new QLabel(this)), m_editor(new QPlainTextEdit(this)),
       m_copy(new QPushButton(tr("Copy"), this)), m_save(new QPushButton(tr("Save…"), this)),
-      m_status(new QLabel(this)) {
+      m_status(new QLabel(this)), m_language(new QComboBox(this)) {
+    m_language->addItem(tr("C++"));
+    m_language->addItem(tr("Python"));
+    m_language->setToolTip(tr("Export as Halide C++ (a header), or as Python for a generator "
+                              "written with Halide's Python bindings"));
     m_caption->setWordWrap(true);
     m_caption->setTextFormat(Qt::RichText);
     m_editor->setReadOnly(true);
@@ -69,8 +80,8 @@ ExportView::ExportView(SelectionHub *hub, QWidget *parent)
     m_editor->setFont(mono);
     m_editor->setTabStopDistance(4 * QFontMetricsF(mono).horizontalAdvance(QLatin1Char(' ')));
     useHighlighterForPalette();
-    m_copy->setToolTip(tr("Copy the Halide C++ to the clipboard"));
-    m_save->setToolTip(tr("Save the Halide C++ as a header file"));
+    m_copy->setToolTip(tr("Copy the exported schedule to the clipboard"));
+    m_save->setToolTip(tr("Save the exported schedule (a C++ header or a Python module)"));
     // A long path or error must not widen the dock: the line is cut, the tooltip has it all.
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -78,6 +89,7 @@ ExportView::ExportView(SelectionHub *hub, QWidget *parent)
 
     auto *top = new QHBoxLayout;
     top->addWidget(m_caption, 1);
+    top->addWidget(m_language);
     top->addWidget(m_copy);
     top->addWidget(m_save);
     auto *layout = new QVBoxLayout(this);
@@ -89,6 +101,11 @@ ExportView::ExportView(SelectionHub *hub, QWidget *parent)
     connect(m_copy, &QPushButton::clicked, this, &ExportView::copyToClipboard);
     connect(m_save, &QPushButton::clicked, this, &ExportView::saveAs);
     connect(hub, &SelectionHub::stateChanged, this, &ExportView::followHub);
+    connect(m_language, &QComboBox::currentIndexChanged, this, [this] {
+        m_shownState = nullptr; // the same state, another language: regenerate
+        m_textStale = true;
+        if (isVisible()) updateText();
+    });
     followHub();
 }
 
@@ -127,7 +144,7 @@ void ExportView::updateText() {
         m_choice.cost.has_value() == m_shownWithCost)
         return;
     bool exportable = false;
-    const QString text = exportText(m_choice, &exportable);
+    const QString text = exportText(m_choice, isPython(), &exportable);
     m_shownState = exportable ? m_choice.state : nullptr;
     m_shownWithCost = m_choice.cost.has_value();
     m_source = exportable ? text : QString();
@@ -141,12 +158,20 @@ void ExportView::updateText() {
 void ExportView::scrollToSchedule() {
     // The lookup preamble is the same for every schedule: open where the schedule itself starts,
     // at the first "    // <Func>: <decision>" line.
-    static const QRegularExpression firstFunc(QStringLiteral("^    // [^ ]+: "));
+    static const QRegularExpression firstFunc(QStringLiteral("^    (//|#) [^ ]+: "));
     const QTextCursor found = m_editor->document()->find(firstFunc);
     if (found.isNull()) return;
     m_editor->setTextCursor(QTextCursor(found.block()));
     // Unwrapped, a QPlainTextEdit scrolls by lines: the value is the top line's number.
     m_editor->verticalScrollBar()->setValue(found.blockNumber());
+}
+
+bool ExportView::isPython() const {
+    return m_language->currentIndex() == 1;
+}
+
+void ExportView::setPython(bool python) {
+    m_language->setCurrentIndex(python ? 1 : 0);
 }
 
 void ExportView::setExportable(bool exportable) {
@@ -160,11 +185,13 @@ void ExportView::setExportable(bool exportable) {
 void ExportView::saveAs() {
     if (!canExport()) return;
     if (m_lastDirectory.isEmpty()) m_lastDirectory = QDir::homePath();
-    const QString name =
-        QString::fromStdString(m_shownState->dag().pipelineName()) + QStringLiteral("_schedule.h");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export schedule as Halide C++"),
-                                                      QDir(m_lastDirectory).filePath(name),
-                                                      tr("C++ headers (*.h *.hpp);;All files (*)"));
+    const bool python = isPython();
+    const QString name = QString::fromStdString(m_shownState->dag().pipelineName()) +
+                         (python ? QStringLiteral("_schedule.py") : QStringLiteral("_schedule.h"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, python ? tr("Export schedule as Python") : tr("Export schedule as Halide C++"),
+        QDir(m_lastDirectory).filePath(name),
+        python ? tr("Python (*.py);;All files (*)") : tr("C++ headers (*.h *.hpp);;All files (*)"));
     if (path.isEmpty()) return;
     m_lastDirectory = QFileInfo(path).absolutePath();
     saveTo(path);

@@ -1,4 +1,5 @@
-// ExportView: the schedule being inspected as Halide C++ (ScheduleSource) in a read-only,
+// ExportView: the schedule being inspected as Halide C++ (ScheduleSource) or, chosen in a combo
+// box, as Python (SchedulePythonSource) in a read-only,
 // highlighted code view, with a line saying which state it shows, and Save… / Copy. It follows
 // the SelectionHub; an incomplete state shows the best complete schedule found so far, or a
 // message (ExportChoice). The text is regenerated only while the view is visible and only when
@@ -12,6 +13,7 @@
 #include <QString>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -26,7 +28,11 @@ class ExportView : public QWidget {
 public:
     explicit ExportView(SelectionHub *hub, QWidget *parent = nullptr);
 
-    /// The exported C++ (as shown, as saved and copied); empty when nothing can be exported.
+    /// Whether the export is Python (else C++, the default).
+    bool isPython() const;
+    /// Chooses Python or C++ (as the combo box does).
+    void setPython(bool python);
+    /// The exported C++ or Python (as shown, saved and copied); empty when nothing can be exported.
     QString source();
     /// True when a complete schedule is shown.
     bool canExport();
@@ -71,6 +77,7 @@ private:
     QPushButton *m_copy;
     QPushButton *m_save;
     QLabel *m_status;
+    QComboBox *m_language; ///< C++ or Python
     ExportChoice m_choice;
     bool m_textStale = true;
     bool m_exportable = false;

@@ -1,0 +1,19 @@
+// PipelineSource <-> JSON, the form bench jobs and the isolated build of user code carry it in:
+// {"app", "generator_lib", "generator_py", "pipeline_file", "params", "estimates", "inputs"}.
+#pragma once
+
+#include "pipeline/PipelineSource.h"
+
+#include <nlohmann/json.hpp>
+
+namespace beamscope {
+
+/// The JSON object of `source`; the Python and .hlpipe keys only when set, so the jobs of other
+/// pipelines read as before.
+nlohmann::json pipelineSourceToJson(const PipelineSource &source);
+
+/// The source in `j` (as written by pipelineSourceToJson). Throws nlohmann::json exceptions on a
+/// missing "app" or a field of the wrong type.
+PipelineSource pipelineSourceFromJson(const nlohmann::json &j);
+
+} // namespace beamscope
