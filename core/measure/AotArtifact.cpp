@@ -8,7 +8,7 @@
 #include "measure/BufferLimits.h"
 #include "measure/DeviceLock.h"
 #include "measure/ReferenceCheck.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "measure/WorkerTask.h"
 #include "pipeline/PipelineSource.h"
 #include "util/Error.h"

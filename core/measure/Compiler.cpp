@@ -3,7 +3,7 @@
 #include "measure/Compiler.h"
 
 #include "measure/DeviceDetect.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "util/Error.h"
 
 #include <unistd.h>

@@ -7,7 +7,7 @@
 #include "measure/BufferLimits.h"
 #include "measure/Compiler.h"
 #include "measure/ReferenceCheck.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "measure/WorkerTask.h"
 #include "util/Error.h"
 

@@ -15,7 +15,7 @@
 
 #include "measure/BenchJob.h"
 #include "measure/Measurement.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "pipeline/PipelineInstance.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 
 #include "measure/CrashTriage.h"
 #include "measure/DeviceLock.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "util/Error.h"
 
 #include <unistd.h>

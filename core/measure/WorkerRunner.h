@@ -9,7 +9,7 @@
 
 #include "measure/BenchJob.h"
 #include "measure/Measurement.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 
 #include <atomic>
 #include <string>

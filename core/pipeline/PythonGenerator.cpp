@@ -3,7 +3,7 @@
 // and the .hlpipe file back.
 #include "pipeline/PythonGenerator.h"
 
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "pipeline/SerializedPipeline.h"
 #include "util/Error.h"
 #include "util/HalideInstall.h"

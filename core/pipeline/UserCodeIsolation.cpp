@@ -2,8 +2,7 @@
 // runProcess, its end turned into one line.
 #include "pipeline/UserCodeIsolation.h"
 
-#include "measure/Subprocess.h"
-#include "measure/WorkerRunner.h"
+#include "util/Subprocess.h"
 #include "pipeline/PipelineSourceJson.h"
 #include "util/Error.h"
 
@@ -58,8 +57,9 @@ std::string describeUserCode(const PipelineSource &source) {
 }
 
 void buildInChildProcess(const PipelineSource &source, const UserCodeIsolationOptions &options) {
-    const std::string worker =
-        options.workerPath.empty() ? defaultWorkerPath() : options.workerPath;
+    // The caller names the worker (the CLI and the GUI: the one beside them); pipeline/ sits
+    // below measure/, which knows where workers live.
+    const std::string &worker = options.workerPath;
     if (worker.empty() || !isExecutableFile(worker)) {
         throw Error("cannot build " + describeUserCode(source) +
                     " safely: beamscope-worker not found next to this program");

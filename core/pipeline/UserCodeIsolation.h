@@ -14,7 +14,7 @@ namespace beamscope {
 
 struct UserCodeIsolationOptions {
     bool enabled = false;   ///< off: loadPipeline builds user code in this process only
-    std::string workerPath; ///< beamscope-worker; empty: defaultWorkerPath()
+    std::string workerPath; ///< beamscope-worker (the CLI and GUI pass defaultWorkerPath())
     double timeoutS = 60;   ///< wall-clock limit of one build (and of one Python generator run)
 };
 

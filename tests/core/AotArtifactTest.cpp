@@ -7,7 +7,7 @@
 #include "BenchTestUtil.h"
 #include "measure/AotData.h"
 #include "measure/BenchData.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "measure/WorkerTask.h"
 #include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"

@@ -2,7 +2,7 @@
 // once (its whole group), and a BenchReport read back from its JSON (as sessions store it) has
 // the same rows, device, choice and schedules.
 #include "bench/BenchRun.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #include "measure/BenchJob.h"
 #include "measure/DeviceLock.h"
 #include "measure/Measurement.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "pipeline/AppCatalog.h"
 #include "util/Error.h"
 

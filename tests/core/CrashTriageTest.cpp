@@ -7,7 +7,7 @@
 // ends (VerdictsFromTheHostRunsFindings).
 #include "measure/CrashTriage.h"
 #include "BenchTestUtil.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "measure/WorkerRunner.h"
 #include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"

@@ -6,7 +6,7 @@
 // applied to the user's own pipeline in Python, lowers to the statement Beamscope's applier
 // gives (up to Halide's numbering of temporaries, which differs between two processes).
 #include "pipeline/PythonGenerator.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "codegen/ScheduleApplier.h"
 #include "codegen/SchedulePythonSource.h"
 #include "dag/FunctionDAG.h"

@@ -2,7 +2,7 @@
 // job completion log, or nothing, running sacct through runProcess with a time limit.
 #include "measure/slurm/SlurmAccounting.h"
 
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "measure/slurm/SlurmFields.h"
 #include "util/Error.h"
 

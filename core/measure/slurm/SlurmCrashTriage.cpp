@@ -3,7 +3,7 @@
 // triageCrash) and the verdict written into the measurement as WorkerRunner writes it.
 #include "measure/slurm/SlurmCrashTriage.h"
 
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 
 #include <unistd.h>
 

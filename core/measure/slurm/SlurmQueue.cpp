@@ -2,7 +2,7 @@
 // through runProcess (found in PATH), each with a time limit so a hung controller is an error.
 #include "measure/slurm/SlurmQueue.h"
 
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "measure/slurm/SlurmFields.h"
 #include "util/Error.h"
 

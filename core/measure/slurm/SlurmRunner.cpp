@@ -8,7 +8,7 @@
 #include "measure/DeviceLock.h"
 #include "measure/ParallelWorkers.h"
 #include "measure/ReferenceCheck.h"
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 #include "measure/slurm/SlurmCrashTriage.h"
 #include "util/Error.h"
 #include "util/Hash.h"

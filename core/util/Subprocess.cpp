@@ -2,7 +2,7 @@
 // deadline (stopped while the child says it waits for a device), SIGKILL the group at the
 // deadline or on cancel (and once the child is gone, so no grandchild outlives it), reap with
 // waitpid.
-#include "measure/Subprocess.h"
+#include "util/Subprocess.h"
 
 #include <fcntl.h>
 #include <poll.h>
