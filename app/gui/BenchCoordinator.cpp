@@ -11,6 +11,8 @@
 #include "views/common/SelectionHub.h"
 #include "views/runner/RunnerChoice.h"
 
+#include <QRegularExpression>
+
 #include <cmath>
 
 namespace beamscope {
@@ -58,6 +60,14 @@ BenchCoordinator::BenchCoordinator(BenchPanel *panel, SelectionHub *hub, SearchC
         Q_EMIT message(tr("Benchmark failed: %1").arg(text));
     });
     connect(m_bench, &BenchmarkController::storeUnavailable, this, [this](const QString &text) {
+        // The run's closing count ("measurement database: 3 row(s) recorded, 1 reused") comes
+        // the same way as a failure; it is news, not a warning.
+        static const QRegularExpression summary(
+            QStringLiteral("^measurement database: \\d+ row\\(s\\) recorded"));
+        if (summary.match(text).hasMatch()) {
+            Q_EMIT message(text);
+            return;
+        }
         const QString line = tr("Not recording measurements: %1").arg(text);
         m_panel->showNotRecorded(line);
         Q_EMIT warning(line);

@@ -156,12 +156,13 @@ void MainWindow::applyDefaultDockSizes() {
     // final one, so this runs again once it is shown (showEvent).
     const int w = std::max(width(), 1024), h = std::max(height(), 600);
     // The left column widens with the window so that the Timeline's Func names fit.
-    resizeDocks({find("pipelineDock")}, {std::clamp(w * 19 / 100, 260, 480)}, Qt::Horizontal);
+    resizeDocks({find("pipelineDock")}, {std::clamp(w * 22 / 100, 260, 520)}, Qt::Horizontal);
     resizeDocks({find("pipelineDock"), find("timelineDock")}, {38, 62}, Qt::Vertical);
     resizeDocks({loops}, {w * 30 / 100}, Qt::Horizontal);
     // A short window (a laptop's 720 or 800 lines): the bottom docks take less of it, and the
     // Loop nest and Cost share the right column as tabs instead of a few rows each.
-    const bool shortWindow = h < 900;
+    // (Only once shown: before, the window has Qt's default size, not its own.)
+    const bool shortWindow = isVisible() && h < 900;
     resizeDocks({beam}, {h * (shortWindow ? 26 : 29) / 100}, Qt::Vertical);
     if (shortWindow && tabifiedDockWidgets(loops).isEmpty()) {
         tabifyDockWidget(loops, cost);
