@@ -36,13 +36,15 @@ done <"$here/../data/random_pipelines/dag_sha256.txt"
 
 # 2. Malformed names: one line, exit 2, in every command.
 for bad in random random: random:x random:1:2 random:1:99 random:1:2:3; do
-    for cmd in "dag" "search" "export --out $tmp/x.h" "bench --device opencl --no-db" \
+    for cmd in "dag" "search" "export --out $tmp/x.h" "bench --device opencl --no-db -q" \
                "why --func f --location root" "tune --device opencl --db $tmp/t.sqlite"; do
         # shellcheck disable=SC2086 # the words of $cmd are separate arguments
         "$cli" $cmd "$bad" >"$tmp/out" 2>"$tmp/err"
         rc=$?
         [ "$rc" = 2 ] || fail "$cmd $bad: exit $rc, expected 2"
         [ "$(grep -c '' "$tmp/err")" = 1 ] || fail "$cmd $bad: not one line: $(cat "$tmp/err")"
+        grep -q "^beamscope-cli: random pipeline '$bad': expected random:SEED" "$tmp/err" ||
+            fail "$cmd $bad: not the spec's message: $(cat "$tmp/err")"
     done
 done
 
