@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Random pipeline sweep (issue 31): for each seed, `dag random:SEED`, a greedy search
 # (`search --beam 1`) and a greedy schedule compiled and run on the OpenCL device (PoCL here) at a
-# small size through the bench worker (`bench --beam 1 --mode topk --top 1`: the beam's best and
-# one greedy sample with dropout), checked against the CPU reference. Each seed is classified
+# small size through the bench worker (`bench --beam 1 --mode oneshot --top 1`: the better
+# predicted of the greedy search and one greedy sample with dropout), checked against the CPU
+# reference. Each seed is classified
 #   pass | dag (dag failed) | search (search failed) | wrong (an output differs) | failed (bench
 #   failed or a candidate failed to compile/run)
 # and the counts are printed.
@@ -33,7 +34,7 @@ for seed in $(seq "$first" "$last"); do
     elif ! "$cli" search "$p" -p size="$size" --beam 1 --gpu pocl-cpu --json >"$out/search.json" 2>"$out/err.txt"; then
         verdict=search
         detail=$(tail -n 1 "$out/err.txt")
-    elif ! "$cli" bench "$p" -p size="$size" --beam 1 --device opencl --mode topk --top 1 --no-db \
+    elif ! "$cli" bench "$p" -p size="$size" --beam 1 --device opencl --mode oneshot --top 1 --no-db \
         --timeout "$timeout" --repeats 1 --json -q >"$out/bench.json" 2>"$out/err.txt"; then
         verdict=failed
         detail=$(tail -n 1 "$out/err.txt")
@@ -41,9 +42,9 @@ for seed in $(seq "$first" "$last"); do
         read -r verdict detail < <(python3 - "$out/bench.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-rows = j["candidates"]
+rows = [r for r in j["candidates"] if r.get("measured_ms") or r.get("failure")]
 if not rows:
-    print("failed no candidates")
+    print("failed nothing measured")
 elif any(r.get("failure") for r in rows):
     print("failed", next(r["failure"] for r in rows if r.get("failure")).splitlines()[0][:200])
 elif not all(r.get("correct") for r in rows):
