@@ -30,7 +30,8 @@ TEST(CostModelFactory, BuiltInNamesAndErrors) {
         makeCostModel("x", gpu);
         ADD_FAILURE() << "no error for an unknown model";
     } catch (const UsageError &e) {
-        EXPECT_STREQ(e.what(), "unknown cost model 'x': use analytic, polymage or a model file");
+        EXPECT_STREQ(e.what(), "unknown cost model 'x': use analytic, polymage, pretrained, "
+                               "default or a model file");
     }
     try {
         makeCostModel("/nonexistent/model.json", gpu);
