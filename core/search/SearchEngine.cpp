@@ -252,36 +252,27 @@ SearchStepPtr SearchEngine::step(const CancelToken *cancel) {
     }
 }
 
-SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
-    const auto start = Clock::now();
-    auto snapshot = std::make_shared<SearchStep>();
-    SearchStep &s = *snapshot;
-    const int node = m_order[m_cursor];
-    s.index = m_stepIndex;
-    s.pass = m_pass;
-    s.hashDepth = samplingDepth(m_pass);
-    s.passes = m_mainPasses;
-    s.node = node;
-    s.func = m_dag->node(node).name;
-    s.phase = m_phase;
-    s.termNames = m_termNames;
+namespace {
 
-    auto t = Clock::now();
-    s.candidates = enumerate(node, m_phase, s.pruned, cancel);
-    for (StepCandidate &c : s.candidates) {
+// The named steps of SearchEngine::advance, in the order it takes them.
+
+/// Fig. 3: each candidate's hash at the step's depth. Inlining is always costed (the authors'
+/// implementation adds it outside the buckets): it gets a bucket of its own.
+void hashCandidates(std::vector<StepCandidate> &candidates, int depth) {
+    for (StepCandidate &c : candidates) {
         if (c.state) {
-            c.hash = searchHash(*c.state, s.hashDepth);
+            c.hash = searchHash(*c.state, depth);
             continue;
         }
-        c.hash = searchHash(c.child, s.hashDepth);
-        // Inlining is always costed (the authors' implementation adds it outside the buckets):
-        // it gets a bucket of its own.
+        c.hash = searchHash(c.child, depth);
         if (c.child.placement->kind == ComputeKind::Inline) c.hash = ~c.hash;
     }
-    s.timings.enumerate = msSince(t);
+}
 
-    // Hierarchical sampling, per parent: carried-over states are already costed and kept.
-    t = Clock::now();
+/// 3.1, 4.4: hierarchical sampling, per parent, of the candidates not yet costed (carried-over
+/// states are already costed and kept). Fills s.buckets, materializes the sampled candidates and
+/// returns their indices, bucket by bucket.
+std::vector<int> sampleBuckets(SearchStep &s, bool sampling, Rng &rng) {
     std::vector<uint64_t> hashes;
     std::vector<int> fresh, parents;
     for (size_t i = 0; i < s.candidates.size(); ++i) {
@@ -291,7 +282,7 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
         hashes.push_back(s.candidates[size_t(i)].hash);
         parents.push_back(s.candidates[size_t(i)].parent);
     }
-    s.buckets = bucketAndSample(hashes, parents, m_options.sampling, m_rng);
+    s.buckets = bucketAndSample(hashes, parents, sampling, rng);
     std::vector<int> which;
     for (Bucket &b : s.buckets) {
         for (int &m : b.members)
@@ -304,17 +295,27 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
             c.state = c.child.materialize();
         }
     }
-    s.timings.sample = msSince(t);
+    return which;
+}
 
-    std::vector<StateCost> costs;
-    evaluate(s.candidates, which, costs, s.timings, cancel);
+/// What selectBeam needs of the engine (4.5's penalties).
+struct BeamRule {
+    int beamSize = 0;
+    bool penalize = false;
+    int pass = 0;
+    double knownBadPenalty = 0;
+    const std::set<uint64_t> *permitted = nullptr; ///< hashes earlier passes blessed
+};
 
-    // Select the beam in order of cost, penalizing as the authors' implementation does (4.5):
-    // a state taken is first charged once (lazily, when it comes up) by the number of states
-    // with its depth-p hash taken before it in this step, plus knownBadPenalty when its depth
-    // p - 2 hash is not among those the earlier passes kept; a state no longer the cheapest after
-    // its charge goes back in the queue. Carried-over states keep their parent's ranked cost.
-    t = Clock::now();
+/// 4.5: the beam in order of cost, penalizing as the authors' implementation does: a state taken
+/// is first charged once (lazily, when it comes up) by the number of states with its depth-p hash
+/// taken before it in this step, plus knownBadPenalty when its depth p - 2 hash is not among those
+/// the earlier passes kept; a state no longer the cheapest after its charge goes back in the
+/// queue. Sampled candidates get `costs` (in `which` order); carried-over ones keep their parent's
+/// cost and ranked cost from `previous`.
+std::vector<BeamEntry> selectBeam(SearchStep &s, const std::vector<int> &which,
+                                  std::vector<StateCost> costs,
+                                  const std::vector<BeamEntry> &previous, const BeamRule &rule) {
     struct Ranked {
         int index;
         double rank;
@@ -331,8 +332,8 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     for (size_t i = 0; i < s.candidates.size(); ++i) {
         const StepCandidate &c = s.candidates[i];
         if (!c.sampled && !std::isnan(c.cost)) {
-            costOf[i] = m_beam[size_t(c.parent)].cost;
-            queue.push_back({int(i), m_beam[size_t(c.parent)].rankCost, false});
+            costOf[i] = previous[size_t(c.parent)].cost;
+            queue.push_back({int(i), previous[size_t(c.parent)].rankCost, false});
         }
     }
     // A min-heap on (rank, index): ties go to the earlier candidate, so the order is total.
@@ -340,22 +341,21 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
         return a.rank > b.rank || (a.rank == b.rank && a.index > b.index);
     };
     std::make_heap(queue.begin(), queue.end(), later);
-    const bool penalize = penalizing();
     std::map<uint64_t, int> taken;
     std::vector<BeamEntry> beam;
     std::set<uint64_t> inBeam;
-    while (int(beam.size()) < m_options.beamSize && !queue.empty()) {
+    while (int(beam.size()) < rule.beamSize && !queue.empty()) {
         std::pop_heap(queue.begin(), queue.end(), later);
         Ranked r = queue.back();
         queue.pop_back();
         StepCandidate &c = s.candidates[size_t(r.index)];
         const uint64_t full = structuralHash(*c.state, kFullDepth);
         if (inBeam.count(full)) continue; // a duplicate of a state already in the beam
-        if (penalize && !r.charged) {
+        if (rule.penalize && !r.charged) {
             r.charged = true;
-            double factor = ++taken[searchHash(*c.state, m_pass)];
-            if (m_pass >= 2 && !m_permitted.count(searchHash(*c.state, m_pass - 2))) {
-                factor += m_options.knownBadPenalty;
+            double factor = ++taken[searchHash(*c.state, rule.pass)];
+            if (rule.pass >= 2 && !rule.permitted->count(searchHash(*c.state, rule.pass - 2))) {
+                factor += rule.knownBadPenalty;
             }
             if (factor > 1) {
                 c.penalized = true;
@@ -377,10 +377,49 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
         e.decision = c.label;
         beam.push_back(std::move(e));
     }
-    m_beam = std::move(beam);
+    return beam;
+}
+
+} // namespace
+
+SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
+    const auto start = Clock::now();
+    auto snapshot = std::make_shared<SearchStep>();
+    SearchStep &s = *snapshot;
+    const int node = m_order[m_cursor];
+    s.index = m_stepIndex;
+    s.pass = m_pass;
+    s.hashDepth = samplingDepth(m_pass);
+    s.passes = m_mainPasses;
+    s.node = node;
+    s.func = m_dag->node(node).name;
+    s.phase = m_phase;
+    s.termNames = m_termNames;
+
+    // 4.1-4.3 and 4.6: the decision's candidates for every beam state, and what was pruned.
+    auto t = Clock::now();
+    s.candidates = enumerate(node, m_phase, s.pruned, cancel);
+    hashCandidates(s.candidates, s.hashDepth);
+    s.timings.enumerate = msSince(t);
+
+    t = Clock::now();
+    const std::vector<int> which = sampleBuckets(s, m_options.sampling, m_rng);
+    s.timings.sample = msSince(t);
+
+    // 5: featurize and cost the sampled candidates.
+    std::vector<StateCost> costs;
+    evaluate(s.candidates, which, costs, s.timings, cancel);
+
+    t = Clock::now();
+    BeamRule rule;
+    rule.beamSize = m_options.beamSize;
+    rule.penalize = penalizing();
+    rule.pass = m_pass;
+    rule.knownBadPenalty = m_options.knownBadPenalty;
+    rule.permitted = &m_permitted;
+    m_beam = selectBeam(s, which, std::move(costs), m_beam, rule);
     s.timings.select = msSince(t);
 
-    // Counters.
     m_counters.enumerated += int64_t(s.candidates.size() + s.pruned.size());
     m_counters.pruned += int64_t(s.pruned.size());
     m_counters.evaluated += int64_t(which.size());
@@ -388,7 +427,8 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     m_counters.memoHits = m_featurizer->memoHits();
     m_counters.memoMisses = m_featurizer->memoMisses();
 
-    // Advance: tiling follows the location decision when some state put the Func at root.
+    // The next decision: tiling follows the location decision when some state put the Func at
+    // root; the pass ends after the last Func.
     if (m_phase == Phase::ComputeLocation && needsTiling(node)) {
         m_phase = Phase::Tiling;
     } else {
