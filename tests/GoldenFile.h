@@ -1,6 +1,6 @@
 // GoldenFile: compares a printer's text with a file in tests/golden/ and shows a line diff on a
-// mismatch (after KDAB/hotspot's model tests). Plain C++, so the GoogleTest core tests and the
-// QtTest view tests share it. To regenerate the files deliberately, after a change that is meant
+// mismatch (after KDAB/hotspot's model tests). Plain C++, so GoogleTest and QtTest tests can both
+// use it. To regenerate the files deliberately, after a change that is meant
 // to alter a printer: tests/golden/update.sh BUILD_DIR (it runs the golden tests with
 // BEAMSCOPE_UPDATE_GOLDEN=1, which writes each file instead of comparing), then read the
 // `git diff` of tests/golden/ before committing it.
@@ -43,12 +43,12 @@ inline std::string lineDiff(const std::vector<std::string> &want,
     while (i < n || j < m) {
         if (i < n && j < m && want[i] == got[j]) {
             ++i, ++j;
-        } else if (j < m && (i == n || common[i][j + 1] >= common[i + 1][j])) {
-            say('+', j, got[j]);
-            ++j;
-        } else {
+        } else if (i < n && (j == m || common[i + 1][j] >= common[i][j + 1])) {
             say('-', i, want[i]);
             ++i;
+        } else {
+            say('+', j, got[j]);
+            ++j;
         }
     }
     if (shown > maxLines) out << "... and " << shown - maxLines << " more differing lines\n";

@@ -191,7 +191,7 @@ private Q_SLOTS:
         QVERIFY(shown.cost.has_value());
         QCOMPARE(shown.cost->total, beam->cost->total);
         QCOMPARE(shown.cost->stages.size(), beam->cost->stages.size());
-        QCOMPARE(shown.termNames, m_window->hub()->step()->termNames);
+        QVERIFY(shown.termNames == m_window->hub()->step()->termNames);
     }
 
     void selectingAFuncSelectsItEverywhere() {

@@ -38,8 +38,7 @@ TEST(CostOf, GivesTheSearchsOwnCostOfItsBestState) {
 }
 
 TEST(CostOf, PolyMageHasItsOwnTermsAndUnknownSpecsAreRefused) {
-    auto dag = stencilChainDag(2);
-    const StatePtr state = handMadeStencilChain(dag);
+    const StatePtr state = handMadeStencilChain(stencilChainDag(3)); // made for length 3
     const GpuSpec gpu = GpuSpec::load("v100");
     const ModelCost polymage = costOf(*state, "polymage", gpu);
     EXPECT_NE(polymage.termNames, analyticTermNames());

@@ -88,18 +88,6 @@ TEST(StructuralHash, DepthsSeparateBlockThreadAndSerialChoices) {
     EXPECT_NE(structuralHash(*c, 5), structuralHash(*d, 5));
 }
 
-TEST(StructuralHash, IsStableAcrossBuildsAndRuns) {
-    // Two independent builds of the pipeline hash the same; the value is fixed by the
-    // definition (a golden number: it must not change between platforms or runs).
-    auto first = placeRest(ScheduleState::initial(stencilChainDag(2)));
-    auto second = placeRest(ScheduleState::initial(stencilChainDag(2)));
-    for (int depth = 0; depth <= kMaxHashDepth; ++depth) {
-        EXPECT_EQ(structuralHash(*first, depth), structuralHash(*second, depth)) << depth;
-    }
-    EXPECT_EQ(hashToHex(structuralHash(*first, kMaxHashDepth)),
-              hashToHex(structuralHash(*second, 99)));
-}
-
 TEST(Sampler, DrawsFloorLog2RepresentativesPerBucket) {
     EXPECT_EQ(representativesFor(1), 1);
     EXPECT_EQ(representativesFor(2), 1);
