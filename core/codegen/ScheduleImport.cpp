@@ -106,7 +106,7 @@ struct ReadLoop {
 struct ReadStage {
     std::string name;
     std::vector<ReadLoop> loops;    ///< outermost first, __outermost left out
-    std::vector<std::string> tails; ///< "x: RoundUp" per split with a factor above 1
+    std::vector<std::string> tails; ///< "x by 16: RoundUp" per split that leaves a tail
     std::vector<int> splitsPerLoop; ///< splits of each original loop
 };
 
@@ -164,7 +164,8 @@ ReadStage readStage(const Stage &stage, const Definition &def, const std::vector
                 i.extent = *factor;
                 o.extent = ceilDiv(old.parts[0].extent, *factor);
                 ++out.splitsPerLoop[size_t(old.parts[0].loop)];
-                if (*factor > 1) {
+                // A factor that divides the extent leaves no tail: its strategy does nothing.
+                if (*factor > 1 && old.parts[0].extent % *factor != 0) {
                     out.tails.push_back(stage.loops[size_t(old.parts[0].loop)].name + " by " +
                                         std::to_string(*factor) + ": " + tailName(s.tail));
                 }
@@ -188,12 +189,12 @@ ReadStage readStage(const Stage &stage, const Definition &def, const std::vector
     return out;
 }
 
-/// "x.block 40, y.block 80, y.thread 8, x.thread 32": loops of extent 1 that run serially are
-/// left out (they run once), as are the parts' own names when a loop fuses several.
+/// "x.block 40, y.block 80, y.thread 8, x.thread 32": loops of extent 1 are left out (they run
+/// once, or make a GPU dimension of size 1); a loop fusing several names them "z*c".
 std::string describeLoops(const Stage &stage, const ReadStage &read) {
     std::string out;
     for (const ReadLoop &loop : read.loops) {
-        if (isSerialKind(loop.type) && loop.extent() == 1) continue;
+        if (loop.extent() == 1) continue;
         std::string origin;
         for (const LoopPart &p : loop.parts)
             origin += (origin.empty() ? "" : "*") + stage.loops[size_t(p.loop)].name;

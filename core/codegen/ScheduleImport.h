@@ -37,7 +37,9 @@ struct ImportedFunc {
     /// Representable, but lowered differently by Beamscope's applier (compareWithApplier).
     std::vector<std::string> differences;
     std::string loops; ///< the loops of each stage as read, outermost first, e.g. "x.block 40"
-    std::string tails; ///< the tail strategy of each split, e.g. "output: x by 64: RoundUp"
+    /// The tail strategy of each split whose factor does not divide its loop's (estimated)
+    /// extent, e.g. "output: x by 64: RoundUp"; splits without a tail are left out.
+    std::string tails;
     std::vector<std::string> stagedInto; ///< consumers reading it through a Func::in wrapper
 };
 

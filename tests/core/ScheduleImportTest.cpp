@@ -1,0 +1,262 @@
+// ScheduleImport tests: a Beamscope schedule applied by the applier and read back from the
+// Funcs is the same state (the greedy schedule of every catalog app; hand-made schedules with
+// shared-memory and register fusion and register staging); the naive GPU schedule imports as
+// the 16x16 root tilings Baselines.h documents; Halide scheduling calls outside Beamscope's
+// space are each reported with the Func and the directive, never dropped; Anderson2021's
+// schedule, where the import finds it representable with no lowering difference, lowers to
+// the same loop nest when Beamscope's applier applies the imported state.
+#include "codegen/ScheduleImport.h"
+
+#include "ScheduleTestUtil.h"
+#include "bench/BaselineImport.h"
+#include "codegen/ScheduleApplier.h"
+#include "schedule/ScheduleIO.h"
+#include "search/SearchEngine.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace beamscope {
+namespace {
+
+using namespace beamscope::testing;
+
+const Halide::Target &cudaTarget() {
+    static const Halide::Target target("host-cuda-cuda_capability_70");
+    return target;
+}
+
+StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag) {
+    SearchOptions options = SearchOptions::greedy();
+    options.gpu = GpuSpec::load("h100");
+    SearchEngine engine(dag, options);
+    engine.run();
+    if (!engine.best()) throw Error("greedy search found no schedule");
+    return engine.best()->state;
+}
+
+std::string constructsOf(const ScheduleImport &imported) {
+    std::string out;
+    for (const ImportedFunc &f : imported.funcs) {
+        for (const std::string &c : f.constructs)
+            out += f.name + ": " + c + "\n";
+    }
+    return out;
+}
+
+/// Apps (at small sizes) whose Anderson2021 schedule (the paper's configuration, h100) the
+/// import finds representable: every Func, as `beamscope-cli compare --with` lists them.
+const std::vector<std::pair<std::string, std::vector<std::string>>> kAndersonRepresentable = {
+    {"unsharp_mask", {"width=128", "height=96"}},
+    {"stencil_chain", {"length=4", "width=128", "height=96"}},
+    {"bilateral_grid", {"width=128", "height=96"}},
+};
+
+/// A difference in the loops a schedule lowers to (not a tail, a layout, or a register copy,
+/// whose loops are unrolled away).
+bool changesLoops(const std::string &difference) {
+    return difference.rfind("loops:", 0) == 0;
+}
+
+/// Applies `state` to a fresh instance of `app` and reads it back.
+ScheduleImport roundTrip(const ScheduleState &state, const std::string &app,
+                         const AppParams &params = {}) {
+    return importApplied(state, buildApp(app, params), cudaTarget(),
+                         ScheduleCallOptions::forGpu(GpuSpec::load("h100")));
+}
+
+class ScheduleImportCatalog : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScheduleImportCatalog, GreedyScheduleRoundTripsThroughTheFuncs) {
+    const std::string app = GetParam();
+    auto dag = std::make_shared<const FunctionDAG>(buildApp(app));
+    const StatePtr state = greedySchedule(dag);
+    const ScheduleImport imported = roundTrip(*state, app);
+    ASSERT_TRUE(imported.state) << constructsOf(imported);
+    EXPECT_EQ(imported.unrepresentable(), 0);
+    EXPECT_EQ(scheduleToJson(*imported.state).dump(1), scheduleToJson(*state).dump(1));
+}
+
+std::vector<std::string> catalogNames() {
+    std::vector<std::string> names;
+    for (const AppDefinition &app : appCatalog())
+        names.push_back(app.name);
+    return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(ScheduleImport, ScheduleImportCatalog,
+                         ::testing::ValuesIn(catalogNames()),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                             return info.param;
+                         });
+
+TEST(ScheduleImport, FusedAndStagedSchedulesRoundTrip) {
+    auto dag = std::make_shared<const FunctionDAG>(buildApp("stencil_chain", kShortChain));
+    for (const StatePtr &state :
+         {handMadeStencilChain(dag), threadFusedStencilChain(dag), stagedStencilChain(dag)}) {
+        const ScheduleImport imported = roundTrip(*state, "stencil_chain", kShortChain);
+        ASSERT_TRUE(imported.state) << constructsOf(imported);
+        EXPECT_EQ(scheduleToJson(*imported.state).dump(1), scheduleToJson(*state).dump(1));
+    }
+    // The hand-made one fuses stage_3 into output's blocks with serial 1x2: 16x8 threads over
+    // a 16x2 tile plus the 5x5 stencil's halo of 2 on each side (20x20 region: 20 x 10 threads).
+    const ScheduleImport hand = roundTrip(*handMadeStencilChain(dag), "stencil_chain", kShortChain);
+    const FuncPlacement &p = hand.state->placement(dag->find("stage_3"));
+    EXPECT_EQ(p.kind, ComputeKind::Block);
+    EXPECT_EQ(p.tilings[0].serial, (std::vector<int64_t>{1, 2}));
+}
+
+TEST(ScheduleImport, NaiveScheduleIsRootTilesOf16x16Threads) {
+    PipelineSource source{"stencil_chain", "", {"length=3", "width=128", "height=96"}};
+    const ForeignSchedule naive = importBaseline(Baseline::Naive, source, GpuSpec::load("h100"));
+    ASSERT_TRUE(naive.imported.state) << constructsOf(naive.imported);
+    const FunctionDAG &dag = naive.imported.state->dag();
+    for (const ImportedFunc &f : naive.imported.funcs) {
+        const FuncPlacement &p = naive.imported.state->placement(f.node);
+        if (dag.node(f.node).pointwiseUsesOnly && !dag.node(f.node).isOutput) {
+            EXPECT_EQ(p.kind, ComputeKind::Inline) << f.name;
+            continue;
+        }
+        ASSERT_EQ(p.kind, ComputeKind::Root) << f.name;
+        EXPECT_EQ(p.tilings[0].threads, (std::vector<int64_t>{16, 16})) << f.name;
+        EXPECT_EQ(p.tilings[0].serial, (std::vector<int64_t>{1, 1})) << f.name;
+        // The Func's region (128x96 for the output, more with the stencils' halos) in 16x16
+        // tiles.
+        const Box &region = dag.node(f.node).region;
+        EXPECT_EQ(p.tilings[0].blocks, (std::vector<int64_t>{(region[0].extent() + 15) / 16,
+                                                             (region[1].extent() + 15) / 16}))
+            << f.name;
+    }
+}
+
+TEST(ScheduleImport, NamesEveryConstructOutsideTheSpace) {
+    PipelineInstance instance = buildApp("stencil_chain", kShortChain);
+    auto dag = std::make_shared<const FunctionDAG>(instance);
+    using Halide::Func;
+    using Halide::Var;
+    const auto func = [&](const std::string &name) {
+        return Func(dag->node(dag->find(name)).function);
+    };
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi"), ys("ys");
+    // output: a serial loop of 4 tiles around its blocks.
+    func("output").split(y, ys, y, 640).gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+    // stage_3: computed per block of output but stored at root.
+    func("stage_3").store_root().compute_at(func("output"), xo);
+    func("stage_2").compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+    func("stage_1").compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8).vectorize(xi);
+    const ScheduleImport imported = importSchedule(dag);
+    EXPECT_FALSE(imported.state);
+    std::map<std::string, std::string> byFunc;
+    for (const ImportedFunc &f : imported.funcs) {
+        for (const std::string &c : f.constructs)
+            byFunc[f.name] += c + "\n";
+        EXPECT_EQ(f.representable, f.constructs.empty()) << f.name;
+    }
+    EXPECT_NE(byFunc["output"].find("'ys' (serial, extent 4): a serial loop outside the GPU "
+                                    "thread loops"),
+              std::string::npos)
+        << byFunc["output"];
+    EXPECT_NE(byFunc["stage_3"].find("store_at(root) outside compute_at(output"),
+              std::string::npos)
+        << byFunc["stage_3"];
+    EXPECT_NE(byFunc["stage_1"].find("vectorized"), std::string::npos) << byFunc["stage_1"];
+    EXPECT_EQ(byFunc["stage_2"], "");
+}
+
+/// The loops of a lowered statement (before GPU loops become kernels), one line per loop:
+/// nesting depth, kind (for, gpu_block, gpu_thread, unrolled, ...), the Func and stage it
+/// iterates, and its extent when constant. Loop names are left out: the schedules name their
+/// splits differently.
+std::vector<std::string> loopSkeleton(Halide::Pipeline p) {
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() /
+        ("beamscope-import-" + std::to_string(::getpid()) + ".stmt");
+    p.compile_to_conceptual_stmt(file.string(), p.infer_arguments(), Halide::StmtOutputFormat::Text,
+                                 cudaTarget());
+    std::ifstream in(file);
+    std::vector<std::string> skeleton;
+    std::vector<size_t> open; // indentation of the loops enclosing the current line
+    const std::regex loop(R"(^(\s*)(for|gpu_block|gpu_thread|unrolled|vectorized|parallel)(<\w+>)? ?\(([^,]+),.*?(, (-?\d+))?\) \{$)");
+    std::string line;
+    const std::regex unique("\\$[0-9]+"); // Halide's "$n" suffixes differ between builds
+    while (std::getline(in, line)) {
+        line = std::regex_replace(line, unique, "");
+        std::smatch m;
+        if (!std::regex_match(line, m, loop)) continue;
+        const size_t indent = size_t(m[1].length());
+        while (!open.empty() && open.back() >= indent)
+            open.pop_back();
+        // A loop of one iteration (a GPU dimension of size 1) runs its body once.
+        if (m[6].matched && std::string(m[6]) == "1") continue;
+        const std::string name = m[4];
+        const size_t stage = name.find(".s");
+        const size_t stageEnd = name.find('.', stage + 1);
+        skeleton.push_back(std::to_string(open.size()) + " " + std::string(m[2]) + " " +
+                           name.substr(0, stageEnd) + " " +
+                           (m[6].matched ? std::string(m[6]) : std::string("?")));
+        open.push_back(indent);
+    }
+    std::filesystem::remove(file);
+    return skeleton;
+}
+
+std::string joinLines(const std::vector<std::string> &lines) {
+    std::string out;
+    for (const std::string &l : lines)
+        out += l + "\n";
+    return out;
+}
+
+TEST(ScheduleImport, RepresentableAnderson2021ScheduleLowersToTheSameLoops) {
+    for (const auto &[app, params] : kAndersonRepresentable) {
+        const GpuSpec gpu = GpuSpec::load("h100");
+        PipelineSource source{app, "", params};
+        PipelineInstance theirs = loadPipeline(source);
+        auto dag = std::make_shared<const FunctionDAG>(theirs);
+        applyHalideAutoscheduler(Baseline::Anderson2021Paper, theirs, importTarget(gpu), gpu);
+        ScheduleImport imported = importSchedule(dag);
+        ASSERT_TRUE(imported.state) << app << "\n" << constructsOf(imported);
+        compareWithApplier(imported, loadPipeline(source), importTarget(gpu),
+                           ScheduleCallOptions::forGpu(gpu));
+        PipelineInstance ours = loadPipeline(source);
+        applySchedule(*imported.state, ours, importTarget(gpu), ScheduleCallOptions::forGpu(gpu));
+        std::string differences;
+        for (const ImportedFunc &f : imported.funcs)
+            for (const std::string &d : f.differences)
+                if (changesLoops(d)) differences += f.name + ": " + d + "\n";
+        const std::vector<std::string> a = loopSkeleton(theirs.pipeline);
+        const std::vector<std::string> b = loopSkeleton(ours.pipeline);
+        ASSERT_FALSE(a.empty()) << app;
+        if (differences.empty()) {
+            EXPECT_EQ(joinLines(a), joinLines(b)) << app;
+        } else {
+            // The loop differences the import names show in the lowered loops.
+            EXPECT_NE(joinLines(a), joinLines(b)) << app << "\n" << differences;
+        }
+    }
+}
+
+TEST(ScheduleImport, RefusesACppHeaderAsAScheduleFile) {
+    const std::filesystem::path file =
+        std::filesystem::temp_directory_path() /
+        ("beamscope-import-" + std::to_string(::getpid()) + ".h");
+    std::ofstream(file) << "inline void apply(Halide::Pipeline) {}\n";
+    PipelineSource source{"stencil_chain", "", {"length=3"}};
+    try {
+        importForeign(file.string(), source, GpuSpec::load("h100"));
+        ADD_FAILURE() << "a C++ header was imported";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("is C++"), std::string::npos) << e.what();
+    }
+    std::filesystem::remove(file);
+}
+
+} // namespace
+} // namespace beamscope
