@@ -2,6 +2,8 @@
 // decision observing its steps, both schedules costed with one model; JSON and text reports.
 #include "search/ImportComparison.h"
 
+#include "cost/CostOf.h"
+
 #include "cost/CostModelFactory.h"
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
@@ -61,17 +63,6 @@ Pin pinOfPlacement(const FunctionDAG &dag, int node, const FuncPlacement &p) {
     return pin;
 }
 
-StateCost predictCost(const ScheduleState &state, const std::string &spec, const GpuSpec &gpu,
-                      std::vector<std::string> *termNames) {
-    const std::shared_ptr<CostModel> model = makeCostModel(spec, gpu);
-    Featurizer featurizer(gpu, false);
-    StateCost cost;
-    model->enqueue(state, featurizer.featurize(state), &cost);
-    model->evaluateAll();
-    if (termNames) *termNames = model->termNames();
-    return cost;
-}
-
 ImportComparison compareWithImport(const std::shared_ptr<const FunctionDAG> &dag,
                                    const SearchOptions &options, const ScheduleImport &imported,
                                    const std::string &what, const CancelToken *cancel) {
@@ -122,8 +113,10 @@ ImportComparison compareWithImport(const std::shared_ptr<const FunctionDAG> &dag
         if (whys[i]) fc.why = whys[i]->result();
     }
     c.model = options.costModel;
-    c.oursCost = predictCost(*c.ours, options.costModel, options.gpu, &c.termNames);
-    if (c.theirs) c.theirsCost = predictCost(*c.theirs, options.costModel, options.gpu);
+    const ModelCost ours = costOf(*c.ours, options.costModel, options.gpu);
+    c.oursCost = ours.cost;
+    c.termNames = ours.termNames;
+    if (c.theirs) c.theirsCost = costOf(*c.theirs, options.costModel, options.gpu).cost;
     return c;
 }
 

@@ -53,10 +53,6 @@ ImportComparison compareWithImport(const std::shared_ptr<const FunctionDAG> &dag
                                    const SearchOptions &options, const ScheduleImport &imported,
                                    const std::string &what, const CancelToken *cancel = nullptr);
 
-/// The predicted cost of `state` under `spec` for `gpu` (a fresh model, no memoization).
-StateCost predictCost(const ScheduleState &state, const std::string &spec, const GpuSpec &gpu,
-                      std::vector<std::string> *termNames = nullptr);
-
 /// {"with", "funcs": [{"name", "ours", "theirs", "representable", "reason", "constructs",
 /// "differences", "why_not"}], "cost": {"model", "ours", "theirs", "terms": {"ours", "theirs"},
 /// "stages": [{"stage", "ours", "theirs"}]}, "representable"}
