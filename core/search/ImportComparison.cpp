@@ -2,9 +2,8 @@
 // decision observing its steps, both schedules costed with one model; JSON and text reports.
 #include "search/ImportComparison.h"
 
-#include "cost/CostOf.h"
-
 #include "cost/CostModelFactory.h"
+#include "cost/CostOf.h"
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
 
