@@ -173,7 +173,10 @@ gpu_json="$here/resources/gpus/${GPU:-h100}.json"
 python3 "$here/benchmarks/gpu_check_table.py" "$work/reports" "$work/dags" "$gpu_json" \
     >"$out/table.md" 2>"$work/logs/table.log" || log "table failed: $(tail -n 1 "$work/logs/table.log")"
 cp "$work/collect.json" "$out/collect.json" 2>/dev/null
-[ -f "$work/collect.sqlite" ] && sqlite3 "$work/collect.sqlite" ".backup '$out/collect.sqlite'"
+# One file with every committed row (Python's sqlite3: the GPU machine may have no sqlite3 shell).
+[ -f "$work/collect.sqlite" ] && python3 -c 'import sqlite3, sys
+src = sqlite3.connect(sys.argv[1]); dst = sqlite3.connect(sys.argv[2]); src.backup(dst); dst.close()' \
+    "$work/collect.sqlite" "$out/collect.sqlite"
 cp "$work/logs/environment.txt" "$out/environment.txt"
 tar -cJf "$out/reports.tar.xz" -C "$work" reports dags
 tar -cJf "$out/logs.tar.xz" -C "$work" logs models
