@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# benchmarks/gpu_check.sh end to end on PoCL at small sizes (issue 31): the script a lent GPU
+# machine runs must work the day one comes. One app, the naive baseline, a short collect; the
+# leave-one-app-out model trained from the shared H100 rows (../shared, part of the machine's
+# set-up: missing is a failure, never a skip).
+#   tests/e2e/gpu_check.sh CLI
+set -u
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+# shellcheck source=tests/e2e/common.sh
+source "$here/common.sh"
+cli="${1:?usage: gpu_check.sh CLI}"
+require_opencl
+shared_db="$root/../shared/data/h100-2026-11-26/measurements.sqlite"
+if [ ! -f "$shared_db" ]; then
+    echo "FAIL: the shared H100 database is missing ($shared_db)"
+    exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+budget=100
+start=$(date +%s)
+CLI="$cli" DEVICE=opencl SIZES=small APPS="harris" SLOW_APPS="" BASELINES=naive \
+    BUDGET_S=$budget COLLECT_S=15 RANDOM_N=2 TRAIN_DB="$shared_db" \
+    bash "$root/benchmarks/gpu_check.sh" run "$tmp/out" >"$tmp/log" 2>&1
+rc=$?
+elapsed=$(($(date +%s) - start))
+[ "$rc" -eq 0 ] || fail "gpu_check.sh exited $rc: $(tail -n 5 "$tmp/log")"
+[ "$elapsed" -le $((budget + 30)) ] || fail "took ${elapsed} s for a budget of ${budget} s"
+files=$(find "$tmp/out" -type f | wc -l)
+[ "$files" -le 8 ] || fail "$files files in OUT (at most 8 come back from a GPU machine)"
+for f in table.md collect.sqlite collect.json reports.tar.xz logs.tar.xz; do
+    [ -s "$tmp/out/$f" ] || fail "OUT lacks $f"
+done
+# harris's row: a measured one-shot and naive time, and a bandwidth figure.
+row=$(grep '^| harris |' "$tmp/out/table.md")
+oneshot=$(awk -F'|' '{gsub(/ /, "", $3); print $3}' <<<"$row")
+[[ "$oneshot" =~ ^[0-9]+\.[0-9]+$ ]] || fail "harris has no measured one-shot: '$row'"
+grep -q 'GB/s' <<<"$row" || fail "harris's row has no effective bandwidth: '$row'"
+# The model that ranked is the one trained without harris.
+mkdir -p "$tmp/r"
+tar -xJf "$tmp/out/reports.tar.xz" -C "$tmp/r"
+python3 - "$tmp/r/reports/harris.json" <<'PY' || fail "the harris report was not ranked by its leave-one-app-out model"
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if r.get("cost_model", "").endswith("harris.model") else 1)
+PY
+tar -xJf "$tmp/out/logs.tar.xz" -C "$tmp/r"
+python3 - "$tmp/r/models/harris.model" <<'PY' || fail "the leave-one-app-out model for harris saw harris"
+import json, sys
+apps = json.load(open(sys.argv[1]))["metadata"]["extra"]["training_set"]["apps"]
+# Trained on the other 15 catalog apps, never on harris.
+sys.exit(1 if "harris" in apps or len(apps) != 15 else 0)
+PY
+rows=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from measurements where origin = ?", ("collect",)).fetchone()[0])' "$tmp/out/collect.sqlite")
+[ "$rows" -ge 1 ] || fail "collect recorded no row ($rows)"
+finish e2e.gpu_check
