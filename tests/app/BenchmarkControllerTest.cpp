@@ -108,7 +108,11 @@ private Q_SLOTS:
         const QString path = dir.filePath("bench-session.json");
         SearchController search;
         SessionController sessions(&search);
+        // load builds the pipeline on the worker first (user code may crash there); the session
+        // names the search once it has loaded.
+        QSignalSpy loaded(&search, &SearchController::loaded);
         search.load(options.source, options.search);
+        QVERIFY(loaded.count() > 0 || loaded.wait(60000));
         sessions.setBenchmark(report);
         QVERIFY(sessions.save(path));
         SearchController search2;
