@@ -10,6 +10,7 @@
 #include "schedule/GpuSpec.h"
 #include "store/MeasurementStore.h"
 #include "tune/LeaveOneAppOut.h"
+#include "tune/StageFeaturesCsv.h"
 #include "tune/TrainingData.h"
 #include "util/Error.h"
 
@@ -19,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace beamscope::cli {
 
@@ -35,6 +37,7 @@ struct ModelArgs {
     bool json = false;
     bool leaveOneAppOut = false;
     std::string featuresCsv;
+    std::string stageFeaturesCsv;
     std::string deviceClass; ///< train: the device class the model is meant for
     std::string objective = "pairwise";
     TrainOptions train;
@@ -70,6 +73,11 @@ Split loadSplit(const ModelArgs &args) {
     Split split;
     split.device = chooseDevice(store, args.device);
     DatasetBuilder builder(store);
+    std::optional<StageFeaturesCsv> stageCsv;
+    if (!args.stageFeaturesCsv.empty()) {
+        stageCsv.emplace(args.stageFeaturesCsv);
+        builder.setStageObserver([&stageCsv](const FeaturizedRow &row) { stageCsv->add(row); });
+    }
     RecordFilter filter;
     filter.deviceKey = split.device;
     for (LabelledSchedule &s : builder.build(filter)) {
@@ -77,6 +85,7 @@ Split loadSplit(const ModelArgs &args) {
         (s.heldOut ? split.test : split.train).push_back(std::move(s));
     }
     split.skipped = builder.skipped();
+    if (stageCsv) stageCsv->finish();
     if (split.train.empty() && split.test.empty())
         throw Error("no correct measurements on " + split.device +
                     (args.pipelines.empty() && args.excludedApps.empty()
@@ -174,6 +183,9 @@ void addCommon(CLI::App &command, ModelArgs &args) {
     command.add_option("--seed", args.train.seed, "XGBoost's seed (sampling)");
     command.add_option("--features-csv", args.featuresCsv,
                        "also write every row's feature vector to this CSV file");
+    command.add_option("--stage-features-csv", args.stageFeaturesCsv,
+                       "also write every row's stages (kernel, appendix-A features, analytic "
+                       "terms) to this CSV file, one line per stage");
 }
 
 /// `models --leave-one-app-out`: the Fig. 8 protocol on every row.

@@ -75,14 +75,17 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
             continue;
         }
         LabelledSchedule s;
+        StatePtr state;
+        std::vector<std::shared_ptr<const KernelFeatures>> kernels;
+        StateCost prior;
         try {
             const GpuSpec gpu = GpuSpec::fromJson(r.gpu, "measured GPU model");
-            const StatePtr state = scheduleFromJson(cache->dag, r.schedule);
+            state = scheduleFromJson(cache->dag, r.schedule);
             Featurizer featurizer(gpu, /*memoize=*/false);
-            const auto kernels = featurizer.featurize(*state);
+            kernels = featurizer.featurize(*state);
             auto analytic = makeCostModel("analytic", gpu);
             auto polymage = makeCostModel("polymage", gpu);
-            const StateCost prior = costOf(*state, *analytic, kernels).cost;
+            prior = costOf(*state, *analytic, kernels).cost;
             s.polymageScore = costOf(*state, *polymage, kernels).cost.total;
             if (r.featureSchema == kScheduleFeatureSchema && !r.features.empty()) {
                 s.row.features = r.features;
@@ -109,6 +112,7 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
         s.noise = measurementNoise(r.measurement);
         s.heldOut = isHeldOut(r.scheduleHash);
         m_rows[r.id] = s;
+        if (m_observer) m_observer(FeaturizedRow{s, *state, kernels, prior});
         out.push_back(s);
     }
     return out;

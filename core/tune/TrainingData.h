@@ -6,6 +6,8 @@
 // and pairwise accuracy, pairs closer than the measurement noise ignored.
 #pragma once
 
+#include "cost/CostModel.h"
+#include "cost/Featurizer.h"
 #include "cost/LearnedCostModel.h"
 #include "store/MeasurementStore.h"
 
@@ -42,6 +44,16 @@ double measurementNoise(const Measurement &m);
 /// same in every run and for every model).
 bool isHeldOut(const std::string &scheduleHash);
 
+/// A row as the models saw it, stage by stage: what `models --stage-features-csv` writes, so the
+/// analytic model's physics can be studied term by term against the measured times.
+struct FeaturizedRow {
+    const LabelledSchedule &row;
+    const ScheduleState &state;
+    const std::vector<std::shared_ptr<const KernelFeatures>> &kernels; ///< in launch order
+    const StateCost &analytic; ///< per stage, in the order of the kernels' rows
+};
+using StageObserver = std::function<void(const FeaturizedRow &)>;
+
 /// Builds rows from a store, remembering the rows (and pipelines) it built already, so that a
 /// tuning loop that rebuilds its training set every round only featurizes new measurements.
 class DatasetBuilder {
@@ -52,6 +64,8 @@ public:
     /// The correct, measured, searched (not baseline) records matching `filter`, oldest first.
     /// Records whose pipeline cannot be rebuilt or whose DAG changed are skipped (see skipped()).
     std::vector<LabelledSchedule> build(RecordFilter filter);
+    /// Called for each row as it is built (not for rows remembered from an earlier build()).
+    void setStageObserver(StageObserver observer) { m_observer = std::move(observer); }
     /// One line per record skipped so far, with the reason.
     const std::vector<std::string> &skipped() const { return m_skipped; }
 
@@ -62,6 +76,7 @@ private:
     std::map<std::int64_t, bool> m_rejected;
     std::map<std::string, std::shared_ptr<PipelineCache>> m_pipelines;
     std::vector<std::string> m_skipped;
+    StageObserver m_observer;
 };
 
 /// The device key with the most rows among `rows`' records in the store matching `nameFilter`
