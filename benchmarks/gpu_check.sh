@@ -31,9 +31,10 @@ bundle="$here/device-bundle"
 
 # The shipped model's training options (docs/pretrained.md), without APP: the model that ranks APP
 # has never seen it.
+source "$here/benchmarks/pretrained_data.sh"
 train_loao() { # CLI DB APP OUT
-    "$1" train --db "$2" --exclude-app "$3" --all --device-class nvidia-gpu --objective pairwise \
-        --trees 60 --max-depth 3 --eta 0.1 --min-child-weight 5 --lambda 5 --out "$4" >/dev/null
+    "$1" train --db "$2" --exclude-app "$3" --all --device-class nvidia-gpu \
+        "${pretrained_options[@]}" --out "$4" >/dev/null
 }
 
 case "${1:-}" in
@@ -41,9 +42,8 @@ pack)
     build="${2:?usage: gpu_check.sh pack BUILD_DIR}"
     mkdir -p "$bundle"
     "$here/benchmarks/device_bundle.sh" pack "$build" "$bundle" >/dev/null
-    shared_db="${SHARED_DB:-$here/../shared/data/h100-2026-11-26/measurements.sqlite}"
-    # A consistent copy even while another process has the file open (the shared copy is read-only).
-    sqlite3 "file:$shared_db?mode=ro" ".backup '$bundle/h100.sqlite'"
+    # The shipped model's rows (the shared H100 data and the collected random-pipeline rows).
+    pretrained_db "$build/app/cli/beamscope-cli" "$bundle/h100.sqlite"
     # The leave-one-app-out models are trained here (featurizing the shared rows again takes
     # time the GPU machine's lease should not pay); `run` trains any that are missing.
     mkdir -p "$bundle/models"

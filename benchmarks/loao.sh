@@ -4,19 +4,38 @@
 # measured schedules; Kendall's tau and one-shot regret (measured time of the schedule predicted
 # fastest over the fastest measured) per app, mean tau and geomean regret, for the analytic,
 # PolyMage, pretrained (shipped; it has seen these apps when trained on this database) and the
-# leave-one-app-out models. The database is only read. Usage:
+# leave-one-app-out models. Usage:
 #   benchmarks/loao.sh CLI [DB] [OUT_DIR]
-# DB defaults to the shared H100 data; OUT_DIR (default: a temporary directory) gets loao.txt and
-# loao.json. LOAO_ARGS replaces the training options (default: those of the shipped model).
+# DB defaults to the shipped model's rows (benchmarks/pretrained_data.sh: the shared H100 data
+# plus the random-pipeline rows collected on an H100, merged into a copy); only DB's copy is read.
+# Rows of random pipelines train the leave-one-app-out models but are no app of the goal, so the
+# last lines give the means over the catalog apps alone. OUT_DIR (default: a temporary
+# directory) gets loao.txt and loao.json. LOAO_ARGS replaces the training options (default:
+# those of the shipped model).
 set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/pretrained_data.sh"
 cli=$1
-db=${2:-/work/shared/data/h100-2026-11-26/measurements.sqlite}
 out=${3:-$(mktemp -d)}
 mkdir -p "$out"
-# The training options of the shipped model (docs/pretrained.md), fixed before the run.
-read -r -a extra <<<"${LOAO_ARGS:---objective pairwise --trees 60 --max-depth 3 --eta 0.1 --min-child-weight 5 --lambda 5}"
+db=${2:-}
+if [ -z "$db" ]; then
+    db="$out/training.sqlite"
+    pretrained_db "$cli" "$db"
+fi
+if [ -n "${LOAO_ARGS:-}" ]; then read -r -a extra <<<"$LOAO_ARGS"; else extra=("${pretrained_options[@]}"); fi
 "$cli" models --db "$db" --leave-one-app-out --model pretrained "${extra[@]}" >"$out/loao.txt"
 "$cli" models --db "$db" --leave-one-app-out --model pretrained "${extra[@]}" --json \
     >"$out/loao.json"
+python3 - "$out/loao.json" >>"$out/loao.txt" <<'PY'
+import json, math, sys
+report = json.load(open(sys.argv[1]))
+apps = [p for p in report["pipelines"] if not p["pipeline"].startswith("random:")]
+print(f"catalog apps only ({len(apps)}), mean tau / geomean regret:")
+for name in apps[0]["models"]:
+    taus = [p["models"][name]["tau"] for p in apps if p["models"][name]["tau"] == p["models"][name]["tau"]]
+    regrets = [p["models"][name]["regret"] for p in apps]
+    print(f"  {name:10s} {sum(taus) / len(taus):.3f} / {math.exp(sum(map(math.log, regrets)) / len(regrets)):.2f}")
+PY
 cat "$out/loao.txt"
 echo "written: $out/loao.txt $out/loao.json" >&2

@@ -27,98 +27,120 @@ double StageCost::total() const {
 AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
     const double hz = gpu.clockGHz * 1e9;
     const double dram = gpu.globalMemoryBandwidthGBs * 1e9;
-    const double l2 = 3.0 * dram;
-    const double shared = double(gpu.smCount) * gpu.sharedMemoryBanks * gpu.sharedBankWidthBytes * hz;
-    const double registers = double(gpu.smCount) * gpu.fp32LanesPerSm * 3.0 * 4.0 * hz;
     AnalyticalCoefficients c;
     c.secondsPerOp = 1.0 / (double(gpu.smCount) * gpu.fp32LanesPerSm * hz);
     c.dramSecondsPerByte = 1.0 / dram;
-    c.dramSecondsPerLine = gpu.globalTransactionBytes / dram / 2.0;
-    c.l2SecondsPerByte = 1.0 / l2;
-    c.l1SecondsPerByte = 1.0 / shared;
-    c.sharedSecondsPerByte = 1.0 / shared;
-    c.registerSecondsPerByte = 1.0 / registers;
-    c.globalSecondsPerLoadTx = gpu.globalTransactionBytes / l2;
-    c.globalSecondsPerStoreTx = gpu.globalTransactionBytes / dram;
-    c.sharedSecondsPerTx = 1.0 / (double(gpu.smCount) * hz);
-    c.falseSharingSeconds = gpu.globalTransactionBytes / dram;
-    c.mallocSeconds = 10e-6;
+    c.l2SecondsPerByte = 1.0 / (5.0 * dram);
     c.launchSeconds = gpu.kernelLaunchOverheadUs * 1e-6;
-    c.syncSeconds = 40.0 / (double(gpu.smCount) * hz);
-    c.spillSecondsPerByte = 4.0 / l2;
+    c.spillSecondsPerByte = 4.0 / (5.0 * dram);
     c.registerBudgetBytes = gpu.registersPerThreadMax * 4;
+    c.threadsToFill = double(gpu.smCount) * gpu.maxThreadsPerSm;
     return c;
 }
 
 AnalyticalGpuCostModel::AnalyticalGpuCostModel(GpuSpec gpu)
     : m_gpu(std::move(gpu)), m_c(AnalyticalCoefficients::fromGpu(m_gpu)) {}
 
-StageCost AnalyticalGpuCostModel::stageCost(const StageFeatureRow &row, bool isKernel) const {
+namespace {
+
+/// The share of the shorter of two overlapped times that still shows (see kernelCosts).
+constexpr double kOverlapSlack = 0.01;
+
+/// What one stage asks of the machine: arithmetic time and bytes moved, by level and direction.
+struct StageDemand {
+    double compute = 0; ///< seconds at the FP32 peak over the lanes a warp keeps busy
+    double dramLoad = 0, dramStore = 0; ///< compulsory global bytes read, and written by the root
+    double l2Load = 0, l2Store = 0;     ///< global sectors moved through L2, in bytes
+};
+
+StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoefficients &c,
+                     const GpuSpec &gpu) {
     using F = Feature;
-    const StageFeatures &f = row.features;
-    StageCost cost;
-    cost.node = row.node;
-    cost.stage = row.stage;
-    auto term = [&](CostTerm t) -> double & { return cost.terms[size_t(t)]; };
-    const bool inlined = f[F::inlined_calls] > 0;
+    StageDemand d;
+    d.compute = f[F::points_computed_total] * f[F::ops_per_point] * c.secondsPerOp;
+    // A warp with idle lanes issues at the rate of a full one (stages with inlined calls are
+    // priced as written: their lanes follow the consumer's).
+    if (f[F::inlined_calls] <= 0) d.compute /= std::max(0.05, f[F::warp_lane_utilization]);
+    d.dramLoad = f[F::num_realizations] * f[F::unique_global_bytes_read_per_realization];
+    if (isRoot) d.dramStore = f[F::num_realizations] * f[F::bytes_at_realization];
+    // What reaches the SMs from L2: the sectors the warps load, and at least each block's whole
+    // input footprint (its tile and halo), which smaller tiles pay again and again.
+    d.l2Load = std::max(f[F::num_blocks] * f[F::num_global_mem_loads_per_block] *
+                            gpu.globalTransactionBytes,
+                        f[F::num_tasks] * f[F::unique_bytes_read_per_task]);
+    d.l2Store = f[F::num_blocks] * f[F::num_global_mem_stores_per_block] * gpu.globalTransactionBytes;
+    return d;
+}
 
-    // Compute: points x ops at peak rate, slowed by idle SMs, too few warps and idle lanes.
-    double compute = f[F::points_computed_total] * f[F::ops_per_point] * m_c.secondsPerOp;
-    const double smSlots = double(m_gpu.smCount) * std::max(1.0, f[F::max_block_occupancy] * m_gpu.maxBlocksPerSm);
-    const double tasks = std::max(1.0, f[F::num_tasks]);
-    const double tasksPerCore = tasks / smSlots;
-    const double idleCoreWastage = std::ceil(tasksPerCore) / std::max(1.0, tasksPerCore);
-    const double smUse = std::min(1.0, tasks / m_gpu.smCount);
-    const double residentWarps = std::max(1.0, f[F::max_warp_occupancy] * m_gpu.maxWarpsPerSm);
-    const double warpUse = std::min(1.0, residentWarps * m_gpu.warpSize / (4.0 * m_gpu.fp32LanesPerSm));
-    compute *= idleCoreWastage / (smUse * warpUse);
-    if (!inlined) compute /= std::max(0.05, 1.0 - f[F::idle_lane_wastage]);
-    term(CostTerm::Compute) = compute;
+} // namespace
 
-    // Load: footprints by memory type, per point and per block, plus transactions.
-    double load = f[F::num_realizations] *
-                  (m_c.dramSecondsPerLine * f[F::unique_global_lines_read_per_realization] +
-                   m_c.sharedSecondsPerByte * f[F::unique_shared_bytes_read_per_realization] +
-                   m_c.dramSecondsPerByte * f[F::unique_global_bytes_read_per_realization] +
-                   m_c.registerSecondsPerByte * f[F::unique_register_bytes_read_per_realization]);
-    load += m_c.l1SecondsPerByte * f[F::num_scalars] * f[F::unique_bytes_read_per_point];
-    load += m_c.l2SecondsPerByte * f[F::num_tasks] * f[F::unique_bytes_read_per_task] / std::max(1.0, f[F::num_realizations] > 1 ? f[F::num_realizations] / f[F::num_blocks] : 1.0);
-    double globalLoads = f[F::num_blocks] * f[F::num_global_mem_loads_per_block] * m_c.globalSecondsPerLoadTx;
-    double sharedLoads = f[F::num_blocks] * f[F::num_shared_mem_loads_per_block] * m_c.sharedSecondsPerTx;
-    if (!inlined) {
-        globalLoads /= std::max(0.01, f[F::global_mem_load_efficiency]);
-        sharedLoads /= std::max(0.01, f[F::shared_mem_load_efficiency]);
+std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures &rows,
+                                                           int rootNode) const {
+    using F = Feature;
+    std::vector<StageDemand> demands;
+    const StageFeatures *root = rows.empty() ? nullptr : &rows.front().features;
+    StageDemand sum;
+    for (const StageFeatureRow &row : rows) {
+        const bool isRoot = row.node == rootNode;
+        if (isRoot) root = &row.features;
+        demands.push_back(demandOf(row.features, isRoot, m_c, m_gpu));
+        const StageDemand &d = demands.back();
+        sum.compute += d.compute;
+        sum.dramLoad += d.dramLoad;
+        sum.dramStore += d.dramStore;
+        sum.l2Load += d.l2Load;
+        sum.l2Store += d.l2Store;
     }
-    term(CostTerm::Load) = load + globalLoads + sharedLoads;
+    // The roofline: arithmetic and memory overlap, so the kernel takes the longer of the two;
+    // memory is bound by DRAM bytes or by L2 sectors, whichever takes longer. Overlap is never
+    // perfect: 1% of the shorter side shows (this also keeps schedules that differ only in the
+    // shorter side apart, which the search needs; the H100 rows rank the same with it). A kernel
+    // with fewer threads than the device holds cannot hide latency and runs at that fraction of
+    // its rate.
+    const auto overlapped = [](double a, double b) {
+        return std::max(a, b) + kOverlapSlack * std::min(a, b);
+    };
+    const double dramSeconds = (sum.dramLoad + sum.dramStore) * m_c.dramSecondsPerByte;
+    const double l2Seconds = (sum.l2Load + sum.l2Store) * m_c.l2SecondsPerByte;
+    const double memorySeconds = overlapped(dramSeconds, l2Seconds);
+    const double fill =
+        root ? std::clamp((*root)[F::inner_parallelism] / m_c.threadsToFill, 1e-3, 1.0) : 1.0;
+    const double kernelSeconds = overlapped(sum.compute, memorySeconds) / fill;
+    const double demandSeconds = sum.compute + memorySeconds;
+    const double scale = demandSeconds > 0 ? kernelSeconds / demandSeconds : 0.0;
+    // Each stage's part of the memory time: its bytes at both levels, weighted by their speed.
+    const auto memoryWeight = [&](double dram, double l2) {
+        return dram * m_c.dramSecondsPerByte + l2 * m_c.l2SecondsPerByte;
+    };
+    const double memoryWeights = dramSeconds + l2Seconds;
 
-    // Store: transactions, and partial sectors when blocks write narrow rows.
-    double globalStores = m_c.globalSecondsPerStoreTx * f[F::num_blocks] * f[F::num_global_mem_stores_per_block];
-    if (!inlined) globalStores /= std::max(0.01, f[F::global_mem_store_efficiency]);
-    const double sharedStores = m_c.sharedSecondsPerTx * f[F::num_blocks] * f[F::num_shared_mem_stores_per_block];
-    double falseSharing = 0;
-    if (isKernel && f[F::inner_parallelism] > 1 && f[F::global_innermost_bytes_at_task] > 0) {
-        falseSharing = m_c.falseSharingSeconds * f[F::num_scalars] /
-                       std::max(1.0, f[F::global_innermost_bytes_at_task]) *
-                       std::max(0.0, 1.0 - f[F::global_innermost_bytes_at_task] / m_gpu.globalTransactionBytes);
+    std::vector<StageCost> costs;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const StageFeatures &f = rows[i].features;
+        const StageDemand &d = demands[i];
+        StageCost cost;
+        cost.node = rows[i].node;
+        cost.stage = rows[i].stage;
+        auto term = [&](CostTerm t) -> double & { return cost.terms[size_t(t)]; };
+        // The kernel's time, shared among its stages in proportion to what each asks for.
+        term(CostTerm::Compute) = d.compute * scale;
+        if (memoryWeights > 0) {
+            const double perWeight = memorySeconds / memoryWeights * scale;
+            term(CostTerm::Load) = memoryWeight(d.dramLoad, d.l2Load) * perWeight;
+            term(CostTerm::Store) = memoryWeight(d.dramStore, d.l2Store) * perWeight;
+        }
+        const bool isRoot = rows[i].node == rootNode;
+        term(CostTerm::Parallelism) =
+            isRoot && f[F::inner_parallelism] > 1 ? f[F::num_productions] * m_c.launchSeconds : 0.0;
+        // Registers beyond the budget spill to local memory, every point of every thread.
+        const double excess = std::max(0.0, f[F::working_set_at_thread] - m_c.registerBudgetBytes);
+        term(CostTerm::WorkingSet) = f[F::inner_parallelism] * excess * m_c.spillSecondsPerByte *
+                                     f[F::points_computed_per_thread];
+        term(CostTerm::Malloc) = 0.0;
+        for (double &t : cost.terms) t *= 1e3; // seconds -> milliseconds
+        costs.push_back(cost);
     }
-    term(CostTerm::Store) = globalStores + sharedStores + falseSharing;
-
-    // Malloc: only global allocations cost a device allocation.
-    term(CostTerm::Malloc) = isKernel ? m_c.mallocSeconds * f[F::num_realizations] : 0.0;
-
-    // Parallelism: a launch per kernel; a barrier per realization of a fused Func.
-    term(CostTerm::Parallelism) =
-        isKernel ? f[F::num_productions] * (f[F::inner_parallelism] > 1 ? m_c.launchSeconds : 0.0)
-                 : m_c.syncSeconds * f[F::num_realizations];
-
-    // Working set: registers are free up to the budget; beyond it, every byte spills.
-    const double excess = std::max(0.0, f[F::working_set_at_thread] - m_c.registerBudgetBytes);
-    term(CostTerm::WorkingSet) = f[F::inner_parallelism] *
-                                 (excess * m_c.spillSecondsPerByte * f[F::points_computed_per_thread] +
-                                  f[F::working_set_at_thread] * m_c.registerSecondsPerByte);
-
-    for (double &t : cost.terms) t *= 1e3; // seconds -> milliseconds
-    return cost;
+    return costs;
 }
 
 void AnalyticalGpuCostModel::enqueue(const ScheduleState &state,
@@ -134,9 +156,8 @@ void AnalyticalGpuCostModel::evaluateAll() {
         StateCost &out = *p.out;
         out = StateCost{};
         for (size_t k = 0; k < p.features.size(); ++k) {
-            for (const StageFeatureRow &row : *p.features[k]) {
-                out.stages.push_back(stageCost(row, row.node == p.kernelRoots[k]));
-            }
+            for (StageCost &c : kernelCosts(*p.features[k], p.kernelRoots[k]))
+                out.stages.push_back(c);
         }
         for (const StageCost &c : out.stages) {
             for (size_t t = 0; t < kCostTerms; ++t) out.terms[t] += c.terms[t];

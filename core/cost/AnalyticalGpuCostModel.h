@@ -1,6 +1,8 @@
-// AnalyticalGpuCostModel: the appendix-B cost formula with coefficients derived from a GpuSpec
-// instead of predicted by a network. Every coefficient has a physical meaning (see
-// AnalyticalCoefficients) and the result approximates run time in milliseconds.
+// AnalyticalGpuCostModel: run time in milliseconds from the appendix-A features and a GpuSpec,
+// kernel by kernel as a roofline: a kernel takes the longer of its arithmetic and its memory
+// traffic (DRAM bytes, or L2 sectors when those bind), slowed when it has too few threads to fill
+// the device, plus its launch. The six terms say where that time goes (docs/design-notes.md, "The
+// analytic model against the H100 data").
 #pragma once
 
 #include "cost/CostModel.h"
@@ -9,24 +11,15 @@
 
 namespace beamscope {
 
-/// The coefficients of appendix B, named by the paper's index, in seconds per unit.
+/// The machine constants the model prices work with, in seconds per unit, from a GpuSpec.
 struct AnalyticalCoefficients {
-    double secondsPerOp;            ///< c4/c19 per op: 1 / (SMs x FP32 lanes x clock)
-    double dramSecondsPerByte;      ///< c6: compulsory DRAM traffic, 1 / bandwidth
-    double dramSecondsPerLine;      ///< c5: a partly used sector per line, sector / bandwidth / 2
-    double l2SecondsPerByte;        ///< c14: per-block footprint from L2 (~3x DRAM bandwidth)
-    double l1SecondsPerByte;        ///< c10: per-point bytes from L1 (shared-memory bandwidth)
-    double sharedSecondsPerByte;    ///< c20: 1 / (SMs x banks x bank width x clock)
-    double registerSecondsPerByte;  ///< c7: register file bandwidth, 3 operands of 4 B per lane
-    double globalSecondsPerLoadTx;  ///< global load transactions: sector / L2 bandwidth
-    double globalSecondsPerStoreTx; ///< c21: sector / DRAM bandwidth
-    double sharedSecondsPerTx;      ///< c29 and shared loads: one bank cycle on one SM
-    double falseSharingSeconds;     ///< c22: a partial sector written per row segment
-    double mallocSeconds;           ///< c24: a global (device) allocation
-    double launchSeconds;           ///< c25: one kernel launch
-    double syncSeconds;             ///< per realization of a fused Func: a block barrier
-    double spillSecondsPerByte;     ///< c9 above the register budget: local memory via L2
-    int registerBudgetBytes;        ///< per thread, before spilling (registersPerThreadMax x 4)
+    double secondsPerOp;       ///< 1 / (SMs x FP32 lanes x clock)
+    double dramSecondsPerByte; ///< 1 / DRAM bandwidth
+    double l2SecondsPerByte;   ///< global sectors through L1/L2, at 5x the DRAM bandwidth
+    double launchSeconds;      ///< one kernel launch
+    double spillSecondsPerByte; ///< a register spilled to local memory (via L2)
+    int registerBudgetBytes;    ///< per thread, before spilling (registersPerThreadMax x 4)
+    double threadsToFill;       ///< resident threads that saturate the device (SMs x threads/SM)
 
     static AnalyticalCoefficients fromGpu(const GpuSpec &gpu);
 };
@@ -42,8 +35,9 @@ public:
                  StateCost *out) override;
     void evaluateAll() override;
 
-    /// The cost of one stage from its features, `isKernel` when it is a root (launched) stage.
-    StageCost stageCost(const StageFeatureRow &row, bool isKernel) const;
+    /// The costs of the stages of one kernel (its rows, root stage at `rootNode`), in the order
+    /// of `rows`: the kernel's time shared among its stages and terms.
+    std::vector<StageCost> kernelCosts(const KernelFeatures &rows, int rootNode) const;
     const AnalyticalCoefficients &coefficients() const { return m_c; }
 
 private:

@@ -15,8 +15,9 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused.
-constexpr int kScheduleFeatureSchema = 3;
+/// with, and a model of another version is refused. 4: the analytic terms of the per-kernel
+/// roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
+constexpr int kScheduleFeatureSchema = 4;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

@@ -310,12 +310,15 @@ TEST(SearchEngine, SamplingAndFreezingEvaluateFewerStates) {
 
 // The result is the schedule the model predicts fastest among the main passes' final beams: the
 // penalties of 4.5 order a beam for diversity and must not decide which schedule `search`,
-// `export` and `bench` hand the user. On matmul (V100, seed 0) the first state in penalized
-// order is predicted 1.8x slower than another complete state of the same final beam.
+// `export` and `bench` hand the user. On matmul (V100, seed 0) ranked by the PolyMage model, the
+// first state of pass 2's final beam in penalized order is predicted 1.13x slower than another
+// complete state of the same beam. (With the analytic roofline no catalog app on the v100,
+// rtx4090 or pocl-cpu preset, seeds 0-1, has such a beam: the rule is the same for every model.)
 TEST(SearchEngine, TheResultIsTheCheapestCompleteStateOfTheFinalBeams) {
     const auto dag = std::make_shared<const FunctionDAG>(buildApp("matmul"));
     SearchOptions options;
     options.gpu = GpuSpec::load("v100");
+    options.costModel = "polymage";
     SearchEngine engine(dag, options);
     double cheapest = std::numeric_limits<double>::infinity();
     bool rankDisagreed = false;

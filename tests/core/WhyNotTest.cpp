@@ -186,7 +186,11 @@ TEST(WhyNot, SampledOutBucketMemberIsNotSampled) {
 
 TEST(WhyNot, CostedLoserIsCutWithTheTermsAgainstTheSurvivor) {
     auto dag = stencilChainDag(2);
-    const SearchOptions o = greedyOptions();
+    // On the H100 preset with seed 1 the sampled tilings of the output differ in predicted cost
+    // (on the V100 preset the roofline prices them all alike: DRAM-bound, coalesced, full).
+    SearchOptions o = greedyOptions();
+    o.gpu = GpuSpec::load("h100");
+    o.seed = 1;
     const auto steps = stepsOf(dag, o);
     const SearchStepPtr tiling = outputTilingStep(steps, "output");
     ASSERT_TRUE(tiling);
@@ -200,12 +204,14 @@ TEST(WhyNot, CostedLoserIsCutWithTheTermsAgainstTheSurvivor) {
     }
     ASSERT_GE(loser, 0);
     const StepCandidate &c = tiling->candidates[size_t(loser)];
+
     const int node = dag->find("output");
     const WhyResult r = whyNot(dag, o, describeTiling(*dag, node, *c.child.placement));
     EXPECT_EQ(r.answer.verdict, WhyVerdict::Cut) << r.answer.detail;
     EXPECT_EQ(r.answer.step, tiling->index);
     EXPECT_EQ(r.answer.cost, c.cost);
     ASSERT_EQ(tiling->beam.size(), 1u);
+    ASSERT_GT(c.cost, tiling->beam[0].cost.total) << "the case this test is about occurs";
     EXPECT_EQ(r.answer.cutoff, tiling->beam[0].rankCost);
     EXPECT_EQ(r.answer.against, tiling->beam[0].decision);
     EXPECT_EQ(r.answer.againstCost, tiling->beam[0].cost.total);
@@ -243,13 +249,17 @@ TEST(WhyNot, TheWinnersDecisionIsChosen) {
 }
 
 // A pass's result is its final beam's cheapest complete state, not the first in penalized order:
-// on matmul (V100, seed 0) the state first in pass 3's final beam keeps prod at the thread level
-// of output, but a root prod is predicted cheaper, so the thread level is cut at that step, and
-// against that state's cost.
+// on matmul (V100, seed 1, ranked by the PolyMage model) the state first in pass 3's final beam keeps
+// prod at the thread level of output, but another complete state is predicted cheaper, so the
+// thread level is cut at that step, and against that state's cost.
 TEST(WhyNot, APassIsWonByItsCheapestCompleteStateNotItsFirst) {
     const auto dag = std::make_shared<const FunctionDAG>(buildApp("matmul"));
     SearchOptions o;
     o.gpu = GpuSpec::load("v100");
+    // Ranked by the PolyMage model, seed 1: with the analytic roofline no catalog beam has a
+    // cheaper complete state behind its first (the rule is the same for every model).
+    o.costModel = "polymage";
+    o.seed = 1;
     const std::vector<SearchStepPtr> steps = stepsOf(dag, o);
     const int prod = dag->find("prod");
     Pin thread;

@@ -57,6 +57,25 @@ cat "$tmp/models.out"
 for m in analytic polymage learned; do
     head -n 4 "$tmp/models.out" | grep -q "$m" || fail "models does not list $m"
 done
+# The per-stage dump: every measured row's stages, one kernel root per kernel, and the analytic
+# terms of its stages adding up to the row's analytic total (the schedule-level CSV's column).
+"$cli" models --db "$tmp/t.sqlite" --features-csv "$tmp/rows.csv" \
+    --stage-features-csv "$tmp/stages.csv" >/dev/null 2>&1 || fail "models --stage-features-csv failed"
+python3 - "$tmp/rows.csv" "$tmp/stages.csv" <<'PY' || fail "the per-stage dump disagrees with the rows"
+import csv, sys, collections
+rows = {r["record"]: r for r in csv.DictReader(open(sys.argv[1]))}
+sums, roots, kernels = collections.defaultdict(float), collections.Counter(), collections.defaultdict(set)
+for s in csv.DictReader(open(sys.argv[2])):
+    sums[s["record"]] += sum(float(v) for k, v in s.items() if k.startswith("analytic_"))
+    roots[s["record"]] += int(s["kernel_root"])
+    kernels[s["record"]].add(s["kernel"])
+assert set(sums) == set(rows) and rows, (len(sums), len(rows))
+for rec, total in sums.items():
+    want = float(rows[rec]["analytic_ms"])
+    assert abs(total - want) <= 1e-6 * max(1.0, want), (rec, total, want)
+    assert roots[rec] == len(kernels[rec]), (rec, roots[rec], kernels[rec])
+print(f"stage dump: {len(rows)} rows, {sum(roots.values())} kernels, terms add up")
+PY
 
 # 3. Resume: one round, then --resume to two: the second run measures only round 1.
 "$cli" tune "${pipe[@]}" --rounds 1 --batch 4 --repeats 3 --db "$tmp/r.sqlite" --run-id r -q \

@@ -1,0 +1,28 @@
+# The shipped pretrained model's training data and options, in one place for
+# benchmarks/train_pretrained.sh, benchmarks/loao.sh and benchmarks/gpu_check.sh (sourced, not run).
+# docs/pretrained.md says why these options.
+
+# Regression on the within-app log-time residual over the analytic prior: shallow, few trees,
+# strongly regularised, so that on an app it has not seen it stays close to the prior (the
+# leave-one-app-out table in docs/pretrained.md is what chose them).
+pretrained_options=(--objective regression --trees 30 --max-depth 2 --eta 0.05 --min-child-weight 10
+    --lambda 10)
+
+pretrained_here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The rows: the shared H100 data (16 catalog apps) and the random-pipeline rows `collect`
+# measured on an H100 (benchmarks/gpu_check.sh; each lease's collect.sqlite is added here).
+pretrained_shared_db="${SHARED_DB:-$pretrained_here/../shared/data/h100-2026-11-26/measurements.sqlite}"
+pretrained_collected_dbs=("$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26/collect.sqlite")
+
+# pretrained_db CLI OUT: the training rows in one database file OUT (a copy; nothing is written
+# to the shared data or the collected files).
+pretrained_db() {
+    local cli=$1 out=$2
+    rm -f "$out"
+    # A consistent copy even while another process has the file open (the shared copy is read-only).
+    sqlite3 "file:$pretrained_shared_db?mode=ro" ".backup '$out'" || return 1
+    local db
+    for db in "${pretrained_collected_dbs[@]}"; do
+        "$cli" db import --db "$out" "$db" >/dev/null || return 1
+    done
+}
