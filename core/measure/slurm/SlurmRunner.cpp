@@ -11,6 +11,7 @@
 #include "measure/ParallelWorkers.h"
 #include "measure/ReferenceCheck.h"
 #include "measure/slurm/SlurmCrashTriage.h"
+#include "pipeline/PipelineSourceJson.h"
 #include "util/Error.h"
 #include "util/Hash.h"
 #include "util/Subprocess.h"
@@ -408,6 +409,8 @@ void SlurmRunner::Run::followEarlierOrSubmit(const std::vector<size_t> &todo) {
         for (size_t t = 0; t < fresh.size(); ++t) {
             BenchJob job = m_shipped[fresh[t]];
             hashes.push_back(slurmJobHash(job));
+            // The task runs in the batch directory: the user's files by absolute path.
+            job.source = withAbsoluteFiles(job.source);
             job.referenceCache = m_batch.dir + "/reference.bin";
             // With a GRES the task owns its GPU; without one, tasks on a node take turns.
             job.deviceLock = m_options.gres.empty() ? "/tmp/beamscope-slurm-device.lock" : "";
