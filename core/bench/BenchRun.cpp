@@ -1,6 +1,7 @@
-// Contents: GPU spec for a device; the candidates (given or sampled); runBenchmark (compile and
-// measure in workers with progress and cancellation, filter, choose, baselines). The report as
-// JSON and as a table is in BenchReport.cpp.
+// Contents: GPU spec for a device; the candidates (given or sampled); BenchRun, runBenchmark's
+// steps (device; GPU spec and cost model; candidates and their jobs; batches of jobs run with
+// progress, cancellation, reuse and recording; measuring the candidates; the choice; the
+// baselines; the report's totals). The report as JSON and as a table is in BenchReport.cpp.
 #include "bench/BenchRun.h"
 
 #include "bench/CandidateSampler.h"
@@ -22,6 +23,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <iomanip>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -96,249 +99,327 @@ GpuSpec gpuSpecForDevice(const DeviceInfo &device) {
     return GpuSpec::load("v100");
 }
 
-BenchReport runBenchmark(const BenchOptions &options) {
-    const auto start = std::chrono::steady_clock::now();
-    auto say = [&](const std::string &line) {
-        if (options.progress) options.progress(line);
-    };
-    auto cancelled = [&] { return options.cancel && options.cancel->load(); };
-    BenchReport report;
-    report.mode = options.mode;
-    report.device = detectDevice(options.device);
-    if (options.device == DevicePreference::Cuda && report.device.kind != DeviceKind::Cuda)
-        throw Error("no CUDA device: " + report.device.describe());
-    if (options.device == DevicePreference::OpenCL && report.device.kind != DeviceKind::OpenCL)
-        throw Error("no OpenCL device: " + report.device.describe());
-    report.target = report.device.halideTarget();
-    say("device: " + report.device.describe());
+namespace {
 
-    SearchOptions search = options.search;
-    if (options.candidates && search.gpu.name.empty())
-        throw UsageError("benchmark: given candidates need the GPU spec they were searched for");
-    if (search.gpu.name.empty()) search.gpu = gpuSpecForDevice(report.device);
-    if (search.costModel == kDefaultModelSpec) search.costModel = defaultCostModelSpec(search.gpu);
-    report.gpu = search.gpu;
-    report.costModel = search.costModel;
-    if (options.ptxCapability >= 0) {
-        report.ptxCapability = options.ptxCapability;
-    } else if (report.device.kind == DeviceKind::Cuda) {
-        report.ptxCapability = report.device.computeCapability;
-    } else {
-        report.ptxCapability = search.gpu.computeCapability;
-    }
-    if (report.ptxCapability > 0 && ptxasPath().empty()) {
-        say("ptxas not found: no register/spill report");
-        report.ptxCapability = 0;
+/// A benchmark run as the steps runBenchmark takes in order; the state they share is here.
+class BenchRun {
+public:
+    explicit BenchRun(const BenchOptions &options)
+        : m_options(options), m_start(std::chrono::steady_clock::now()) {
+        m_report.mode = options.mode;
     }
 
-    std::shared_ptr<const FunctionDAG> dag = options.dag;
-    const bool needDag =
-        !options.candidates || options.extraGreedySamples > 0 || options.store != nullptr;
-    if (!dag && needDag) dag = std::make_shared<const FunctionDAG>(loadPipeline(options.source));
-    const CandidateSet set = candidateSet(options, search, dag, report.pipeline);
-    report.beamSearchMs = set.beamSearchMs;
-    report.greedySearchMs = set.greedySearchMs;
-    report.duplicates = set.duplicates;
-    if (!options.candidates) {
-        say("sampled " + std::to_string(set.candidates.size()) + " candidates (beam search " +
-            fixed(set.beamSearchMs, 0) + " ms, greedy " + fixed(set.greedySearchMs, 0) + " ms)");
-    }
+    /// The device, and the Halide target candidates run on ("" : compile only).
+    void detectTheDevice();
+    /// The GPU spec and cost model the candidates are searched and ranked with, and the PTX
+    /// capability their registers are reported for.
+    void chooseGpuAndModel();
+    /// The candidates (sampled, or the caller's) and the jobs that compile or run them.
+    void sampleCandidates();
+    /// Compiles every candidate (and measures each in top-k mode) into report.candidates.
+    void measureCandidates();
+    /// The fastest correct survivor (top-k), or the best predicted one (one-shot, measured
+    /// alone when asked).
+    void chooseCandidate();
+    void measureBaselines();
+    /// Counts, the cancelled flag, the final progress and the run's time.
+    BenchReport finish();
 
-    const std::string referenceCache = referenceCachePath();
-    BenchJob base;
-    base.source = options.source;
-    base.gpu = search.gpu;
-    base.ptxCapability = report.ptxCapability;
-    base.stageProducers = options.stageProducers;
-    base.warmup = options.warmup;
-    base.repeats = options.repeats;
-    base.timeoutS = options.timeoutS;
-    base.referenceCache = referenceCache;
-    WorkerOptions worker;
-    worker.workerPath = options.workerPath;
-    worker.cancel = options.cancel;
-    const bool canRun = !report.target.empty();
-    const bool measureAll = options.mode == BenchMode::TopK && canRun;
-    const bool compileAll = measureAll || report.ptxCapability > 0;
-    const bool measureBaselines = canRun && (measureAll || options.measureOneShot);
-    const bool measureChosen =
-        options.mode == BenchMode::OneShot && options.measureOneShot && canRun;
-
-    RecordContext context;
-    if (options.store && dag) {
-        context.pipeline = PipelineIdentity::of(options.source, *dag);
-        context.device = DeviceIdentity::of(report.device);
-        context.gpu = search.gpu.toJson();
-        context.costModel = search.costModel;
-        context.repeats = options.repeats;
-        context.origin = options.origin;
-        context.runId = options.runId;
-        context.round = options.round;
-    }
-    BenchRecorder recorder(options.store, context, say);
-
-    BenchProgress progress;
-    progress.total = int(options.baselines.size()) + (compileAll ? int(set.candidates.size()) : 0) +
-                     (measureChosen && !set.candidates.empty() ? 1 : 0);
-    // Runs a batch of jobs (candidate `index`, or a baseline with index -1) with the runner:
-    // a row that runs on the device is recorded as it arrives; a candidate the store already
-    // has on this device is reused instead. nullopt for a job the cancel flag stopped.
+private:
+    /// One job of a batch: candidate `index`, or a baseline (index -1).
     struct Item {
         BenchJob job;
         bool baseline = false;
         int index = -1;
     };
-    RunnerOptions runnerOptions;
-    runnerOptions.kind = options.runner;
-    runnerOptions.jobs = options.jobs;
-    runnerOptions.worker = worker;
-    runnerOptions.slurm = options.slurm;
-    std::unique_ptr<MeasurementRunner> measuring, compiling;
-    auto runBatch = [&](std::vector<Item> items, bool measure) {
-        std::vector<std::optional<Measurement>> out(items.size());
-        std::vector<size_t> toRun;
-        std::vector<BenchJob> jobs;
-        for (size_t k = 0; k < items.size(); ++k) {
-            if (cancelled()) return out;
-            BenchJob &job = items[k].job;
-            job.target = measure ? report.target : "";
-            const bool storable = measure && (items[k].baseline || options.stageProducers);
-            if (storable && !items[k].baseline && !options.fresh) {
-                if (std::optional<Measurement> stored = recorder.reusable(job.schedule)) {
-                    stored->label = job.label;
-                    stored->predicted = job.predicted;
-                    progress.label = "reusing " + job.label;
-                    say(job.label + ": reused from the measurement database");
-                    if (options.onProgress) options.onProgress(progress);
-                    ++progress.done;
-                    ++report.reused;
-                    if (options.onMeasured) options.onMeasured(*stored, false);
-                    out[k] = stored;
-                    continue;
-                }
-            }
-            toRun.push_back(k);
-            jobs.push_back(job);
-        }
-        if (jobs.empty()) return out;
-        std::unique_ptr<MeasurementRunner> &runner = measure ? measuring : compiling;
-        if (!runner) {
-            RunnerOptions o = runnerOptions;
-            if (!measure) o.kind = RunnerKind::Local; // compile-only work stays here
-            runner = makeRunner(o, report.device);
-        }
-        RunnerCallbacks callbacks;
-        callbacks.log = say;
-        callbacks.onStart = [&](size_t j) {
-            progress.label = std::string(measure ? "measuring " : "compiling ") + jobs[j].label;
-            say(progress.label);
-            if (options.onProgress) options.onProgress(progress);
-        };
-        callbacks.onDone = [&](size_t j, const Measurement &m) {
-            if (m.failure == kCancelledFailure) return; // not a measurement
-            const Item &item = items[toRun[j]];
-            if (m.failed()) say(item.job.label + ": " + m.failure);
-            const bool storable = measure && (item.baseline || options.stageProducers);
-            if (storable && recorder.active()) {
-                const nlohmann::json terms = item.index >= 0
-                                                 ? costOf(*set.candidates[size_t(item.index)].state,
-                                                          search.costModel, search.gpu)
-                                                       .termsByName()
-                                                 : nlohmann::json();
-                recorder.record(m, item.job.schedule, terms, item.job.baseline);
-            }
-            ++progress.done;
-            if (options.onMeasured) options.onMeasured(m, item.baseline);
-        };
-        callbacks.onProgress = options.onRunnerProgress;
-        const std::vector<Measurement> rows = runner->run(jobs, callbacks);
-        for (size_t j = 0; j < rows.size(); ++j)
-            if (rows[j].failure != kCancelledFailure) out[toRun[j]] = rows[j];
-        return out;
-    };
+    void say(const std::string &line) const {
+        if (m_options.progress) m_options.progress(line);
+    }
+    bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
+    bool storable(const Item &item, bool measure) const {
+        return measure && (item.baseline || m_options.stageProducers);
+    }
+    /// Runs a batch of jobs with the runner: a row that runs on the device is recorded as it
+    /// arrives; a candidate the store already has on this device is reused instead. nullopt
+    /// for a job the cancel flag stopped.
+    std::vector<std::optional<Measurement>> runBatch(std::vector<Item> items, bool measure);
+    /// The stored row `item` may reuse instead of running (counted and reported as done).
+    std::optional<Measurement> reuse(const BenchJob &job);
+    void recordRow(const Item &item, const Measurement &m, bool measure);
 
-    std::vector<BenchJob> jobs;
-    for (const BenchCandidate &c : set.candidates) {
-        BenchJob job = base;
+    const BenchOptions &m_options;
+    const std::chrono::steady_clock::time_point m_start;
+    BenchReport m_report;
+    SearchOptions m_search;
+    CandidateSet m_set;
+    std::string m_referenceCache;
+    BenchJob m_base;
+    std::vector<BenchJob> m_jobs; ///< one per candidate
+    bool m_canRun = false, m_measureAll = false, m_compileAll = false;
+    bool m_measureBaselines = false, m_measureChosen = false;
+    std::optional<BenchRecorder> m_recorder;
+    BenchProgress m_progress;
+    std::unique_ptr<MeasurementRunner> m_measuring, m_compiling;
+};
+
+void BenchRun::detectTheDevice() {
+    m_report.device = detectDevice(m_options.device);
+    if (m_options.device == DevicePreference::Cuda && m_report.device.kind != DeviceKind::Cuda)
+        throw Error("no CUDA device: " + m_report.device.describe());
+    if (m_options.device == DevicePreference::OpenCL && m_report.device.kind != DeviceKind::OpenCL)
+        throw Error("no OpenCL device: " + m_report.device.describe());
+    m_report.target = m_report.device.halideTarget();
+    say("device: " + m_report.device.describe());
+}
+
+void BenchRun::chooseGpuAndModel() {
+    m_search = m_options.search;
+    if (m_options.candidates && m_search.gpu.name.empty())
+        throw UsageError("benchmark: given candidates need the GPU spec they were searched for");
+    if (m_search.gpu.name.empty()) m_search.gpu = gpuSpecForDevice(m_report.device);
+    if (m_search.costModel == kDefaultModelSpec)
+        m_search.costModel = defaultCostModelSpec(m_search.gpu);
+    m_report.gpu = m_search.gpu;
+    m_report.costModel = m_search.costModel;
+    if (m_options.ptxCapability >= 0) {
+        m_report.ptxCapability = m_options.ptxCapability;
+    } else if (m_report.device.kind == DeviceKind::Cuda) {
+        m_report.ptxCapability = m_report.device.computeCapability;
+    } else {
+        m_report.ptxCapability = m_search.gpu.computeCapability;
+    }
+    if (m_report.ptxCapability > 0 && ptxasPath().empty()) {
+        say("ptxas not found: no register/spill report");
+        m_report.ptxCapability = 0;
+    }
+}
+
+void BenchRun::sampleCandidates() {
+    std::shared_ptr<const FunctionDAG> dag = m_options.dag;
+    const bool needDag =
+        !m_options.candidates || m_options.extraGreedySamples > 0 || m_options.store != nullptr;
+    if (!dag && needDag) dag = std::make_shared<const FunctionDAG>(loadPipeline(m_options.source));
+    m_set = candidateSet(m_options, m_search, dag, m_report.pipeline);
+    m_report.beamSearchMs = m_set.beamSearchMs;
+    m_report.greedySearchMs = m_set.greedySearchMs;
+    m_report.duplicates = m_set.duplicates;
+    if (!m_options.candidates) {
+        say("sampled " + std::to_string(m_set.candidates.size()) + " candidates (beam search " +
+            fixed(m_set.beamSearchMs, 0) + " ms, greedy " + fixed(m_set.greedySearchMs, 0) +
+            " ms)");
+    }
+
+    m_referenceCache = referenceCachePath();
+    m_base.source = m_options.source;
+    m_base.gpu = m_search.gpu;
+    m_base.ptxCapability = m_report.ptxCapability;
+    m_base.stageProducers = m_options.stageProducers;
+    m_base.warmup = m_options.warmup;
+    m_base.repeats = m_options.repeats;
+    m_base.timeoutS = m_options.timeoutS;
+    m_base.referenceCache = m_referenceCache;
+    m_canRun = !m_report.target.empty();
+    m_measureAll = m_options.mode == BenchMode::TopK && m_canRun;
+    m_compileAll = m_measureAll || m_report.ptxCapability > 0;
+    m_measureBaselines = m_canRun && (m_measureAll || m_options.measureOneShot);
+    m_measureChosen = m_options.mode == BenchMode::OneShot && m_options.measureOneShot && m_canRun;
+
+    RecordContext context;
+    if (m_options.store && dag) {
+        context.pipeline = PipelineIdentity::of(m_options.source, *dag);
+        context.device = DeviceIdentity::of(m_report.device);
+        context.gpu = m_search.gpu.toJson();
+        context.costModel = m_search.costModel;
+        context.repeats = m_options.repeats;
+        context.origin = m_options.origin;
+        context.runId = m_options.runId;
+        context.round = m_options.round;
+    }
+    m_recorder.emplace(m_options.store, context, [this](const std::string &line) { say(line); });
+
+    m_progress.total = int(m_options.baselines.size()) +
+                       (m_compileAll ? int(m_set.candidates.size()) : 0) +
+                       (m_measureChosen && !m_set.candidates.empty() ? 1 : 0);
+    for (const BenchCandidate &c : m_set.candidates) {
+        BenchJob job = m_base;
         job.label = c.label;
         job.predicted = c.predicted;
         job.schedule = scheduleToJson(*c.state);
+        m_jobs.push_back(job);
+    }
+}
+
+std::optional<Measurement> BenchRun::reuse(const BenchJob &job) {
+    std::optional<Measurement> stored = m_recorder->reusable(job.schedule);
+    if (!stored) return std::nullopt;
+    stored->label = job.label;
+    stored->predicted = job.predicted;
+    m_progress.label = "reusing " + job.label;
+    say(job.label + ": reused from the measurement database");
+    if (m_options.onProgress) m_options.onProgress(m_progress);
+    ++m_progress.done;
+    ++m_report.reused;
+    if (m_options.onMeasured) m_options.onMeasured(*stored, false);
+    return stored;
+}
+
+void BenchRun::recordRow(const Item &item, const Measurement &m, bool measure) {
+    if (m.failed()) say(item.job.label + ": " + m.failure);
+    if (storable(item, measure) && m_recorder->active()) {
+        const nlohmann::json terms = item.index >= 0
+                                         ? costOf(*m_set.candidates[size_t(item.index)].state,
+                                                  m_search.costModel, m_search.gpu)
+                                               .termsByName()
+                                         : nlohmann::json();
+        m_recorder->record(m, item.job.schedule, terms, item.job.baseline);
+    }
+    ++m_progress.done;
+    if (m_options.onMeasured) m_options.onMeasured(m, item.baseline);
+}
+
+std::vector<std::optional<Measurement>> BenchRun::runBatch(std::vector<Item> items, bool measure) {
+    std::vector<std::optional<Measurement>> out(items.size());
+    std::vector<size_t> toRun;
+    std::vector<BenchJob> jobs;
+    for (size_t k = 0; k < items.size(); ++k) {
+        if (cancelled()) return out;
+        BenchJob &job = items[k].job;
+        job.target = measure ? m_report.target : "";
+        if (storable(items[k], measure) && !items[k].baseline && !m_options.fresh) {
+            if (std::optional<Measurement> stored = reuse(job)) {
+                out[k] = stored;
+                continue;
+            }
+        }
+        toRun.push_back(k);
         jobs.push_back(job);
     }
-    std::vector<std::optional<Measurement>> rows(jobs.size());
-    if (compileAll) {
-        std::vector<Item> items;
-        for (size_t i = 0; i < jobs.size(); ++i)
-            items.push_back(Item{jobs[i], false, int(i)});
-        rows = runBatch(items, measureAll);
+    if (jobs.empty()) return out;
+    std::unique_ptr<MeasurementRunner> &runner = measure ? m_measuring : m_compiling;
+    if (!runner) {
+        RunnerOptions o;
+        o.kind = measure ? m_options.runner : RunnerKind::Local; // compile-only work stays here
+        o.jobs = m_options.jobs;
+        o.worker.workerPath = m_options.workerPath;
+        o.worker.cancel = m_options.cancel;
+        o.slurm = m_options.slurm;
+        runner = makeRunner(o, m_report.device);
     }
-    for (size_t i = 0; i < jobs.size(); ++i) {
+    RunnerCallbacks callbacks;
+    callbacks.log = [this](const std::string &line) { say(line); };
+    callbacks.onStart = [&](size_t j) {
+        m_progress.label = std::string(measure ? "measuring " : "compiling ") + jobs[j].label;
+        say(m_progress.label);
+        if (m_options.onProgress) m_options.onProgress(m_progress);
+    };
+    callbacks.onDone = [&](size_t j, const Measurement &m) {
+        if (m.failure == kCancelledFailure) return; // not a measurement
+        recordRow(items[toRun[j]], m, measure);
+    };
+    callbacks.onProgress = m_options.onRunnerProgress;
+    const std::vector<Measurement> rows = runner->run(jobs, callbacks);
+    for (size_t j = 0; j < rows.size(); ++j)
+        if (rows[j].failure != kCancelledFailure) out[toRun[j]] = rows[j];
+    return out;
+}
+
+void BenchRun::measureCandidates() {
+    std::vector<std::optional<Measurement>> rows(m_jobs.size());
+    if (m_compileAll) {
+        std::vector<Item> items;
+        for (size_t i = 0; i < m_jobs.size(); ++i)
+            items.push_back(Item{m_jobs[i], false, int(i)});
+        rows = runBatch(items, m_measureAll);
+    }
+    for (size_t i = 0; i < m_jobs.size(); ++i) {
         std::optional<Measurement> m = rows[i];
-        if (compileAll) {
+        if (m_compileAll) {
             if (!m) break; // cancelled: the rows before it are kept
         } else {           // nothing to compile: prediction only
             m = Measurement();
-            m->label = jobs[i].label;
-            m->predicted = jobs[i].predicted;
+            m->label = m_jobs[i].label;
+            m->predicted = m_jobs[i].predicted;
         }
-        m->searchMs = set.candidates[i].searchMs;
-        report.candidates.push_back(*m);
-        report.schedules.push_back(jobs[i].schedule);
+        m->searchMs = m_set.candidates[i].searchMs;
+        m_report.candidates.push_back(*m);
+        m_report.schedules.push_back(m_jobs[i].schedule);
     }
-    report.survivors = postCompileFilter(report.candidates);
+    m_report.survivors = postCompileFilter(m_report.candidates);
+}
 
-    if (options.mode == BenchMode::TopK && canRun) {
+void BenchRun::chooseCandidate() {
+    if (m_options.mode == BenchMode::TopK && m_canRun) {
         double best = INFINITY;
-        for (size_t i : report.survivors) {
-            const Measurement &m = report.candidates[i];
+        for (size_t i : m_report.survivors) {
+            const Measurement &m = m_report.candidates[i];
             if (m.correct.value_or(false) && m.measuredMs && m.measuredMs->median < best) {
                 best = m.measuredMs->median;
-                report.chosen = int(i);
+                m_report.chosen = int(i);
             }
         }
-        report.chosenWhy = "fastest correct candidate after the post-compile filter";
-    } else if (!report.survivors.empty()) {
-        report.chosen = int(report.survivors.front());
-        report.chosenWhy = "best predicted candidate after the post-compile filter";
-        if (measureChosen) {
+        m_report.chosenWhy = "fastest correct candidate after the post-compile filter";
+    } else if (!m_report.survivors.empty()) {
+        const int chosen = int(m_report.survivors.front());
+        m_report.chosen = chosen;
+        m_report.chosenWhy = "best predicted candidate after the post-compile filter";
+        if (m_measureChosen) {
             if (std::optional<Measurement> measured =
-                    runBatch({Item{jobs[size_t(report.chosen)], false, report.chosen}}, true)
-                        .front()) {
-                measured->searchMs = set.candidates[size_t(report.chosen)].searchMs;
-                report.candidates[size_t(report.chosen)] = *measured;
+                    runBatch({Item{m_jobs[size_t(chosen)], false, chosen}}, true).front()) {
+                measured->searchMs = m_set.candidates[size_t(chosen)].searchMs;
+                m_report.candidates[size_t(chosen)] = *measured;
             }
         }
     }
-    if (report.chosen < 0 && report.chosenWhy.empty()) report.chosenWhy = "no candidate survived";
+    if (m_report.chosen < 0 && m_report.chosenWhy.empty())
+        m_report.chosenWhy = "no candidate survived";
+}
 
-    std::vector<Item> baselineItems;
-    for (Baseline b : options.baselines) {
-        BenchJob job = base;
+void BenchRun::measureBaselines() {
+    std::vector<Item> items;
+    for (Baseline b : m_options.baselines) {
+        BenchJob job = m_base;
         job.label = std::string("baseline:") + baselineName(b);
         job.baseline = baselineName(b);
-        baselineItems.push_back(Item{job, true, -1});
+        items.push_back(Item{job, true, -1});
     }
     // Baselines run at once and stand alone: a stop keeps each one that finished, also behind
     // one that did not (candidates keep their prefix, since their indices name schedules).
-    for (const std::optional<Measurement> &m : runBatch(baselineItems, measureBaselines))
-        if (m) report.baselines.push_back(*m);
-    removeReferenceCaches(referenceCache);
-    report.recorded = recorder.recorded();
-    if (options.store) {
-        say("measurement database: " + std::to_string(report.recorded) + " row(s) recorded, " +
-            std::to_string(report.reused) + " reused");
+    for (const std::optional<Measurement> &m : runBatch(items, m_measureBaselines))
+        if (m) m_report.baselines.push_back(*m);
+}
+
+BenchReport BenchRun::finish() {
+    removeReferenceCaches(m_referenceCache);
+    m_report.recorded = m_recorder->recorded();
+    if (m_options.store) {
+        say("measurement database: " + std::to_string(m_report.recorded) + " row(s) recorded, " +
+            std::to_string(m_report.reused) + " reused");
     }
-    report.cancelled = cancelled();
-    if (report.cancelled) {
+    m_report.cancelled = cancelled();
+    if (m_report.cancelled) {
         say("cancelled");
-        progress.label = "cancelled";
+        m_progress.label = "cancelled";
     } else {
-        progress.label = "done";
+        m_progress.label = "done";
     }
-    if (options.onProgress) options.onProgress(progress);
-    report.benchMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return report;
+    if (m_options.onProgress) m_options.onProgress(m_progress);
+    m_report.benchMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m_start)
+            .count();
+    return std::move(m_report);
+}
+
+} // namespace
+
+BenchReport runBenchmark(const BenchOptions &options) {
+    BenchRun run(options);
+    run.detectTheDevice();
+    run.chooseGpuAndModel();
+    run.sampleCandidates();
+    run.measureCandidates();
+    run.chooseCandidate();
+    run.measureBaselines();
+    return run.finish();
 }
 
 } // namespace beamscope

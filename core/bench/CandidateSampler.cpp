@@ -45,16 +45,8 @@ void addGreedySamples(const std::shared_ptr<const FunctionDAG> &dag,
     // Greedy samples: beam 1, one pass, seed s + 1 + i, dropout through the cost model.
     const int decisions = 2 * dag->funcCount();
     for (int i = 0; i < options.greedySamples; ++i) {
-        SearchOptions greedy = SearchOptions::greedy();
+        SearchOptions greedy = SearchOptions::greedyFrom(options.search);
         greedy.seed = options.search.seed + 1 + uint64_t(i);
-        greedy.sampling = options.search.sampling;
-        greedy.freezing = options.search.freezing;
-        greedy.memoization = options.search.memoization;
-        greedy.knownBadPenalty = options.search.knownBadPenalty;
-        greedy.pins = options.search.pins;
-        greedy.space = options.search.space;
-        greedy.gpu = options.search.gpu;
-        greedy.costModel = options.search.costModel;
         auto model = std::make_shared<DropoutCostModel>(
             makeCostModel(greedy.costModel, greedy.gpu), options.dropoutPercent, decisions,
             greedy.seed * 0x9E3779B97F4A7C15ULL + 0xD209);

@@ -1,8 +1,9 @@
 // SchedulePythonSource: prints the ScheduleCalls of a complete schedule as Python.
-// Contents: Python's reserved words; printing one call; the Func lookup preamble (the Python
+// Contents: Python's reserved words; the Func lookup preamble (the Python
 // twin of ScheduleSource's); schedulePythonSource.
 #include "codegen/SchedulePythonSource.h"
 
+#include "codegen/ScheduleCallPrinter.h"
 #include "codegen/ScheduleSource.h"
 #include "codegen/SourceIdentifiers.h"
 #include "util/Error.h"
@@ -16,8 +17,6 @@ namespace beamscope {
 
 namespace {
 
-const char *const kOutermost = "__outermost";
-
 /// Python keywords, builtins the generated code calls, and the names it uses itself.
 const std::set<std::string> &pythonReservedWords() {
     static const std::set<std::string> words = {
@@ -30,94 +29,6 @@ const std::set<std::string> &pythonReservedWords() {
         "hl", "pipeline", "funcs_by_name", "generated", "name_uses", "index", "func", "name",
         "prefix", "uses", "find_func", "found"};
     return words;
-}
-
-bool isStageCall(CallKind k) {
-    return k != CallKind::ComputeInline && k != CallKind::ComputeRoot && k != CallKind::ComputeAt &&
-           k != CallKind::StoreIn && k != CallKind::StageIn && k != CallKind::BoundExtent;
-}
-
-/// Prints the calls of one Func, given identifiers for Funcs and for its loops.
-class PythonCallPrinter {
-public:
-    PythonCallPrinter(const std::vector<std::string> &funcIds,
-                      const std::map<std::string, std::string> &varIds)
-        : m_funcIds(funcIds), m_varIds(varIds) {}
-
-    std::string var(const CallVar &v) const {
-        return v.name == kOutermost ? "hl.Var.outermost()" : m_varIds.at(v.name);
-    }
-
-    std::string vars(const std::vector<CallVar> &vs) const {
-        std::string out;
-        for (size_t i = 0; i < vs.size(); ++i)
-            out += (i ? ", " : "") + var(vs[i]);
-        return out;
-    }
-
-    std::string call(const ScheduleCall &c) const {
-        switch (c.kind) {
-        case CallKind::ComputeInline:
-            return "compute_inline()";
-        case CallKind::ComputeRoot:
-            return "compute_root()";
-        case CallKind::ComputeAt:
-            return "compute_at(" + m_funcIds.at(size_t(c.host)) + ", " + var(c.vars.at(0)) + ")";
-        case CallKind::StoreIn:
-            return std::string("store_in(hl.MemoryType.") +
-                   (c.memory == MemoryType::Shared ? "GPUShared" : "Register") + ")";
-        case CallKind::Split:
-            return "split(" + vars(c.vars) + ", " + std::to_string(c.factor) +
-                   ", hl.TailStrategy." +
-                   (tailStrategy(c) == Halide::TailStrategy::ShiftInwards ? "ShiftInwards"
-                                                                          : "GuardWithIf") +
-                   ")";
-        case CallKind::Fuse:
-            return "fuse(" + vars(c.vars) + ")";
-        case CallKind::Reorder:
-            return "reorder(" + vars(c.vars) + ")";
-        case CallKind::GpuBlocks:
-            return "gpu_blocks(" + vars(c.vars) + ")";
-        case CallKind::GpuThreads:
-            return "gpu_threads(" + vars(c.vars) + ")";
-        case CallKind::Unroll:
-            return "unroll(" + vars(c.vars) + ")";
-        case CallKind::StageIn:
-            return "in_(" + m_funcIds.at(size_t(c.host)) + ")";
-        case CallKind::BoundExtent:
-            return "bound_extent(" + var(c.vars.at(0)) + ", " + std::to_string(c.factor) + ")";
-        }
-        return "";
-    }
-
-private:
-    const std::vector<std::string> &m_funcIds;
-    const std::map<std::string, std::string> &m_varIds;
-};
-
-/// One statement per stage, as ScheduleSource prints them: Func-level calls chain with the pure
-/// stage's calls, in parentheses so the chain may span lines; a StageIn starts the statement of
-/// its wrapper ("f.in_(g)"), which the calls after it schedule.
-void printStatements(std::ostream &os, const std::string &f, const FuncCalls &fc,
-                     const PythonCallPrinter &printer) {
-    int current = -1; // the stage of the open statement
-    bool open = false, wrapper = false;
-    for (const ScheduleCall &c : fc.calls) {
-        const int stage = isStageCall(c.kind) ? c.stage : 0;
-        const bool wraps = c.kind == CallKind::StageIn;
-        if (wraps || (!wrapper && stage != current)) {
-            if (open) os << ")\n";
-            os << "    (" << f;
-            if (stage > 0) os << ".update(" << stage - 1 << ")";
-            os << "." << printer.call(c);
-            current = stage;
-            open = true;
-            wrapper = wrapper || wraps;
-        } else {
-            os << "\n        ." << printer.call(c);
-        }
-    }
-    if (open) os << ")\n";
 }
 
 /// The preamble that finds Funcs by the names Beamscope's FunctionDAG gives them, as the C++
@@ -206,13 +117,14 @@ std::string schedulePythonSource(const ScheduleState &state, const StateCost *co
         std::map<std::string, std::string> varIds;
         for (const ScheduleCall &c : fc.calls) {
             for (const CallVar &v : c.vars) {
-                if (v.name == kOutermost || varIds.count(v.name)) continue;
+                if (v.name == kOutermostVar || varIds.count(v.name)) continue;
                 varIds[v.name] = loopIdentifiers.make(v.name);
                 os << "    " << varIds[v.name] << " = hl." << (v.rvar ? "RVar" : "Var") << "("
                    << quoted(v.name) << ")\n";
             }
         }
-        printStatements(os, funcIds[size_t(fc.node)], fc, PythonCallPrinter(funcIds, varIds));
+        ScheduleCallPrinter(SourceDialect::python(), funcIds, varIds)
+            .printStatements(os, "    ", funcIds[size_t(fc.node)], fc);
     }
     return os.str();
 }

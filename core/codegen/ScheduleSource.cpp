@@ -1,8 +1,9 @@
 // ScheduleSource: prints the ScheduleCalls of a complete schedule as a C++ header.
-// Contents: C++ identifiers for Funcs and loops; printing one call; the Func lookup preamble;
+// Contents: C++ reserved words; declarations; the Func lookup preamble;
 // defaultScheduleFunctionName; scheduleSource.
 #include "codegen/ScheduleSource.h"
 
+#include "codegen/ScheduleCallPrinter.h"
 #include "codegen/SourceIdentifiers.h"
 #include "util/Error.h"
 
@@ -15,8 +16,6 @@
 namespace beamscope {
 
 namespace {
-
-const char *const kOutermost = "__outermost";
 
 /// Words an identifier in the generated function must not take: C++ keywords and the names
 /// the generated code itself uses.
@@ -37,61 +36,6 @@ const std::set<std::string> &reservedWords() {
     return words;
 }
 
-/// Prints the calls of one Func, given identifiers for Funcs and for its loops.
-class FuncPrinter {
-public:
-    FuncPrinter(const std::vector<std::string> &funcIds,
-                const std::map<std::string, std::string> &varIds)
-        : m_funcIds(funcIds), m_varIds(varIds) {}
-
-    std::string var(const CallVar &v) const {
-        return v.name == kOutermost ? "Var::outermost()" : m_varIds.at(v.name);
-    }
-
-    std::string vars(const std::vector<CallVar> &vs) const {
-        std::string out;
-        for (size_t i = 0; i < vs.size(); ++i)
-            out += (i ? ", " : "") + var(vs[i]);
-        return out;
-    }
-
-    std::string call(const ScheduleCall &c) const {
-        switch (c.kind) {
-        case CallKind::ComputeInline:
-            return "compute_inline()";
-        case CallKind::ComputeRoot:
-            return "compute_root()";
-        case CallKind::ComputeAt:
-            return "compute_at(" + m_funcIds.at(size_t(c.host)) + ", " + var(c.vars.at(0)) + ")";
-        case CallKind::StoreIn:
-            return std::string("store_in(MemoryType::") +
-                   (c.memory == MemoryType::Shared ? "GPUShared" : "Register") + ")";
-        case CallKind::Split:
-            return "split(" + vars(c.vars) + ", " + std::to_string(c.factor) + ", TailStrategy::" +
-                   (tailStrategy(c) == Halide::TailStrategy::ShiftInwards ? "ShiftInwards" : "GuardWithIf") + ")";
-        case CallKind::Fuse:
-            return "fuse(" + vars(c.vars) + ")";
-        case CallKind::Reorder:
-            return "reorder(" + vars(c.vars) + ")";
-        case CallKind::GpuBlocks:
-            return "gpu_blocks(" + vars(c.vars) + ")";
-        case CallKind::GpuThreads:
-            return "gpu_threads(" + vars(c.vars) + ")";
-        case CallKind::Unroll:
-            return "unroll(" + vars(c.vars) + ")";
-        case CallKind::StageIn:
-            return "in(" + m_funcIds.at(size_t(c.host)) + ")";
-        case CallKind::BoundExtent:
-            return "bound_extent(" + var(c.vars.at(0)) + ", " + std::to_string(c.factor) + ")";
-        }
-        return "";
-    }
-
-private:
-    const std::vector<std::string> &m_funcIds;
-    const std::map<std::string, std::string> &m_varIds;
-};
-
 /// "Var a("a"), b("b"), ...;" wrapped at 100 columns.
 void printDeclaration(std::ostream &os, const std::string &pad, const std::string &type,
                       const std::vector<std::string> &items) {
@@ -106,35 +50,6 @@ void printDeclaration(std::ostream &os, const std::string &pad, const std::strin
         }
     }
     os << line << "\n";
-}
-
-bool isStageCall(CallKind k) {
-    return k != CallKind::ComputeInline && k != CallKind::ComputeRoot && k != CallKind::ComputeAt &&
-           k != CallKind::StoreIn && k != CallKind::StageIn && k != CallKind::BoundExtent;
-}
-
-/// One statement per stage: Func-level calls chain with the pure stage's calls. A StageIn
-/// starts the statement of its wrapper ("f.in(g)"), which the calls after it schedule.
-void printStatements(std::ostream &os, const std::string &pad, const std::string &f,
-                     const FuncCalls &fc, const FuncPrinter &printer) {
-    int current = -1; // the stage of the open statement
-    bool open = false, wrapper = false;
-    for (const ScheduleCall &c : fc.calls) {
-        const int stage = isStageCall(c.kind) ? c.stage : 0;
-        const bool wraps = c.kind == CallKind::StageIn;
-        if (wraps || (!wrapper && stage != current)) {
-            if (open) os << ";\n";
-            os << pad << f;
-            if (stage > 0) os << ".update(" << stage - 1 << ")";
-            os << "." << printer.call(c);
-            current = stage;
-            open = true;
-            wrapper = wrapper || wraps;
-        } else {
-            os << "\n" << pad << "    ." << printer.call(c);
-        }
-    }
-    if (open) os << ";\n";
 }
 
 /// The preamble that finds Funcs by the names Beamscope's FunctionDAG gives them: the user's
@@ -255,7 +170,7 @@ std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
         std::vector<std::pair<CallVar, std::string>> declared;
         for (const ScheduleCall &c : fc.calls) {
             for (const CallVar &v : c.vars) {
-                if (v.name == kOutermost || varIds.count(v.name)) continue;
+                if (v.name == kOutermostVar || varIds.count(v.name)) continue;
                 varIds[v.name] = loopIdentifiers.make(v.name);
                 declared.push_back({v, varIds[v.name]});
             }
@@ -272,7 +187,7 @@ std::string scheduleSource(const ScheduleState &state, const StateCost *cost,
             }
         }
 
-        printStatements(os, pad, f, fc, FuncPrinter(funcIds, varIds));
+        ScheduleCallPrinter(SourceDialect::cpp(), funcIds, varIds).printStatements(os, pad, f, fc);
         if (!declared.empty()) os << "    }\n";
     }
     os << "}\n\n#endif // " << guard << "\n";

@@ -47,15 +47,8 @@ std::vector<BenchCandidate> collectCandidates(const std::shared_ptr<const Functi
     for (const BenchCandidate &c : set.candidates)
         seen.insert(scheduleToJson(*c.state).dump());
     for (int i = 0; i < randomCount; ++i) {
-        SearchOptions greedy = SearchOptions::greedy();
+        SearchOptions greedy = SearchOptions::greedyFrom(search);
         greedy.seed = search.seed + 1000 + std::uint64_t(i);
-        greedy.sampling = search.sampling;
-        greedy.freezing = search.freezing;
-        greedy.memoization = search.memoization;
-        greedy.pins = search.pins;
-        greedy.space = search.space;
-        greedy.gpu = search.gpu;
-        greedy.costModel = search.costModel;
         auto model = std::make_shared<RandomCostModel>(makeCostModel(search.costModel, search.gpu),
                                                        greedy.seed * 0x9E3779B97F4A7C15ULL + 0x7A);
         SearchEngine engine(dag, greedy, model);

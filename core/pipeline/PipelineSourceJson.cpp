@@ -1,5 +1,7 @@
-// pipelineSourceToJson / pipelineSourceFromJson.
+// pipelineSourceToJson / pipelineSourceFromJson; withAbsoluteFiles.
 #include "pipeline/PipelineSourceJson.h"
+
+#include <filesystem>
 
 namespace beamscope {
 
@@ -12,6 +14,17 @@ nlohmann::json pipelineSourceToJson(const PipelineSource &source) {
     if (!source.generatorPython.empty()) j["generator_py"] = source.generatorPython;
     if (!source.pipelineFile.empty()) j["pipeline_file"] = source.pipelineFile;
     return j;
+}
+
+PipelineSource withAbsoluteFiles(PipelineSource source) {
+    for (std::string *path :
+         {&source.generatorLibrary, &source.generatorPython, &source.pipelineFile}) {
+        std::error_code ec;
+        if (path->empty() || !std::filesystem::exists(*path, ec)) continue;
+        const std::filesystem::path absolute = std::filesystem::absolute(*path, ec);
+        if (!ec) *path = absolute.lexically_normal().string();
+    }
+    return source;
 }
 
 PipelineSource pipelineSourceFromJson(const nlohmann::json &j) {

@@ -5,6 +5,7 @@
 #include "cost/CostModelFactory.h"
 #include "cost/CostOf.h"
 #include "schedule/ScheduleIO.h"
+#include "search/PlacementPin.h"
 #include "util/Error.h"
 
 #include <cmath>
@@ -37,30 +38,6 @@ const StageCost *stageCost(const StateCost &cost, int node, int stage) {
 }
 
 } // namespace
-
-Pin pinOfPlacement(const FunctionDAG &dag, int node, const FuncPlacement &p) {
-    Pin pin;
-    pin.func = dag.node(node).name;
-    pin.location = p.kind;
-    if (p.host >= 0) pin.host = dag.node(p.host).name;
-    const Node &n = dag.node(node);
-    // A pin's sizes are per Func dimension; the pure stage's loops are the dimensions in order.
-    if (p.kind == ComputeKind::Root && !p.tilings.empty()) {
-        pin.threads.assign(size_t(n.dimensions), 1);
-        pin.serial.assign(size_t(n.dimensions), 1);
-        const Stage &s0 = n.stages[0];
-        for (size_t l = 0; l < s0.loops.size(); ++l) {
-            pin.threads[size_t(s0.loops[l].funcDim)] = p.tilings[0].threads[l];
-            pin.serial[size_t(s0.loops[l].funcDim)] = p.tilings[0].serial[l];
-        }
-    } else if (p.kind == ComputeKind::Block && !p.tilings.empty()) {
-        pin.serial.assign(size_t(n.dimensions), 1);
-        const Stage &s0 = n.stages[0];
-        for (size_t l = 0; l < s0.loops.size(); ++l)
-            pin.serial[size_t(s0.loops[l].funcDim)] = p.tilings[0].serial[l];
-    }
-    return pin;
-}
 
 ImportComparison compareWithImport(const std::shared_ptr<const FunctionDAG> &dag,
                                    const SearchOptions &options, const ScheduleImport &imported,
@@ -166,8 +143,8 @@ nlohmann::json comparisonToJson(const ImportComparison &c) {
         {"theirs", c.theirsCost ? nlohmann::json(c.theirsCost->total) : nlohmann::json(nullptr)},
         {"terms",
          {{"ours", termsJson(c.oursCost.terms, c.termNames)},
-          {"theirs", c.theirsCost ? termsJson(c.theirsCost->terms, c.termNames)
-                                  : nlohmann::json(nullptr)}}},
+          {"theirs",
+           c.theirsCost ? termsJson(c.theirsCost->terms, c.termNames) : nlohmann::json(nullptr)}}},
         {"stages", stages}};
     return {{"with", c.what},
             {"funcs", funcs},

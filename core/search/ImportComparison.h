@@ -41,11 +41,6 @@ struct ImportComparison {
     double searchMs = 0;
 };
 
-/// The Why not? description of an imported placement of `node` (a pin's fields): its location,
-/// host, and for a root Func its pure stage's threads and serial sizes, for a block-level one its
-/// serial sizes.
-Pin pinOfPlacement(const FunctionDAG &dag, int node, const FuncPlacement &placement);
-
 /// Runs the search of `options` over `dag` once, following every representable imported
 /// decision with Why not?, and costs both schedules with options.costModel. `imported` may come
 /// from another instance of the same pipeline (matched by Func name).

@@ -39,6 +39,14 @@ SearchOptions SearchOptions::greedy() {
     return o;
 }
 
+SearchOptions SearchOptions::greedyFrom(const SearchOptions &options) {
+    SearchOptions o = options;
+    o.beamSize = 1;
+    o.passes = 1;
+    o.freezeFuncs.clear();
+    return o;
+}
+
 SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions options,
                            std::shared_ptr<CostModel> model)
     : m_dag(std::move(dag)), m_options(std::move(options)),

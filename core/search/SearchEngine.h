@@ -48,6 +48,9 @@ struct SearchOptions {
 
     /// Greedy: beam 1, one pass (the paper's greedy samples).
     static SearchOptions greedy();
+    /// Greedy with `options`' switches, penalty, pins, space, GPU, cost model and seed (set
+    /// each sample's own); without its freezeFuncs, an experiment on the full search.
+    static SearchOptions greedyFrom(const SearchOptions &options);
 };
 
 /// Thrown by step() when its cancel token is set; the engine is left at the previous step.

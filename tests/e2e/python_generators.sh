@@ -4,6 +4,7 @@
 #    and bench on the OpenCL device (top 1 of a small beam + greedy samples + the naive
 #    baseline, every row correct); a syntax error, an exception and a wrong name are one line;
 #  - a .hlpipe file (--pipeline-file) written from one of them;
+#  - a crashed candidate of a Python pipeline triaged on the host;
 #  - C++ generators that abort, segfault or hang in generate(): one line each, exit 1 (never a
 #    signal's 134 or 139), the hang stopped at --build-timeout.
 # FAILS (never skips) without an OpenCL device (PoCL is part of the test machine's set-up). The
@@ -79,6 +80,24 @@ PY
     fi
 done
 echo "(generators took $(( $(date +%s) - start )) s)"
+
+# A candidate of a Python pipeline whose device run crashes is triaged on this host: a wrapper
+# kills beam#0's worker run by SIGSEGV; the triage and the kernel build alone run the real worker.
+worker=$(dirname "$cli")/../worker/beamscope-worker
+cat >"$tmp/crash-worker.sh" <<SCRIPT
+#!/bin/sh
+case "\$1" in --*) exec "$worker" "\$@" ;; esac
+grep -q '"label":"beam#0"' "\$1" && kill -SEGV \$\$
+exec "$worker" "\$@"
+SCRIPT
+chmod +x "$tmp/crash-worker.sh"
+"$cli" bench py_blur --generator-py "$data/blur.py" --device opencl --mode topk --top 1 --beam 2 \
+    --passes 1 --repeats 1 --warmup 0 --worker "$tmp/crash-worker.sh" --no-db >"$tmp/triage" \
+    2>"$tmp/err" || fail "py_blur with a crashing worker: $(tail -n 3 "$tmp/err")"
+grep -q "beam#0 .*crash: signal 11 (Segmentation fault); triage: device toolchain crashed (correct on the host with bounds checks" \
+    "$tmp/triage" || fail "py_blur: no triaged crash: $(grep -i crash "$tmp/triage")"
+grep -q "greedy#0 .* true " "$tmp/triage" || fail "py_blur: greedy#0 not correct beside the crash"
+echo "PASS: py_blur's crashed candidate triaged on the host ($(grep -o "triage: [a-z ]*[a-z]" "$tmp/triage"))"
 
 # -p and --input reach the Python generator.
 "$cli" dag py_blur --generator-py "$data/blur.py" -p radius=2 --input strength=0.5 >"$tmp/dag" \

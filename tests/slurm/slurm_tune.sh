@@ -15,6 +15,8 @@
 #      the database's crash_verdict column (db export --csv) and says where it was triaged; with
 #      --slurm-compile job too; a run interrupted during a triage records the crash without a
 #      verdict and leaves no triage process behind. About 20 s.
+#   5. a Python generator given by a relative path, compiled in the job (--slurm-compile job):
+#      the task, which runs in its batch directory, builds it; every row correct. About 10 s.
 # FAILS (never skips) where the Slurm daemons cannot run (no slurm-wlm/munge and no way to
 # install them); FAILS when there is no OpenCL device. About 45-75 s on 2 cores (step 4: ~20 s).
 # Usage: slurm_tune.sh BEAMSCOPE_CLI
@@ -200,6 +202,20 @@ kill -0 "$(cat "$tmp/triage.pid" 2>/dev/null)" 2>/dev/null && fail "the triage o
 verdicts "$tmp/f.sqlite" | grep -qF "('r0:beam#0', '')" || fail "interrupted triage: $(verdicts "$tmp/f.sqlite")"
 grep -q "triage:" "$tmp/f.err" && fail "a verdict after the interrupt: $(grep triage: "$tmp/f.err")"
 [ "$(queued)" = "0" ] || fail "jobs left in the queue after the interrupted triage"
+
+# 5. A Python generator named by a relative path (issue 33), compiled in the job: the task runs
+# in its batch directory and still finds the file; both rows correct.
+(cd "$here/.." && "$cli" bench py_blur --generator-py data/python/blur.py --mode topk --top 1 \
+    --beam 2 --passes 1 --warmup 0 "${own[@]}" --slurm-dir "$tmp/py" --slurm-compile job \
+    --no-db --json -q) >"$tmp/py.json" 2>"$tmp/py.err" ||
+    fail "Python generator on Slurm: $(tail -n 3 "$tmp/py.err")"
+python3 - "$tmp/py.json" <<'PY' || fail "Python generator on Slurm: see above"
+import json, sys
+rows = json.load(open(sys.argv[1]))["candidates"]
+bad = [f'{r["label"]}: {r["failure"]}' for r in rows if not r.get("correct")]
+assert len(rows) == 2 and not bad, bad or rows
+print("slurm python generator ok:", [r["label"] for r in rows])
+PY
 
 if [ $failed -ne 0 ]; then
     echo "--- slurmctld.log"

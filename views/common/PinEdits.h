@@ -1,8 +1,10 @@
-// PinEdits: the small pin operations the views offer — describe a pin, build the pin that
-// freezes a Func where a state placed it, and replace or remove the pin on one Func.
+// PinEdits: the small pin operations the views offer — describe a pin, and replace or remove
+// the pin on one Func. The pin that freezes a Func where a state placed it is core's
+// freezePinFromState (search/PlacementPin.h).
 #pragma once
 
 #include "search/Pins.h"
+#include "search/PlacementPin.h" // freezePinFromState
 
 #include <optional>
 #include <string>
@@ -12,10 +14,6 @@ namespace beamscope {
 
 /// "root, threads 16×4, serial 4×8, frozen" and the like.
 std::string pinDescription(const Pin &pin);
-
-/// A frozen pin that reproduces `node`'s placement in `state`; nullopt when the Func is not
-/// placed yet (or is root but not tiled yet).
-std::optional<Pin> freezePinFromState(const ScheduleState &state, int node);
 
 /// `pins` with the pin on `pin.func` replaced by `pin` (or added).
 std::vector<Pin> withPin(std::vector<Pin> pins, const Pin &pin);

@@ -1,17 +1,20 @@
-// Contents: job hashes; the local compile pass; batch directories (job files, array script,
-// manifest) and submission; attaching to an earlier run's queued jobs; the follow loop
-// (collect results, turn finished tasks without one into failures, per-node progress, cancel,
-// lost controller or directory); a task's result read by WorkerRunner's workerMeasurement;
-// crashed tasks handed to SlurmCrashTriage and delivered with its verdict.
+// Contents: job hashes; batch directories (array script, manifest) and submission; attaching
+// to an earlier run's queued jobs; Run, run()'s steps in order: 1. the local compile pass,
+// 2. following an earlier run's jobs or submitting job files as a new array, 3. the follow loop
+// (each poll collects results, turns finished tasks without one into failures, from squeue or
+// Slurm's accounting, and adds per-node progress; cancel; lost controller or directory); a
+// task's result read by WorkerRunner's workerMeasurement; crashed tasks handed to
+// SlurmCrashTriage and delivered with its verdict.
 #include "measure/slurm/SlurmRunner.h"
 
 #include "measure/DeviceLock.h"
 #include "measure/ParallelWorkers.h"
 #include "measure/ReferenceCheck.h"
-#include "util/Subprocess.h"
 #include "measure/slurm/SlurmCrashTriage.h"
+#include "pipeline/PipelineSourceJson.h"
 #include "util/Error.h"
 #include "util/Hash.h"
+#include "util/Subprocess.h"
 
 #include <unistd.h>
 
@@ -222,123 +225,181 @@ std::vector<SlurmRunner::Pending> SlurmRunner::attachQueued(const std::vector<Be
     return attached;
 }
 
-std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
-                                          const RunnerCallbacks &callbacks) {
-    std::vector<Measurement> results(jobs.size());
-    std::vector<bool> have(jobs.size(), false);
-    auto say = [&](const std::string &line) {
-        if (callbacks.log) callbacks.log(line);
-    };
-    auto cancelled = [&] { return m_worker.cancel && m_worker.cancel->load(); };
-    RunnerProgress progress;
-    auto deliver = [&](size_t i, Measurement m) {
-        results[i] = std::move(m);
-        have[i] = true;
-        if (callbacks.onDone) callbacks.onDone(i, results[i]);
-    };
-    // A task whose program died by a signal is triaged on this host before it is delivered.
-    const int cores = std::max(1, int(std::thread::hardware_concurrency()));
-    SlurmCrashTriage triage(m_worker, m_compileJobs > 0 ? m_compileJobs : cores);
-    auto settle = [&](size_t i, Measurement m, bool crashed, const std::string &node) {
-        if (crashed && m_worker.triageCrashes && !cancelled()) {
-            say("slurm: " + jobs[i].label + " crashed on " + (node.empty() ? "a node" : node) +
-                "; triaging it on this host");
-            triage.start(i, jobs[i], std::move(m), node);
-        } else {
-            deliver(i, std::move(m));
-        }
-    };
-    auto deliverTriaged = [&] {
-        for (auto &[i, m] : triage.finished())
-            deliver(i, std::move(m));
-    };
-    fs::create_directories(m_options.dir);
+/// One call of run(): the steps it takes in order and the state they share.
+class SlurmRunner::Run {
+public:
+    Run(SlurmRunner &runner, const std::vector<BenchJob> &jobs, const RunnerCallbacks &callbacks);
+    /// A batch nothing was submitted from leaves no directory behind.
+    ~Run();
 
+    /// 1. AOT-compiles every job here into the batch directory; what fails is delivered.
+    void compileHere();
+    /// The jobs without a result yet; when the run is cancelled, marks them cancelled.
+    std::vector<size_t> unfinished();
+    /// 2. Follows the jobs an earlier run left queued (or finished) in the directory, and
+    /// submits the others as one new array.
+    void followEarlierOrSubmit(const std::vector<size_t> &todo);
+    /// 3. Follows the arrays until every task has a result (or the run is cancelled).
+    std::vector<Measurement> follow();
+    bool cancelled() const { return m_runner.m_worker.cancel && m_runner.m_worker.cancel->load(); }
+    std::vector<Measurement> &results() { return m_results; }
+
+private:
+    void say(const std::string &line) const {
+        if (m_callbacks.log) m_callbacks.log(line);
+    }
+    void deliver(size_t i, Measurement m);
+    /// A task whose program died by a signal is triaged on this host before it is delivered.
+    void settle(size_t i, Measurement m, bool crashed, const std::string &node);
+    void deliverTriaged();
+    /// scancels the arrays and waits until none of their tasks is left; the pending jobs are
+    /// cancelled rows, the crashed ones not yet triaged are delivered without a verdict.
+    void cancelAll();
+    /// The task states squeue reports; false while the queue cannot be read (given up on after
+    /// kLostAfterFailures polls in a row).
+    bool readQueue(std::map<std::pair<long, int>, SlurmTask> &states);
+    /// One poll: collects the results that arrived, and turns tasks that ended without one
+    /// into failures (from squeue's state, else from Slurm's accounting); updates progress.
+    void poll();
+    /// `p`'s result from its files, with what the local compile pass reported; false while
+    /// there is none yet.
+    bool collect(const Pending &p, RunnerProgress &now);
+    /// Tasks squeue no longer lists and that left no result: their final states from Slurm's
+    /// accounting, as failures.
+    void settleLost(const std::vector<Pending *> &lost, RunnerProgress &now);
+    /// Adds this poll's per-node counts to the run's progress and reports it.
+    void addProgress(const RunnerProgress &now);
+
+    SlurmRunner &m_runner;
+    const SlurmOptions &m_options;
+    const std::vector<BenchJob> &m_jobs;
+    const RunnerCallbacks &m_callbacks;
+    std::vector<Measurement> m_results;
+    std::vector<bool> m_have;
+    RunnerProgress m_progress;
+    SlurmCrashTriage m_triage;
+    Batch m_batch;                       ///< this run's new batch (array 0 until submitted)
+    std::vector<Measurement> m_compiled; ///< the local compile pass's rows
+    std::vector<BenchJob> m_shipped;     ///< the jobs as the nodes run them
+    std::vector<Batch> m_batches;        ///< every batch followed (an earlier run's too)
+    std::vector<Pending> m_pending;
+    std::vector<long> m_arrays;
+    int m_failures = 0; ///< squeue failures in a row
+};
+
+SlurmRunner::Run::Run(SlurmRunner &runner, const std::vector<BenchJob> &jobs,
+                      const RunnerCallbacks &callbacks)
+    : m_runner(runner), m_options(runner.m_options), m_jobs(jobs), m_callbacks(callbacks),
+      m_results(jobs.size()), m_have(jobs.size(), false),
+      m_triage(runner.m_worker, runner.m_compileJobs > 0
+                                    ? runner.m_compileJobs
+                                    : std::max(1, int(std::thread::hardware_concurrency()))),
+      m_compiled(jobs.size()), m_shipped(jobs) {
+    fs::create_directories(m_options.dir);
     // The batch directory exists before the compile pass: the artifacts go into it.
     static int counter = 0;
-    Batch batch;
-    batch.dir = m_options.dir + "/batch-" + std::to_string(std::time(nullptr)) + "-" +
-                std::to_string(getpid()) + "-" + std::to_string(++counter);
-    fs::create_directories(batch.dir);
-    struct DropUnused { // a batch nothing was submitted from leaves no directory behind
-        const Batch &batch;
-        ~DropUnused() {
-            std::error_code ec;
-            if (batch.array == 0) fs::remove_all(batch.dir, ec);
-        }
-    } dropUnused{batch};
+    m_batch.dir = m_options.dir + "/batch-" + std::to_string(std::time(nullptr)) + "-" +
+                  std::to_string(getpid()) + "-" + std::to_string(++counter);
+    fs::create_directories(m_batch.dir);
+}
 
-    // 1. Compile here first: what does not compile never reaches the queue. Each candidate is
-    // AOT-compiled into BATCH/aot/N.so for its run target; the inputs and references it runs
-    // on go once per pipeline, size and scalar inputs into BATCH/data-HASH (AotArtifact.h).
-    std::vector<Measurement> compiled(jobs.size());
-    std::vector<BenchJob> shipped = jobs;
-    if (m_options.compileLocally && !jobs.empty()) {
-        fs::create_directories(batch.dir + "/aot");
-        for (size_t i = 0; i < shipped.size(); ++i) {
-            BenchJob &job = shipped[i];
-            job.aotTarget = job.target;
-            job.aotLibrary = batch.dir + "/aot/" + std::to_string(i) + ".so";
-            job.aotData = batch.dir + "/data-" + fnv1a64Hex(referenceKey(job) + "|" + job.target);
-        }
-        std::vector<BenchJob> compileOnly = shipped;
-        for (BenchJob &job : compileOnly) {
-            job.target.clear();
-            job.deviceLock.clear();
-        }
-        ParallelOptions parallel;
-        parallel.jobs = m_compileJobs > 0 ? m_compileJobs
-                                          : std::max(1, int(std::thread::hardware_concurrency()));
-        parallel.worker = m_worker;
-        NodeProgress &local = progress.at("compile (here)");
-        local.pending = int(jobs.size());
-        parallel.onStart = [&](size_t, int) {
-            NodeProgress &n = progress.at("compile (here)");
-            --n.pending;
-            ++n.running;
-            if (callbacks.onProgress) callbacks.onProgress(progress);
-        };
-        parallel.onDone = [&](size_t, const Measurement &) {
-            NodeProgress &n = progress.at("compile (here)");
-            --n.running;
-            ++n.done;
-            if (callbacks.onProgress) callbacks.onProgress(progress);
-        };
-        compiled = runWorkersInParallel(compileOnly, parallel);
-        for (size_t i = 0; i < jobs.size(); ++i) {
-            if (compiled[i].failure == kCancelledFailure) {
-                results[i] = compiled[i];
-                have[i] = true;
-            } else if (compiled[i].failed()) {
-                Measurement m = compiled[i];
-                m.target = jobs[i].target;
-                deliver(i, m);
-            }
-        }
-        progress.nodes.clear();
+SlurmRunner::Run::~Run() {
+    std::error_code ec;
+    if (m_batch.array == 0) fs::remove_all(m_batch.dir, ec);
+}
+
+void SlurmRunner::Run::deliver(size_t i, Measurement m) {
+    m_results[i] = std::move(m);
+    m_have[i] = true;
+    if (m_callbacks.onDone) m_callbacks.onDone(i, m_results[i]);
+}
+
+void SlurmRunner::Run::settle(size_t i, Measurement m, bool crashed, const std::string &node) {
+    if (crashed && m_runner.m_worker.triageCrashes && !cancelled()) {
+        say("slurm: " + m_jobs[i].label + " crashed on " + (node.empty() ? "a node" : node) +
+            "; triaging it on this host");
+        m_triage.start(i, m_jobs[i], std::move(m), node);
+    } else {
+        deliver(i, std::move(m));
     }
+}
+
+void SlurmRunner::Run::deliverTriaged() {
+    for (auto &[i, m] : m_triage.finished())
+        deliver(i, std::move(m));
+}
+
+// Each candidate is AOT-compiled into BATCH/aot/N.so for its run target; the inputs and
+// references it runs on go once per pipeline, size and scalar inputs into BATCH/data-HASH
+// (AotArtifact.h). What does not compile never reaches the queue.
+void SlurmRunner::Run::compileHere() {
+    fs::create_directories(m_batch.dir + "/aot");
+    for (size_t i = 0; i < m_shipped.size(); ++i) {
+        BenchJob &job = m_shipped[i];
+        job.aotTarget = job.target;
+        job.aotLibrary = m_batch.dir + "/aot/" + std::to_string(i) + ".so";
+        job.aotData = m_batch.dir + "/data-" + fnv1a64Hex(referenceKey(job) + "|" + job.target);
+    }
+    std::vector<BenchJob> compileOnly = m_shipped;
+    for (BenchJob &job : compileOnly) {
+        job.target.clear();
+        job.deviceLock.clear();
+    }
+    ParallelOptions parallel;
+    parallel.jobs = m_runner.m_compileJobs > 0
+                        ? m_runner.m_compileJobs
+                        : std::max(1, int(std::thread::hardware_concurrency()));
+    parallel.worker = m_runner.m_worker;
+    NodeProgress &local = m_progress.at("compile (here)");
+    local.pending = int(m_jobs.size());
+    parallel.onStart = [&](size_t, int) {
+        NodeProgress &n = m_progress.at("compile (here)");
+        --n.pending;
+        ++n.running;
+        if (m_callbacks.onProgress) m_callbacks.onProgress(m_progress);
+    };
+    parallel.onDone = [&](size_t, const Measurement &) {
+        NodeProgress &n = m_progress.at("compile (here)");
+        --n.running;
+        ++n.done;
+        if (m_callbacks.onProgress) m_callbacks.onProgress(m_progress);
+    };
+    m_compiled = runWorkersInParallel(compileOnly, parallel);
+    for (size_t i = 0; i < m_jobs.size(); ++i) {
+        if (m_compiled[i].failure == kCancelledFailure) {
+            m_results[i] = m_compiled[i];
+            m_have[i] = true;
+        } else if (m_compiled[i].failed()) {
+            Measurement m = m_compiled[i];
+            m.target = m_jobs[i].target;
+            deliver(i, m);
+        }
+    }
+    m_progress.nodes.clear();
+}
+
+std::vector<size_t> SlurmRunner::Run::unfinished() {
     std::vector<size_t> todo;
-    for (size_t i = 0; i < jobs.size(); ++i)
-        if (!have[i]) todo.push_back(i);
+    for (size_t i = 0; i < m_jobs.size(); ++i)
+        if (!m_have[i]) todo.push_back(i);
     if (todo.empty() || cancelled()) {
         for (size_t i : todo) {
-            results[i].label = jobs[i].label;
-            results[i].failure = kCancelledFailure;
+            m_results[i].label = m_jobs[i].label;
+            m_results[i].failure = kCancelledFailure;
         }
-        return results;
     }
+    return todo;
+}
 
-    // 2. Jobs an earlier run left queued (or finished) in the directory are followed, not
-    // submitted again; the rest go into one new array.
-    std::vector<Batch> batches;
-    std::vector<Pending> pending = attachQueued(jobs, todo, batches);
-    if (!pending.empty())
-        say("slurm: following " + std::to_string(pending.size()) +
+void SlurmRunner::Run::followEarlierOrSubmit(const std::vector<size_t> &todo) {
+    m_pending = m_runner.attachQueued(m_jobs, todo, m_batches);
+    if (!m_pending.empty())
+        say("slurm: following " + std::to_string(m_pending.size()) +
             " job(s) submitted by an earlier run");
     std::vector<size_t> fresh;
     for (size_t i : todo) {
         bool attached = false;
-        for (const Pending &p : pending)
+        for (const Pending &p : m_pending)
             attached = attached || p.index == i;
         if (!attached) fresh.push_back(i);
     }
@@ -346,176 +407,207 @@ std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
         std::vector<BenchJob> batchJobs;
         std::vector<std::string> hashes; // of the caller's jobs: what a resumed run looks for
         for (size_t t = 0; t < fresh.size(); ++t) {
-            BenchJob job = shipped[fresh[t]];
+            BenchJob job = m_shipped[fresh[t]];
             hashes.push_back(slurmJobHash(job));
-            job.referenceCache = batch.dir + "/reference.bin";
+            // The task runs in the batch directory: the user's files by absolute path.
+            job.source = withAbsoluteFiles(job.source);
+            job.referenceCache = m_batch.dir + "/reference.bin";
             // With a GRES the task owns its GPU; without one, tasks on a node take turns.
             job.deviceLock = m_options.gres.empty() ? "/tmp/beamscope-slurm-device.lock" : "";
             if (m_options.compileLocally) job.ptxCapability = 0; // reported by the local pass
-            writeFile(batch.dir + "/" + std::to_string(t) + ".json", job.toJson().dump() + "\n");
+            writeFile(m_batch.dir + "/" + std::to_string(t) + ".json", job.toJson().dump() + "\n");
             batchJobs.push_back(job);
         }
-        submit(batch, batchJobs, hashes);
-        say("slurm: submitted array job " + std::to_string(batch.array) + " (" +
-            std::to_string(fresh.size()) + " tasks) from " + batch.dir);
+        m_runner.submit(m_batch, batchJobs, hashes);
+        say("slurm: submitted array job " + std::to_string(m_batch.array) + " (" +
+            std::to_string(fresh.size()) + " tasks) from " + m_batch.dir);
         for (size_t t = 0; t < fresh.size(); ++t)
-            pending.push_back(Pending{fresh[t], batch.dir, batch.array, int(t), 0, false, {}, 0});
-        batches.push_back(batch);
+            m_pending.push_back(
+                Pending{fresh[t], m_batch.dir, m_batch.array, int(t), 0, false, {}, 0});
+        m_batches.push_back(m_batch);
     }
-    for (const Pending &p : pending)
-        if (callbacks.onStart) callbacks.onStart(p.index);
-    std::vector<long> arrays;
-    for (const Batch &b : batches)
-        arrays.push_back(b.array);
+    for (const Pending &p : m_pending)
+        if (m_callbacks.onStart) m_callbacks.onStart(p.index);
+    for (const Batch &b : m_batches)
+        m_arrays.push_back(b.array);
+}
 
-    // 3. Follow the arrays until every task has a result.
-    int failures = 0;
-    const auto poll = std::chrono::duration<double>(m_options.pollS);
-    while (!pending.empty() || !triage.idle()) {
+void SlurmRunner::Run::cancelAll() {
+    for (auto &[i, m] : m_triage.abandon()) // crashed, not triaged: no verdict
+        deliver(i, std::move(m));
+    if (m_pending.empty()) return; // every task had ended: nothing to scancel
+    m_runner.m_queue.cancel(m_arrays);
+    // scancel returns before the controller has ended every task: wait (10 s at most) until
+    // none is left pending or running, so that nothing stays queued behind us.
+    for (int wait = 0; wait < 100; ++wait) {
+        bool left = false;
+        try {
+            for (const SlurmTask &t : m_runner.m_queue.tasks(m_arrays))
+                left = left || !t.finished();
+        } catch (const Error &) {
+        }
+        if (!left) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    std::string ids;
+    for (long a : m_arrays)
+        ids += (ids.empty() ? "" : ",") + std::to_string(a);
+    say("slurm: cancelled array job(s) " + ids);
+    for (const Pending &p : m_pending) {
+        m_results[p.index].label = m_jobs[p.index].label;
+        m_results[p.index].failure = kCancelledFailure;
+    }
+}
+
+std::vector<Measurement> SlurmRunner::Run::follow() {
+    const auto pollEvery = std::chrono::duration<double>(m_options.pollS);
+    while (!m_pending.empty() || !m_triage.idle()) {
         if (cancelled()) {
-            for (auto &[i, m] : triage.abandon()) // crashed, not triaged: no verdict
-                deliver(i, std::move(m));
-            if (pending.empty()) return results; // every task had ended: nothing to scancel
-            m_queue.cancel(arrays);
-            // scancel returns before the controller has ended every task: wait (10 s at most)
-            // until none is left pending or running, so that nothing stays queued behind us.
-            for (int wait = 0; wait < 100; ++wait) {
-                bool left = false;
-                try {
-                    for (const SlurmTask &t : m_queue.tasks(arrays))
-                        left = left || !t.finished();
-                } catch (const Error &) {
-                }
-                if (!left) break;
-                std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            }
-            say("slurm: cancelled array job(s) " + [&] {
-                std::string ids;
-                for (long a : arrays)
-                    ids += (ids.empty() ? "" : ",") + std::to_string(a);
-                return ids;
-            }());
-            for (const Pending &p : pending) {
-                results[p.index].label = jobs[p.index].label;
-                results[p.index].failure = kCancelledFailure;
-            }
-            return results;
+            cancelAll();
+            return m_results;
         }
         deliverTriaged();
-        if (pending.empty()) { // only triages left
+        if (m_pending.empty()) { // only triages left
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
             continue;
         }
-        for (const Batch &b : batches)
+        for (const Batch &b : m_batches)
             if (!fs::exists(b.dir)) throw Error("slurm: the job directory " + b.dir + " vanished");
-        std::map<std::pair<long, int>, SlurmTask> states;
-        try {
-            for (const SlurmTask &t : m_queue.tasks(arrays))
-                states[{t.arrayJob, t.task}] = t;
-            failures = 0;
-        } catch (const Error &e) {
-            if (++failures >= kLostAfterFailures)
-                throw Error("slurm: lost contact with the cluster (" + std::string(e.what()) + ")");
-        }
-        const bool queueKnown = failures == 0;
-        RunnerProgress now;
-        std::vector<Pending> still;
-        std::vector<Pending *> lost; // gone from squeue without a result: ask sacct
-        for (Pending &p : pending) {
-            auto state = states.find({p.array, p.task});
-            if (state != states.end() && !state->second.node.empty()) p.node = state->second.node;
-            if (state != states.end() && state->second.jobId != 0) p.jobId = state->second.jobId;
-            const std::string node = p.node.empty() ? "(queue)" : p.node;
-            bool crashed = false;
-            if (std::optional<Measurement> m = readResult(p.dir, p.task, jobs[p.index], crashed)) {
-                const Measurement &local = compiled[p.index];
-                if (m->registers < 0) m->registers = local.registers;
-                if (m->spillBytes < 0) m->spillBytes = local.spillBytes;
-                if (m->kernels.empty()) m->kernels = local.kernels;
-                if (m->ptxArch.empty()) m->ptxArch = local.ptxArch;
-                // A shipped artifact was compiled here: its compile time is the local one.
-                if (!std::isfinite(m->compileMs)) m->compileMs = local.compileMs;
-                settle(p.index, std::move(*m), crashed, p.node);
-                ++now.at(node).done;
-                continue;
-            }
-            if (queueKnown) {
-                if (state != states.end()) p.seen = true;
-                const bool gone = state == states.end() || state->second.finished();
-                p.polls = gone ? p.polls + 1 : 0;
-                if (gone && p.polls > kGracePolls && state == states.end()) {
-                    lost.push_back(&p);
-                    continue;
-                }
-                if (gone && p.polls > kGracePolls) {
-                    Measurement m;
-                    m.label = jobs[p.index].label;
-                    m.predicted = jobs[p.index].predicted;
-                    m.target = jobs[p.index].target;
-                    m.failure = "slurm: " + state->second.describe();
-                    const int signal = slurmCrashSignal(state->second);
-                    if (signal != 0) m.failure = slurmCrashFailure(state->second, signal);
-                    settle(p.index, std::move(m), signal != 0, p.node);
-                    ++now.at(node).done;
-                    continue;
-                }
-            }
-            const bool running = state != states.end() && state->second.state != "PENDING" &&
-                                 !state->second.finished();
-            ++(running ? now.at(node).running : now.at(node).pending);
-            still.push_back(p);
-        }
-        if (!lost.empty()) {
-            // Past MinJobAge the controller forgets finished tasks: their final state comes
-            // from Slurm's accounting (storage or completion log) where the cluster keeps one.
-            SlurmJobIds ids;
-            for (const Pending &p : pending)
-                if (p.jobId != 0) ids[p.jobId] = {p.array, p.task};
-            std::map<std::pair<long, int>, SlurmTask> finals;
-            for (const SlurmTask &t : m_accounting.finalStates(arrays, ids))
-                finals[{t.arrayJob, t.task}] = t;
-            for (Pending *p : lost) {
-                Measurement m;
-                m.label = jobs[p->index].label;
-                m.predicted = jobs[p->index].predicted;
-                m.target = jobs[p->index].target;
-                auto final = finals.find({p->array, p->task});
-                m.failure = final != finals.end()
-                                ? "slurm: " + final->second.describe() + " (from " +
-                                      m_accounting.describe() + ")"
-                                : "slurm: the job left the queue without a result (accounting: " +
-                                      m_accounting.describe() + ")";
-                const int signal = final != finals.end() ? slurmCrashSignal(final->second) : 0;
-                if (signal != 0)
-                    m.failure = slurmCrashFailure(final->second, signal) + " (from " +
-                                m_accounting.describe() + ")";
-                const std::string node = !p->node.empty()        ? p->node
-                                         : final != finals.end() ? final->second.node
-                                                                 : std::string();
-                settle(p->index, std::move(m), signal != 0, node);
-                ++now.at(p->node.empty() ? "(queue)" : p->node).done;
-            }
-        }
-        for (const NodeProgress &n : now.nodes) { // keep counts of earlier polls' done tasks
-            NodeProgress &total = progress.at(n.node);
-            total.pending = n.pending;
-            total.running = n.running;
-            total.done += n.done;
-        }
-        for (NodeProgress &n : progress.nodes) {
-            bool present = false;
-            for (const NodeProgress &x : now.nodes)
-                present = present || x.node == n.node;
-            if (!present) n.pending = n.running = 0;
-        }
-        if (callbacks.onProgress) callbacks.onProgress(progress);
-        pending.swap(still);
-        if (pending.empty() && triage.idle()) break;
-        const auto until = std::chrono::steady_clock::now() + poll;
+        poll();
+        if (m_pending.empty() && m_triage.idle()) break;
+        const auto until = std::chrono::steady_clock::now() + pollEvery;
         while (std::chrono::steady_clock::now() < until && !cancelled())
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    return results;
+    return m_results;
+}
+
+bool SlurmRunner::Run::readQueue(std::map<std::pair<long, int>, SlurmTask> &states) {
+    try {
+        for (const SlurmTask &t : m_runner.m_queue.tasks(m_arrays))
+            states[{t.arrayJob, t.task}] = t;
+        m_failures = 0;
+    } catch (const Error &e) {
+        if (++m_failures >= kLostAfterFailures)
+            throw Error("slurm: lost contact with the cluster (" + std::string(e.what()) + ")");
+    }
+    return m_failures == 0;
+}
+
+bool SlurmRunner::Run::collect(const Pending &p, RunnerProgress &now) {
+    bool crashed = false;
+    std::optional<Measurement> m = readResult(p.dir, p.task, m_jobs[p.index], crashed);
+    if (!m) return false;
+    const Measurement &local = m_compiled[p.index];
+    if (m->registers < 0) m->registers = local.registers;
+    if (m->spillBytes < 0) m->spillBytes = local.spillBytes;
+    if (m->kernels.empty()) m->kernels = local.kernels;
+    if (m->ptxArch.empty()) m->ptxArch = local.ptxArch;
+    // A shipped artifact was compiled here: its compile time is the local one.
+    if (!std::isfinite(m->compileMs)) m->compileMs = local.compileMs;
+    settle(p.index, std::move(*m), crashed, p.node);
+    ++now.at(p.node.empty() ? "(queue)" : p.node).done;
+    return true;
+}
+
+void SlurmRunner::Run::poll() {
+    std::map<std::pair<long, int>, SlurmTask> states;
+    const bool queueKnown = readQueue(states);
+    RunnerProgress now;
+    std::vector<Pending> still;
+    std::vector<Pending *> lost; // gone from squeue without a result: ask sacct
+    for (Pending &p : m_pending) {
+        auto state = states.find({p.array, p.task});
+        if (state != states.end() && !state->second.node.empty()) p.node = state->second.node;
+        if (state != states.end() && state->second.jobId != 0) p.jobId = state->second.jobId;
+        const std::string node = p.node.empty() ? "(queue)" : p.node;
+        if (collect(p, now)) continue;
+        if (queueKnown) {
+            if (state != states.end()) p.seen = true;
+            const bool gone = state == states.end() || state->second.finished();
+            p.polls = gone ? p.polls + 1 : 0;
+            if (gone && p.polls > kGracePolls && state == states.end()) {
+                lost.push_back(&p);
+                continue;
+            }
+            if (gone && p.polls > kGracePolls) {
+                Measurement m;
+                m.label = m_jobs[p.index].label;
+                m.predicted = m_jobs[p.index].predicted;
+                m.target = m_jobs[p.index].target;
+                m.failure = "slurm: " + state->second.describe();
+                const int signal = slurmCrashSignal(state->second);
+                if (signal != 0) m.failure = slurmCrashFailure(state->second, signal);
+                settle(p.index, std::move(m), signal != 0, p.node);
+                ++now.at(node).done;
+                continue;
+            }
+        }
+        const bool running =
+            state != states.end() && state->second.state != "PENDING" && !state->second.finished();
+        ++(running ? now.at(node).running : now.at(node).pending);
+        still.push_back(p);
+    }
+    if (!lost.empty()) settleLost(lost, now);
+    addProgress(now);
+    m_pending.swap(still);
+}
+
+void SlurmRunner::Run::settleLost(const std::vector<Pending *> &lost, RunnerProgress &now) {
+    // Past MinJobAge the controller forgets finished tasks: their final state comes from
+    // Slurm's accounting (storage or completion log) where the cluster keeps one.
+    SlurmJobIds ids;
+    for (const Pending &p : m_pending)
+        if (p.jobId != 0) ids[p.jobId] = {p.array, p.task};
+    std::map<std::pair<long, int>, SlurmTask> finals;
+    for (const SlurmTask &t : m_runner.m_accounting.finalStates(m_arrays, ids))
+        finals[{t.arrayJob, t.task}] = t;
+    const std::string accounting = m_runner.m_accounting.describe();
+    for (Pending *p : lost) {
+        Measurement m;
+        m.label = m_jobs[p->index].label;
+        m.predicted = m_jobs[p->index].predicted;
+        m.target = m_jobs[p->index].target;
+        auto final = finals.find({p->array, p->task});
+        m.failure =
+            final != finals.end()
+                ? "slurm: " + final->second.describe() + " (from " + accounting + ")"
+                : "slurm: the job left the queue without a result (accounting: " + accounting + ")";
+        const int signal = final != finals.end() ? slurmCrashSignal(final->second) : 0;
+        if (signal != 0)
+            m.failure = slurmCrashFailure(final->second, signal) + " (from " + accounting + ")";
+        const std::string node = !p->node.empty()        ? p->node
+                                 : final != finals.end() ? final->second.node
+                                                         : std::string();
+        settle(p->index, std::move(m), signal != 0, node);
+        ++now.at(p->node.empty() ? "(queue)" : p->node).done;
+    }
+}
+
+void SlurmRunner::Run::addProgress(const RunnerProgress &now) {
+    for (const NodeProgress &n : now.nodes) { // keep counts of earlier polls' done tasks
+        NodeProgress &total = m_progress.at(n.node);
+        total.pending = n.pending;
+        total.running = n.running;
+        total.done += n.done;
+    }
+    for (NodeProgress &n : m_progress.nodes) {
+        bool present = false;
+        for (const NodeProgress &x : now.nodes)
+            present = present || x.node == n.node;
+        if (!present) n.pending = n.running = 0;
+    }
+    if (m_callbacks.onProgress) m_callbacks.onProgress(m_progress);
+}
+
+std::vector<Measurement> SlurmRunner::run(const std::vector<BenchJob> &jobs,
+                                          const RunnerCallbacks &callbacks) {
+    Run run(*this, jobs, callbacks);
+    if (m_options.compileLocally && !jobs.empty()) run.compileHere();
+    const std::vector<size_t> todo = run.unfinished();
+    if (todo.empty() || run.cancelled()) return run.results();
+    run.followEarlierOrSubmit(todo);
+    return run.follow();
 }
 
 } // namespace beamscope

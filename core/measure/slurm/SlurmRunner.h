@@ -26,6 +26,8 @@ public:
 private:
     struct Batch;
     struct Pending;
+    class Run; ///< run()'s steps
+
     void submit(Batch &batch, const std::vector<BenchJob> &jobs,
                 const std::vector<std::string> &hashes) const;
     std::vector<Pending> attachQueued(const std::vector<BenchJob> &jobs,
