@@ -121,26 +121,36 @@ QString CompareCoordinator::importedName(const QString &with) {
 
 std::pair<QString, QString> CompareCoordinator::importSummary(const ForeignSchedule &imported) {
     const QString name = importedName(QString::fromStdString(imported.what));
-    const QString took =
-        imported.autoschedulerMs > 0
-            ? tr(" (the plugin took %1 s)").arg(imported.autoschedulerMs / 1000.0, 0, 'f', 1)
-            : QString();
+    const double ms = imported.autoschedulerMs;
+    const QString took = ms <= 0     ? QString()
+                         : ms < 1000 ? tr(" (the plugin took %1 ms)").arg(ms, 0, 'f', 0)
+                                     : tr(" (the plugin took %1 s)").arg(ms / 1000.0, 0, 'f', 1);
     QStringList lines, details;
     int notRepresentable = 0, different = 0;
     for (const ImportedFunc &f : imported.imported.funcs) {
         const QString func = QString::fromStdString(f.name);
         if (!f.representable) {
             ++notRepresentable;
-            QStringList constructs;
-            for (const std::string &c : f.constructs)
-                constructs << QString::fromStdString(c);
-            if (constructs.isEmpty()) constructs << tr("(no construct named)");
-            details << func + QStringLiteral(": ") + constructs.join(QStringLiteral("; "));
-            if (lines.size() < 3) {
-                lines << QStringLiteral("• <b>%1</b>: %2")
-                             .arg(func.toHtmlEscaped(),
-                                  constructs.join(QStringLiteral("; ")).toHtmlEscaped());
+            // A construct names its Func or stage first ("blury: loop x: ...",
+            // "histogram.update(0): ..."): the Func is bolded there rather than repeated.
+            QStringList plain, rich;
+            for (const std::string &c : f.constructs) {
+                const QString construct = QString::fromStdString(c);
+                plain << construct;
+                rich << (construct.startsWith(func)
+                             ? QStringLiteral("<b>%1</b>%2")
+                                   .arg(func.toHtmlEscaped(),
+                                        construct.mid(func.size()).toHtmlEscaped())
+                             : QStringLiteral("<b>%1</b>: %2")
+                                   .arg(func.toHtmlEscaped(), construct.toHtmlEscaped()));
             }
+            if (plain.isEmpty()) {
+                plain << func + tr(": (no construct named)");
+                rich << plain.back().toHtmlEscaped();
+            }
+            details << plain.join(QStringLiteral("; "));
+            // Two Funcs at most: the dock is short at the bottom of the window.
+            if (lines.size() < 2) lines << QStringLiteral("• ") + rich.join(QStringLiteral("; "));
         } else if (!f.differences.empty()) {
             ++different;
             QStringList diffs;
@@ -159,8 +169,8 @@ std::pair<QString, QString> CompareCoordinator::importSummary(const ForeignSched
                            .arg(funcs);
         text += QStringLiteral("<br>") + lines.join(QStringLiteral("<br>"));
         if (notRepresentable > lines.size())
-            text +=
-                tr("<br>… and %n more (tooltip)", nullptr, notRepresentable - int(lines.size()));
+            text += tr("<br>… and %n more Func(s): hover for the whole list", nullptr,
+                       notRepresentable - int(lines.size()));
         return {text, details.join(QLatin1Char('\n'))};
     }
     const QString text =
