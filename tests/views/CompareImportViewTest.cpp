@@ -5,11 +5,14 @@
 // QAbstractItemModelTester all along; "Why not B's decision?" asks the hub about B's decision;
 // "B in Loop nest" inspects it. Mullapudi2016 on bilateral_grid is not representable (its
 // histogram update puts GPU thread loops inside serial ones): the dock names the Func and
-// leaves B empty. A file that cannot be read is one line. Small sizes (a few seconds).
+// leaves B empty. A file that cannot be read is one line. --compare-with is checked before the
+// window opens. Small sizes (about a second).
 #include "RealSearch.h"
 
+#include "CommandLine.h"
 #include "CompareCoordinator.h"
 #include "controllers/SearchController.h"
+#include "util/Error.h"
 #include "views/common/SelectionHub.h"
 #include "views/compare/CompareModel.h"
 #include "views/compare/CompareView.h"
@@ -146,6 +149,32 @@ private Q_SLOTS:
                      !status.contains('\n'),
                  qPrintable(status));
         QVERIFY(!dock.view.model()->side(1).isSet());
+    }
+
+    void compareWithIsCheckedOnTheCommandLine() {
+        const QStringList base = {"beamscope", "--app", "unsharp_mask", "--steps", "100"};
+        const GuiArguments a =
+            parseGuiArguments(base + QStringList{"--compare-with", "Anderson2021-Paper",
+                                                 "--screenshot", "/tmp/s.png"});
+        QCOMPARE(a.compareWith, QStringLiteral("anderson2021-paper"));
+        const auto fails = [&](const QStringList &args, const char *expected) {
+            try {
+                parseGuiArguments(base + args);
+            } catch (const UsageError &e) {
+                const QString message = QString::fromUtf8(e.what());
+                if (message.contains(QLatin1String(expected)) && !message.contains('\n'))
+                    return true;
+                qWarning("message: %s", e.what());
+            }
+            return false;
+        };
+        QVERIFY(fails({"--compare-with", "halide", "--screenshot", "/tmp/s.png"}, "mullapudi2016"));
+        QVERIFY(fails({"--compare-with", "/nonexistent/s.json", "--screenshot", "/tmp/s.png"},
+                      "no such file"));
+        QVERIFY(fails({"--compare-with", "li2018"}, "--compare-with needs --screenshot"));
+        QVERIFY(
+            fails({"--compare-with", "li2018", "--compare", "1,2", "--screenshot", "/tmp/s.png"},
+                  "not both"));
     }
 };
 
