@@ -191,9 +191,15 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         QStringLiteral("with --screenshot: once the search settles, compare beam states A and B "
                        "(1-based ranks) in the Compare dock"),
         QStringLiteral("A,B"));
+    const QCommandLineOption compareWith(
+        QStringLiteral("compare-with"),
+        QStringLiteral("with --screenshot: once the search settles, import side B of the Compare "
+                       "dock from a Halide autoscheduler (anderson2021, anderson2021-paper, "
+                       "li2018, mullapudi2016, naive) or a JSON schedule file"),
+        QStringLiteral("WITH"));
     parser.addOptions({app, param, lib, estimate, input, beam, passes, seed, gpu, pins, steps, shot,
                        dock, bench, tune, db, costModel});
-    parser.addOptions({showStep, compare, python, hlpipe});
+    parser.addOptions({showStep, compare, compareWith, python, hlpipe});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("a session file to open"),
                                  QStringLiteral("[SESSION.json]"));
@@ -285,6 +291,24 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         out.compareA = positiveInt(parts[0], "compare", 4096);
         out.compareB = positiveInt(parts[1], "compare", 4096);
         if (out.screenshot.isEmpty()) throw UsageError("--compare needs --screenshot");
+    }
+    if (parser.isSet(compareWith)) {
+        out.compareWith = parser.value(compareWith);
+        if (!looksLikePath(out.compareWith)) {
+            try {
+                out.compareWith =
+                    QString::fromLatin1(baselineName(parseBaseline(out.compareWith.toStdString())));
+            } catch (const UsageError &) {
+                throw UsageError("--compare-with: '" + out.compareWith.toStdString() +
+                                 "' is neither a baseline (" + baselineNames() +
+                                 ") nor a schedule file");
+            }
+        } else if (!QFileInfo::exists(out.compareWith)) {
+            throw UsageError("--compare-with: no such file '" + out.compareWith.toStdString() +
+                             "'");
+        }
+        if (out.screenshot.isEmpty()) throw UsageError("--compare-with needs --screenshot");
+        if (out.compareA > 0) throw UsageError("give either --compare or --compare-with, not both");
     }
     out.database = parser.value(db);
     if (parser.isSet(costModel)) {

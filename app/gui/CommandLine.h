@@ -2,8 +2,8 @@
 // PATH | --generator-py FILE.py | --pipeline-file FILE.hlpipe] [--beam N] [--passes N] [--seed N]
 // [--gpu NAME] [--pins FILE.json] [--steps N]
 // [--dock NAME] [--bench K[,BASELINE...]] [--tune ROUNDS,BATCH] [--db PATH] [--cost-model SPEC]
-// [--show-step K] [--compare A,B] [--screenshot FILE.png] [SESSION.json]. Checked before
-// any window opens; bad input is a UsageError with one line.
+// [--show-step K] [--compare A,B | --compare-with WITH] [--screenshot FILE.png] [SESSION.json].
+// Checked before any window opens; bad input is a UsageError with one line.
 #pragma once
 
 #include "pipeline/PipelineSource.h"
@@ -28,6 +28,7 @@ struct GuiArguments {
     int tuneBatch = 0;
     int showStep = 0;               ///< --show-step K: go back to step K (1-based) before the shot
     int compareA = 0, compareB = 0; ///< --compare A,B: beam ranks (1-based) side by side
+    QString compareWith;            ///< --compare-with: B imported (baseline or file)
     QString database;               ///< --db: the measurement database for this run
     QString costModel;              ///< --cost-model: analytic, polymage or a model file
     std::optional<int> beam, passes;

@@ -1,6 +1,8 @@
-// CompareCoordinator: CompareSide from a beam row, a history step, a benchmarked candidate.
+// CompareCoordinator: CompareSide from a beam row, a history step, a benchmarked candidate, an
+// imported schedule.
 #include "CompareCoordinator.h"
 
+#include "bench/BaselineImport.h"
 #include "bench/BenchRun.h"
 #include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
@@ -9,10 +11,13 @@
 #include "views/beam/BeamView.h"
 #include "views/benchmark/BenchResultsModel.h"
 #include "views/common/SelectionHub.h"
+#include "views/compare/CompareModel.h"
 #include "views/compare/CompareView.h"
 #include "views/history/TimelinePanel.h"
 
+#include <QFileDialog>
 #include <QMenu>
+#include <QStringList>
 #include <QTableView>
 
 namespace beamscope {
@@ -21,7 +26,10 @@ CompareCoordinator::CompareCoordinator(CompareView *view, SelectionHub *hub,
                                        SearchController *search, std::function<void()> raise,
                                        QObject *parent)
     : QObject(parent), m_view(view), m_hub(hub), m_search(search), m_raise(std::move(raise)),
-      m_costing(this, QStringLiteral("beamscope-compare-cost")) {}
+      m_costing(this, QStringLiteral("beamscope-compare-cost")),
+      m_imports(this, QStringLiteral("beamscope-compare-import")) {
+    connect(view, &CompareView::importRequested, this, &CompareCoordinator::importSide);
+}
 
 std::optional<CompareSide> CompareCoordinator::fromBeam(int rank) const {
     const SearchStepPtr &step = m_hub->step();
@@ -101,6 +109,171 @@ void CompareCoordinator::compareCosted(CompareSide side, int which) {
     });
 }
 
+QString CompareCoordinator::importedName(const QString &with) {
+    if (with == QLatin1String("anderson2021")) return tr("Anderson2021's schedule");
+    if (with == QLatin1String("anderson2021-paper"))
+        return tr("Anderson2021's schedule (the paper's configuration)");
+    if (with == QLatin1String("li2018")) return tr("Li2018's schedule");
+    if (with == QLatin1String("mullapudi2016")) return tr("Mullapudi2016's schedule");
+    if (with == QLatin1String("naive")) return tr("the naive GPU schedule");
+    return tr("the schedule in %1").arg(with);
+}
+
+std::pair<QString, QString> CompareCoordinator::importSummary(const ForeignSchedule &imported) {
+    const QString name = importedName(QString::fromStdString(imported.what));
+    const double ms = imported.autoschedulerMs;
+    const QString took = ms <= 0     ? QString()
+                         : ms < 1000 ? tr(" (the plugin took %1 ms)").arg(ms, 0, 'f', 0)
+                                     : tr(" (the plugin took %1 s)").arg(ms / 1000.0, 0, 'f', 1);
+    QStringList lines, details;
+    int notRepresentable = 0, different = 0;
+    for (const ImportedFunc &f : imported.imported.funcs) {
+        const QString func = QString::fromStdString(f.name);
+        if (!f.representable) {
+            ++notRepresentable;
+            // A construct names its Func or stage first ("blury: loop x: ...",
+            // "histogram.update(0): ..."): the Func is bolded there rather than repeated.
+            QStringList plain, rich;
+            for (const std::string &c : f.constructs) {
+                const QString construct = QString::fromStdString(c);
+                plain << construct;
+                rich << (construct.startsWith(func)
+                             ? QStringLiteral("<b>%1</b>%2")
+                                   .arg(func.toHtmlEscaped(),
+                                        construct.mid(func.size()).toHtmlEscaped())
+                             : QStringLiteral("<b>%1</b>: %2")
+                                   .arg(func.toHtmlEscaped(), construct.toHtmlEscaped()));
+            }
+            if (plain.isEmpty()) {
+                plain << func + tr(": (no construct named)");
+                rich << plain.back().toHtmlEscaped();
+            }
+            details << plain.join(QStringLiteral("; "));
+            // Two Funcs at most: the dock is short at the bottom of the window.
+            if (lines.size() < 2) lines << QStringLiteral("• ") + rich.join(QStringLiteral("; "));
+        } else if (!f.differences.empty()) {
+            ++different;
+            QStringList diffs;
+            for (const std::string &d : f.differences)
+                diffs << QString::fromStdString(d);
+            details << tr("%1 (lowered differently by Beamscope): %2")
+                           .arg(func, diffs.join(QStringLiteral("; ")));
+        }
+    }
+    const int funcs = int(imported.imported.funcs.size());
+    if (notRepresentable > 0) {
+        QString text = tr("<b>%1</b>%2: %3 of %4 Funcs not representable in Beamscope's space, "
+                          "so B cannot show it:")
+                           .arg(name.toHtmlEscaped(), took)
+                           .arg(notRepresentable)
+                           .arg(funcs);
+        text += QStringLiteral("<br>") + lines.join(QStringLiteral("<br>"));
+        if (notRepresentable > lines.size())
+            text += tr("<br>… and %n more Func(s): hover for the whole list", nullptr,
+                       notRepresentable - int(lines.size()));
+        return {text, details.join(QLatin1Char('\n'))};
+    }
+    const QString text =
+        tr("<b>%1</b>%2: all %3 Funcs representable in Beamscope's space; %n lowered differently "
+           "by Beamscope's applier (loop order, tails, staging: tooltip)",
+           nullptr, different)
+            .arg(name.toHtmlEscaped(), took)
+            .arg(funcs);
+    return {text, details.join(QLatin1Char('\n'))};
+}
+
+void CompareCoordinator::fillMeasured(CompareSide &side, const std::string &baseline) const {
+    const BenchReportPtr report = m_bench ? m_bench->lastReport() : nullptr;
+    const DagPtr dag = m_search->dag();
+    if (!report || !dag || report->pipeline != dag->pipelineName()) return;
+    for (const Measurement &m : report->baselines) {
+        if (m.label == "baseline:" + baseline && m.measuredMs && !m.failed())
+            side.measuredMs = m.measuredMs->median;
+    }
+}
+
+void CompareCoordinator::importSide(const QString &with) {
+    const DagPtr dag = m_search->dag();
+    if (!dag) {
+        m_view->setImportStatus(tr("Load a pipeline first."));
+        if (m_raise) m_raise();
+        return;
+    }
+    QString what = with;
+    if (with == QLatin1String("file")) {
+        what = QFileDialog::getOpenFileName(m_view, tr("Import a schedule"), QString(),
+                                            tr("JSON schedules (*.json);;All files (*)"));
+        if (what.isEmpty()) return;
+    }
+    const PipelineSource source = m_search->source();
+    const SearchOptions options = m_search->options();
+    m_view->setImportStatus(
+        tr("Importing %1 for %2 on a worker… (Anderson2021 runs its own search: minutes on "
+           "large pipelines)")
+            .arg(importedName(what).toHtmlEscaped(),
+                 QString::fromStdString(dag->pipelineName()).toHtmlEscaped()));
+    if (m_raise) m_raise();
+    struct Result {
+        ForeignSchedule imported;
+        std::optional<CompareSide> side;
+        QString error;
+    };
+    m_imports.restart(); // a newer import replaces an older one's result
+    m_imports.post([this, dag, source, options, what](const JobTracker::Job &job) {
+        auto result = std::make_shared<Result>();
+        try {
+            result->imported = importForeign(what.toStdString(), source, options.gpu);
+            if (const StatePtr &theirs = result->imported.imported.state) {
+                // The plugin ran on a fresh instance of the pipeline: replayed on the search's
+                // DAG by Func name, then costed with the search's model (its terms are A's).
+                CompareSide side;
+                side.state = scheduleFromJson(dag, scheduleToJson(*theirs));
+                const ModelCost cost = costOf(*side.state, options.costModel, options.gpu);
+                side.cost = cost.cost;
+                side.termNames = cost.termNames;
+                side.label = importedName(what) + tr(", imported");
+                result->side = std::move(side);
+            }
+        } catch (const std::exception &e) {
+            result->error = QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0);
+        } catch (const Halide::Error &e) { // not a std::exception
+            result->error = QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0);
+        }
+        job.finish([this, dag, what, result] {
+            if (m_search->dag() != dag) {
+                m_view->setImportStatus(
+                    tr("The pipeline changed while %1 was imported: import it again.")
+                        .arg(importedName(what).toHtmlEscaped()));
+                return;
+            }
+            if (!result->error.isEmpty()) {
+                m_view->setImportStatus(
+                    tr("Could not import %1: %2")
+                        .arg(importedName(what).toHtmlEscaped(), result->error.toHtmlEscaped()));
+                return;
+            }
+            const auto [text, details] = importSummary(result->imported);
+            m_view->setImportStatus(text, details);
+            if (!result->side) return;
+            CompareSide side = *result->side;
+            fillMeasured(side, what.toStdString());
+            // Beside the search's best when A is empty.
+            if (!m_view->model()->side(0).isSet()) {
+                const SearchStepPtr &step = m_hub->step();
+                std::optional<CompareSide> best = fromBeam(-1); // the result, once finished
+                if (!best && step) best = fromBeam(cheapestRow(step->beam));
+                if (best) m_view->setSide(0, *best);
+            }
+            m_importedBaseline = what;
+            m_importedState = side.state;
+            compare(side, 1);
+            // The first Func decided differently is selected, so Why not? and the pins apply.
+            const std::vector<int> &differing = m_view->model()->differing();
+            if (!differing.empty()) m_hub->selectFunc(differing.front());
+        });
+    });
+}
+
 void CompareCoordinator::compare(const CompareSide &side, int which) {
     m_view->setSide(which, side);
     if (m_raise) m_raise();
@@ -128,6 +301,15 @@ void CompareCoordinator::watchTimeline(TimelinePanel *timeline) {
 }
 
 void CompareCoordinator::watchBenchTable(QTableView *table, BenchmarkController *bench) {
+    m_bench = bench;
+    // A benchmark of the baseline imported as B gives B its measured time.
+    connect(bench, &BenchmarkController::finished, this, [this] {
+        const CompareSide &b = m_view->model()->side(1);
+        if (m_importedBaseline.isEmpty() || b.state != m_importedState) return;
+        CompareSide measured = b;
+        fillMeasured(measured, m_importedBaseline.toStdString());
+        if (measured.measuredMs != b.measuredMs) m_view->setSide(1, measured);
+    });
     table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table, &QTableView::customContextMenuRequested, this, [this, table, bench](QPoint pos) {
         const QModelIndex index = table->indexAt(pos);

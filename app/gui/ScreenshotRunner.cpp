@@ -35,7 +35,8 @@ void ScreenshotRunner::poll() {
     // Settled for a few polls in a row, so that throttled charts have drawn their last points.
     m_settledPolls = m_window->isSettled() ? m_settledPolls + 1 : 0;
     if (m_settledPolls < 6) return;
-    if (!benchmarkDone() || !tuneDone() || !historyDone() || !compareDone()) return;
+    if (!benchmarkDone() || !tuneDone() || !historyDone() || !compareDone() || !importDone())
+        return;
     m_timer.stop();
     const QPixmap shot = m_window->grab();
     if (shot.isNull() || !shot.save(m_path, "PNG")) {
@@ -145,6 +146,28 @@ bool ScreenshotRunner::compareDone() {
     if (!differing.empty()) m_window->hub()->selectFunc(differing.front());
     m_settledPolls = 0;
     return false;
+}
+
+void ScreenshotRunner::importFirst(const QString &with) {
+    m_import = with;
+}
+
+bool ScreenshotRunner::importDone() {
+    CompareCoordinator *compare = m_window->compareCoordinator();
+    if (m_import) {
+        m_window->raiseDock(QStringLiteral("compareDock"));
+        compare->importSide(*std::exchange(m_import, std::nullopt));
+        m_importing = true;
+        m_settledPolls = 0;
+        return false;
+    }
+    if (m_importing && compare->isImporting()) return false;
+    if (m_importing) { // let the tree and the bars lay out
+        m_importing = false;
+        m_settledPolls = 0;
+        return false;
+    }
+    return true;
 }
 
 void ScreenshotRunner::fail(const QString &message) {

@@ -3,7 +3,8 @@
 // the application: exit code 0, or 1 with one line on stderr when the search or the save fails.
 // With a benchmark asked for, it runs one on the settled beam first and waits for its report;
 // with a tune run asked for, it tunes the loaded pipeline in the Tune dock first; then it can go
-// back to a history step (waiting for its candidates to be replayed) and compare two beam states.
+// back to a history step (waiting for its candidates to be replayed), compare two beam states or
+// import a Halide autoscheduler's schedule beside the search's best.
 #pragma once
 
 #include "views/benchmark/BenchPanel.h"
@@ -34,6 +35,10 @@ public:
     void showStepFirst(int k);
     /// Before the grab: compare beam entries `a` and `b` (0-based ranks) in the Compare dock.
     void compareFirst(int a, int b);
+    /// Before the grab: import side B of the Compare dock from `with` (beside the search's best)
+    /// and wait for the import; an import that fails or is not representable is shown as the
+    /// dock shows it (its status line), not a failure.
+    void importFirst(const QString &with);
 
 private:
     void poll();
@@ -44,6 +49,7 @@ private:
     /// The same for going back to a step, and for the comparison.
     bool historyDone();
     bool compareDone();
+    bool importDone();
     void fail(const QString &message);
 
     MainWindow *m_window;
@@ -58,6 +64,8 @@ private:
     int m_awaitedStep = -1;        ///< shown, waiting for its whole snapshot
     bool m_stepWhole = false;      ///< the awaited step's whole snapshot is on screen
     std::optional<std::pair<int, int>> m_compare; ///< still to compare
+    std::optional<QString> m_import;              ///< still to import
+    bool m_importing = false;                     ///< imported, waiting for the result
     bool m_failed = false;                        ///< fail() has printed its line
     QTimer m_timer;
     QElapsedTimer m_elapsed;

@@ -111,6 +111,7 @@ int main(int argc, char **argv) {
         }
         if (args.showStep > 0) runner->showStepFirst(args.showStep - 1);
         if (args.compareA > 0) runner->compareFirst(args.compareA - 1, args.compareB - 1);
+        if (!args.compareWith.isEmpty()) runner->importFirst(args.compareWith);
     }
     window.show();
     if (!args.session.isEmpty())

@@ -53,6 +53,18 @@ private Q_SLOTS:
         QVERIFY2(colours.size() > 200, qPrintable(QString::number(colours.size())));
     }
 
+    // --compare-with: the screenshot waits for the import (on the GUI's worker) once the search
+    // has settled.
+    void screenshotWithAnImportedSide() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("import.png");
+        const Run run = runBeamscope({"--app", "stencil_chain", "-p", "length=4", "-p", "width=128",
+                                      "-p", "height=96", "--beam", "1", "--passes", "1", "--steps",
+                                      "10000", "--compare-with", "naive", "--screenshot", png});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(!QImage(png).isNull());
+    }
+
     void badInputIsOneLineAndNonZero_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("expect");
@@ -75,6 +87,9 @@ private Q_SLOTS:
         QTest::newRow("missing session")
             << QStringList{"/missing/MISSING.json", "--screenshot", "/tmp/never.png"}
             << "no such session file '/missing/MISSING.json'";
+        QTest::newRow("unknown import") << QStringList{"--app",  "stencil_chain", "--compare-with",
+                                                       "halide", "--screenshot",  "/tmp/n.png"}
+                                        << "--compare-with: 'halide' is neither a baseline";
         QTest::newRow("unknown dock")
             << QStringList{"--app",  "stencil_chain", "--dock",
                            "Nosuch", "--screenshot",  "/tmp/n.png"}

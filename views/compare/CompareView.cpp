@@ -1,4 +1,5 @@
-// CompareView: captions, the aligned tree, the paired bars, the pin buttons.
+// CompareView: captions, the aligned tree, the paired bars, the pin and Why not? buttons, the
+// import menu and its status line.
 #include "views/compare/CompareView.h"
 
 #include "views/common/Format.h"
@@ -24,7 +25,10 @@ CompareView::CompareView(SelectionHub *hub, QWidget *parent)
     : QWidget(parent), m_hub(hub), m_model(new CompareModel(this)), m_chart(new CompareChart(this)),
       m_captionA(new QLabel(this)), m_captionB(new QLabel(this)), m_tree(new QTreeView(this)),
       m_term(new QComboBox(this)), m_pinA(new QPushButton(tr("Pin A's decision"), this)),
-      m_pinB(new QPushButton(tr("Pin B's decision"), this)), m_summary(new QLabel(this)) {
+      m_pinB(new QPushButton(tr("Pin B's decision"), this)),
+      m_whyB(new QPushButton(tr("Why not B's decision?"), this)),
+      m_loopNestB(new QPushButton(tr("B in Loop nest"), this)), m_import(new QComboBox(this)),
+      m_importStatus(new QLabel(this)), m_summary(new QLabel(this)) {
     setObjectName(QStringLiteral("compareView"));
     for (QLabel *caption : {m_captionA, m_captionB}) {
         caption->setWordWrap(true);
@@ -41,14 +45,37 @@ CompareView::CompareView(SelectionHub *hub, QWidget *parent)
     m_pinB->setToolTip(tr("Pin the selected Func where B computes it (the search starts again)"));
     m_term->addItem(tr("total"), -1);
     m_term->setToolTip(tr("The cost term the bars show"));
+    m_whyB->setObjectName(QStringLiteral("compareWhyB"));
+    m_whyB->setToolTip(tr("Why did the search on screen not take B's decision for the selected "
+                          "Func? (follows the search again on a worker)"));
+    m_loopNestB->setObjectName(QStringLiteral("compareLoopNestB"));
+    m_loopNestB->setToolTip(tr("Show B's schedule in the Loop nest view (until the next step)"));
+    m_import->setObjectName(QStringLiteral("compareImport"));
+    m_import->setToolTip(tr("Import side B: the schedule a Halide autoscheduler applies to this "
+                            "pipeline, or a JSON schedule file, read back from its Funcs"));
+    m_import->addItem(tr("Import B…"), QString());
+    m_import->addItem(tr("Anderson2021's schedule"), QStringLiteral("anderson2021"));
+    m_import->addItem(tr("Anderson2021 (the paper's configuration)"),
+                      QStringLiteral("anderson2021-paper"));
+    m_import->addItem(tr("Li2018's schedule"), QStringLiteral("li2018"));
+    m_import->addItem(tr("Mullapudi2016's schedule"), QStringLiteral("mullapudi2016"));
+    m_import->addItem(tr("The naive GPU schedule"), QStringLiteral("naive"));
+    m_import->addItem(tr("A schedule file…"), QStringLiteral("file"));
+    m_importStatus->setObjectName(QStringLiteral("compareImportStatus"));
+    m_importStatus->setWordWrap(true);
+    m_importStatus->setTextFormat(Qt::RichText);
+    m_importStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto *captions = new QHBoxLayout;
     captions->addWidget(m_captionA, 1);
     captions->addWidget(m_captionB, 1);
     captions->addWidget(swap);
+    captions->addWidget(m_import);
     auto *pins = new QHBoxLayout;
     pins->addWidget(m_pinA);
     pins->addWidget(m_pinB);
+    pins->addWidget(m_whyB);
+    pins->addWidget(m_loopNestB);
     pins->addWidget(m_summary, 1);
     pins->addWidget(new QLabel(tr("Bars:"), this));
     pins->addWidget(m_term);
@@ -67,11 +94,20 @@ CompareView::CompareView(SelectionHub *hub, QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(captions);
     layout->addLayout(pins);
+    layout->addWidget(m_importStatus);
     layout->addWidget(split, 1);
+    m_importStatus->hide();
 
     connect(swap, &QPushButton::clicked, this, &CompareView::swapSides);
     connect(m_pinA, &QPushButton::clicked, this, [this] { pinFromSelected(0); });
     connect(m_pinB, &QPushButton::clicked, this, [this] { pinFromSelected(1); });
+    connect(m_whyB, &QPushButton::clicked, this, [this] { whyFromSelected(1); });
+    connect(m_loopNestB, &QPushButton::clicked, this, [this] { showInLoopNest(1); });
+    connect(m_import, &QComboBox::activated, this, [this](int index) {
+        const QString with = m_import->itemData(index).toString();
+        m_import->setCurrentIndex(0); // a menu, not a setting
+        if (!with.isEmpty()) Q_EMIT importRequested(with);
+    });
     connect(m_term, &QComboBox::currentIndexChanged, this, [this] {
         m_chart->show(m_model->side(0), m_model->side(1), m_term->currentData().toInt());
     });
@@ -80,12 +116,14 @@ CompareView::CompareView(SelectionHub *hub, QWidget *parent)
                 const int node = m_model->funcOfRow(m_model->rowId(current));
                 m_pinA->setEnabled(pinFromSide(0).has_value());
                 m_pinB->setEnabled(pinFromSide(1).has_value());
+                m_whyB->setEnabled(pinFromSide(1).has_value());
                 if (!m_syncing && node >= 0) m_hub->selectFunc(node);
             });
     connect(hub, &SelectionHub::funcSelected, this, &CompareView::selectFunc);
     connect(hub, &SelectionHub::dagChanged, this, [this] {
         setSide(0, {});
         setSide(1, {});
+        setImportStatus(QString());
     });
     refresh();
 }
@@ -118,13 +156,32 @@ void CompareView::pinFromSelected(int which) {
         m_hub->requestPins(withPin(m_hub->pins(), *pin));
 }
 
+void CompareView::whyFromSelected(int which) {
+    if (const std::optional<Pin> pin = pinFromSide(which)) m_hub->requestWhy(*pin);
+}
+
+void CompareView::showInLoopNest(int which) {
+    const CompareSide &side = m_model->side(which);
+    if (side.isSet()) m_hub->selectState(side.state, side.cost, side.label);
+}
+
+void CompareView::setImportStatus(const QString &text, const QString &details) {
+    m_importStatus->setText(text);
+    m_importStatus->setToolTip(details);
+    m_importStatus->setVisible(!text.isEmpty());
+}
+
+QString CompareView::importStatus() const {
+    return m_importStatus->text();
+}
+
 QString CompareView::sideCaption(int which) const {
     const CompareSide &s = m_model->side(which);
     const QString name = which == 0 ? QStringLiteral("A") : QStringLiteral("B");
     if (!s.isSet())
         return tr("<b>%1</b>: <i>none — pick one from the beam (right click), the timeline or "
-                  "the Benchmark dock</i>")
-            .arg(name);
+                  "the Benchmark dock%2</i>")
+            .arg(name, which == 1 ? tr(", or Import B…") : QString());
     QString text = tr("<b>%1</b>: %2").arg(name, s.label.toHtmlEscaped());
     if (s.cost) text += tr("<br>predicted %1").arg(format::ms(s.cost->total));
     if (s.measuredMs) text += tr(", <b>measured %1</b>").arg(format::ms(*s.measuredMs));
@@ -161,6 +218,8 @@ void CompareView::refresh() {
     selectFunc(m_hub->selectedFunc());
     m_pinA->setEnabled(pinFromSide(0).has_value());
     m_pinB->setEnabled(pinFromSide(1).has_value());
+    m_whyB->setEnabled(pinFromSide(1).has_value());
+    m_loopNestB->setEnabled(m_model->side(1).isSet());
     m_chart->show(m_model->side(0), m_model->side(1), m_term->currentData().toInt());
 }
 

@@ -2,7 +2,10 @@
 // measured time), their loop nests aligned per Func with the differing decisions highlighted
 // (CompareModel), their per-stage cost as paired bars for the total or one term (CompareChart),
 // and one click to pin A's or B's decision for the selected Func (through the SelectionHub, as
-// the DAG's pin menu does). Sides come from the beam, the history and the Benchmark dock.
+// the DAG's pin menu does) or to ask why the search on screen did not take B's. Sides come from
+// the beam, the history and the Benchmark dock; B can also be imported from a Halide
+// autoscheduler or a schedule file (importRequested, answered by CompareCoordinator), and shown
+// in the Loop nest view.
 #pragma once
 
 #include "views/compare/CompareSide.h"
@@ -44,6 +47,22 @@ public Q_SLOTS:
     void swapSides();
     /// Requests the pins in force plus side `which`'s decision for the selected Func.
     void pinFromSelected(int which);
+    /// Asks the search on screen why it did not take side `which`'s decision for the selected
+    /// Func (SelectionHub::requestWhy).
+    void whyFromSelected(int which);
+    /// Inspects side `which` in the Loop nest view (SelectionHub::selectState).
+    void showInLoopNest(int which);
+    /// Shows how the import of side B goes (a progress line, the constructs that are not
+    /// representable, why it failed); empty hides the line. Rich text; `details` (the whole
+    /// list when the line is shortened) goes in its tooltip.
+    void setImportStatus(const QString &text, const QString &details = QString());
+    /// The import status line's text (for tests).
+    QString importStatus() const;
+
+Q_SIGNALS:
+    /// The user picked a source to import side B from: a baseline name ("anderson2021",
+    /// "anderson2021-paper", "li2018", "mullapudi2016", "naive") or "file".
+    void importRequested(const QString &with);
 
 private:
     void refresh();
@@ -59,6 +78,10 @@ private:
     QComboBox *m_term;
     QPushButton *m_pinA;
     QPushButton *m_pinB;
+    QPushButton *m_whyB;
+    QPushButton *m_loopNestB;
+    QComboBox *m_import;
+    QLabel *m_importStatus;
     QLabel *m_summary; ///< how many Funcs differ
     bool m_syncing = false;
 };
