@@ -1,7 +1,8 @@
 // The explorer as a newcomer meets it (issue 35), offscreen on the real window: it fits a
 // 1280x720 screen; the Benchmark dock measures the search's result unless asked otherwise; Fit
 // shows all of local_laplacian's 88 Funcs with no scroll bar, zooming out stops there and a Func
-// is found by name; an error stays above the DAG until dismissed.
+// is found by name; an error stays above the DAG until dismissed; the Timeline marks the search's
+// result with the cost the status bar and the Beam dock give it.
 #include "../views/RealSearch.h"
 #include "BenchCandidates.h"
 #include "ErrorBar.h"
@@ -10,15 +11,19 @@
 #include "controllers/SearchController.h"
 #include "schedule/ScheduleIO.h"
 #include "views/benchmark/BenchPanel.h"
+#include "views/common/Format.h"
 #include "views/common/SelectionHub.h"
 #include "views/dag/DagNodeItem.h"
 #include "views/dag/DagOverview.h"
 #include "views/dag/DagPanel.h"
 #include "views/dag/DagView.h"
+#include "views/history/TimelinePanel.h"
 
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -163,6 +168,62 @@ private Q_SLOTS:
         QLineEdit *find = window->dagPanel()->findField();
         QTest::keyClick(window.get(), Qt::Key_F, Qt::ControlModifier);
         QTRY_VERIFY(find->hasFocus());
+    }
+
+    void theTimelineMarksTheSearchsResult() {
+        auto window = shownWindow(QSize(1280, 720));
+        QVERIFY(window);
+        PipelineSource source;
+        source.name = "local_laplacian";
+        window->loadPipeline(source);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isSettled(), 120000);
+        SearchController *search = window->searchController();
+        search->runToEnd();
+        QTRY_VERIFY_WITH_TIMEOUT(search->searchFinished() && window->isSettled(), 120000);
+        const SearchStepPtr last = search->lastStep();
+        QVERIFY(last->best);
+        const double result = last->best->cost.total;
+
+        // Independently: the first pass end whose final beam's cheapest complete state is the
+        // result.
+        int found = -1;
+        for (int k = 0; k < search->history().size() && found < 0; ++k) {
+            const SearchStep &s = *search->history().at(k).step;
+            const BeamEntry *complete = s.passFinished ? cheapestComplete(s.beam) : nullptr;
+            if (complete && complete->cost.total == result) found = k;
+        }
+        QVERIFY(found >= 0);
+        TimelinePanel *timeline = window->timelinePanel();
+        timeline->flush();
+        const TimelineModel *model = timeline->model();
+        QCOMPARE(model->entryCount(), search->history().size());
+        QCOMPARE(model->resultStep(), found);
+        const QModelIndex star = model->index(found, TimelineModel::StepColumn);
+        QCOMPARE(star.data().toString(), QStringLiteral("%1 ★").arg(found + 1));
+        QVERIFY(star.data(Qt::BackgroundRole).isValid());
+        for (int k = 0; k < model->entryCount(); ++k) {
+            if (k != found)
+                QVERIFY(!model->index(k, TimelineModel::StepColumn)
+                             .data()
+                             .toString()
+                             .contains(QStringLiteral("★")));
+        }
+        // The line above the list gives the cost as the status bar does.
+        const QString cost = format::ms(result);
+        QVERIFY2(timeline->resultLine().contains(cost), qPrintable(timeline->resultLine()));
+        QVERIFY2(window->statusBar()->currentMessage().contains(cost),
+                 qPrintable(window->statusBar()->currentMessage()));
+        QVERIFY(window->hub()->stateCost() && window->hub()->stateCost()->total == result);
+        // local_laplacian's result is not the beam's best at the end: both are told apart.
+        QVERIFY(model->entry(model->entryCount() - 1).bestCost != result);
+
+        // Its link shows the step that found it.
+        QSignalSpy asked(timeline, &TimelinePanel::stepRequested);
+        QLabel *line = timeline->findChild<QLabel *>(QStringLiteral("timelineResult"));
+        QVERIFY(line && line->isVisible());
+        Q_EMIT line->linkActivated(QStringLiteral("#"));
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.front().front().toInt(), found);
     }
 
     void anErrorStaysUntilDismissed() {
