@@ -102,13 +102,13 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case StepColumn:
-            return index.row() == m_resultStep ? QStringLiteral("%1 ★").arg(e.index + 1)
-                                               : QString::number(e.index + 1);
+            return e.index + 1;
         case FuncColumn:
             return QString::fromStdString(e.func);
-        case PassColumn:
+        case PassColumn: // the result's step is marked here, in room "pre tile" leaves
             return tr("%1 %2").arg(e.pass == 0 ? tr("pre") : QString::number(e.pass),
-                                   e.phase == Phase::ComputeLocation ? tr("loc") : tr("tile"));
+                                   e.phase == Phase::ComputeLocation ? tr("loc") : tr("tile")) +
+                   (index.row() == m_resultStep ? QStringLiteral(" ★") : QString());
         case CandidatesColumn:
             return compactCount(e.candidates);
         case BestColumn:
@@ -153,10 +153,11 @@ QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     static const char *const names[] = {"#", "Func", "Pass", "Best", "Cands"};
     static const char *const tips[] = {
-        "The step's number (1-based); ★: the step whose final beam gave the search's result",
+        "The step's number (1-based)",
         "The Func the step decided (the row's tooltip has the whole name)",
         "The pass (pre: the freezing pre-pass) and what the step decided: loc, the Func's compute "
-        "location; tile, the tiling of a root Func",
+        "location; tile, the tiling of a root Func; ★: the step whose final beam gave the "
+        "search's result",
         "The best predicted cost in the beam after the step, in ms (the search's result, ★, is "
         "the cheapest complete state of the passes' final beams, shown above the list)",
         "Candidates enumerated (k: thousands); the row's tooltip has the exact count, how many "

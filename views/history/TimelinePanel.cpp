@@ -78,7 +78,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     header->setSectionResizeMode(TimelineModel::FuncColumn, QHeaderView::Stretch);
     header->setMinimumSectionSize(16);
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    header->resizeSection(TimelineModel::StepColumn, width(TimelineModel::StepColumn, "000 ★"));
+    header->resizeSection(TimelineModel::StepColumn, width(TimelineModel::StepColumn, "000"));
     header->resizeSection(TimelineModel::PassColumn, width(TimelineModel::PassColumn, "pre tile"));
     header->resizeSection(TimelineModel::BestColumn, width(TimelineModel::BestColumn, "0.000"));
     header->resizeSection(TimelineModel::CandidatesColumn,
