@@ -4,6 +4,7 @@
 
 #include "bench/BaselineImport.h"
 #include "bench/BenchRun.h"
+#include "bench/CandidateLabel.h"
 #include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
 #include "cost/CostOf.h"
@@ -86,7 +87,7 @@ std::optional<CompareSide> CompareCoordinator::fromBenchmark(const BenchmarkCont
         return std::nullopt; // a report of another pipeline: nothing to compare
     }
     if (m.measuredMs && !m.failed()) side.measuredMs = m.measuredMs->median;
-    side.label = tr("benchmarked %1").arg(QString::fromStdString(m.label));
+    side.label = tr("benchmarked %1").arg(QString::fromStdString(candidateLabelInWords(m.label)));
     return side;
 }
 

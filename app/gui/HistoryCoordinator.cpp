@@ -40,6 +40,7 @@ void HistoryCoordinator::appendStep(int k) {
     e.sampled = r.sampled;
     e.pruned = r.pruned;
     e.bestCost = r.bestCost;
+    if (r.step->best) e.resultCost = r.step->best->cost.total;
     e.passFinished = r.step->passFinished;
     m_timeline->appendStep(e);
 }

@@ -143,6 +143,15 @@ void MainWindow::createDocks() {
         dock(tr("Compare"), QStringLiteral("compareDock"), m_compare, Qt::BottomDockWidgetArea);
     tabifyDockWidget(tune, compare);
     buckets->raise();
+    // On a short window (a laptop's 720 or 800 lines) the measuring docks' tables and charts
+    // need more than the bottom row's default: raising one gives the bottom row 42% of the
+    // height (the DAG keeps the rest).
+    for (QDockWidget *measuring : {bench, tune}) {
+        connect(measuring, &QDockWidget::visibilityChanged, this, [this, beam](bool visible) {
+            if (visible && isVisible() && height() < 900)
+                resizeDocks({beam}, {height() * 42 / 100}, Qt::Vertical);
+        });
+    }
     applyDefaultDockSizes();
 }
 
@@ -163,7 +172,10 @@ void MainWindow::applyDefaultDockSizes() {
     // Loop nest and Cost share the right column as tabs instead of a few rows each.
     // (Only once shown: before, the window has Qt's default size, not its own.)
     const bool shortWindow = isVisible() && h < 900;
-    resizeDocks({beam}, {h * (shortWindow ? 26 : 29) / 100}, Qt::Vertical);
+    // The Benchmark or Tune dock raised (--dock): its table and chart get the room, as when the
+    // user raises one (createDocks).
+    const bool measuring = find("benchDock")->isVisible() || find("tuneDock")->isVisible();
+    resizeDocks({beam}, {h * (shortWindow ? (measuring ? 42 : 26) : 29) / 100}, Qt::Vertical);
     if (shortWindow && tabifiedDockWidgets(loops).isEmpty()) {
         tabifyDockWidget(loops, cost);
         tabifyDockWidget(loops, find("exportDock"));
@@ -177,12 +189,23 @@ void MainWindow::applyDefaultDockSizes() {
 void MainWindow::showEvent(QShowEvent *event) {
     QMainWindow::showEvent(event);
     if (std::exchange(m_shownOnce, true) || m_layout->wasRestored()) return;
+    m_sinceShown.start();
     // At the window's real size, which the constructor did not know; once the event loop runs,
     // after a size given on the command line (-qwindowgeometry) has been applied too.
     applyDefaultDockSizes();
     QTimer::singleShot(0, this, [this] {
         if (!m_layout->wasRestored()) applyDefaultDockSizes();
     });
+}
+
+void MainWindow::resizeEvent(QResizeEvent *event) {
+    QMainWindow::resizeEvent(event);
+    // A size given on the command line (-qwindowgeometry) or by the window manager can arrive
+    // after the first show: the default layout is laid out again for it (a 1280x720 screen gets
+    // the tabbed right column, a 2560x1440 one the wider docks), while no user can yet have
+    // arranged the docks.
+    if (m_sinceShown.isValid() && m_sinceShown.elapsed() < 1000 && !m_layout->wasRestored())
+        applyDefaultDockSizes();
 }
 
 void MainWindow::createMenus() {

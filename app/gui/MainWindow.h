@@ -10,6 +10,7 @@
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 class QLabel;
@@ -94,6 +95,7 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void createDocks();
@@ -130,6 +132,7 @@ private:
     QLabel *m_gpuNote; ///< the status bar's "GPU model ..." line
     WindowLayout *m_layout = nullptr;
     bool m_shownOnce = false;
+    QElapsedTimer m_sinceShown; ///< the default layout follows the size given just after show
     RecentFiles *m_recent = nullptr;
     SearchOptions m_options; ///< options of the search on screen (pins included)
     int m_pendingSteps = 0;  ///< steps to take once the pipeline being loaded is ready

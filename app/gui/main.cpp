@@ -87,14 +87,18 @@ int main(int argc, char **argv) {
     QSize size(1680, 1020);
     if (args.screenshot.isEmpty())
         size = size.boundedTo(QGuiApplication::primaryScreen()->availableGeometry().size());
+    // Qt applies -qwindowgeometry at the first show only where nothing sized the window before:
+    // the size it asks for ("1280x720", "1280x720+0+0") is the window's own.
+    const qsizetype geometry = arguments.indexOf(QStringLiteral("-qwindowgeometry"));
+    if (geometry >= 0 && geometry + 1 < arguments.size()) {
+        const QStringList wh =
+            arguments[geometry + 1].section(QLatin1Char('+'), 0, 0).split(QLatin1Char('x'));
+        if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
+            size = QSize(wh[0].toInt(), wh[1].toInt());
+    }
     window.resize(size);
     // A screenshot shows the default layout and leaves the user's saved one alone.
     if (args.screenshot.isEmpty()) window.keepLayoutAcrossRuns();
-    if (!args.dock.isEmpty() && !window.raiseDock(args.dock)) {
-        std::fprintf(stderr, "beamscope: no dock '%s' (docks: %s)\n", qPrintable(args.dock),
-                     qPrintable(window.dockTitles().join(QStringLiteral(", "))));
-        return 2;
-    }
     if (!args.screenshot.isEmpty()) {
         auto *runner = new ScreenshotRunner(&window, args.screenshot);
         if (args.benchCount > 0) {
@@ -114,6 +118,13 @@ int main(int argc, char **argv) {
         if (!args.compareWith.isEmpty()) runner->importFirst(args.compareWith);
     }
     window.show();
+    // Raised once shown: raising a dock before creates the window, and the size asked for with
+    // -qwindowgeometry, applied at the first show, would be lost.
+    if (!args.dock.isEmpty() && !window.raiseDock(args.dock)) {
+        std::fprintf(stderr, "beamscope: no dock '%s' (docks: %s)\n", qPrintable(args.dock),
+                     qPrintable(window.dockTitles().join(QStringLiteral(", "))));
+        return 2;
+    }
     if (!args.session.isEmpty())
         window.openSession(args.session);
     else if (args.source)

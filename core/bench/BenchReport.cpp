@@ -2,6 +2,7 @@
 // session is reopened) and as the CLI's table (ending with the BenchVerdict line).
 #include "bench/BenchRun.h"
 #include "bench/BenchVerdict.h"
+#include "bench/CandidateLabel.h"
 
 #include "util/Error.h"
 
@@ -105,14 +106,15 @@ void BenchReport::printTable(std::ostream &os) const {
     size_t labelWidth = 24;
     for (const auto *rows : {&candidates, &baselines})
         for (const Measurement &m : *rows)
-            labelWidth = std::max(labelWidth, m.label.size() + 3);
+            labelWidth = std::max(labelWidth, candidateLabelInWords(m.label).size() + 3);
     const int width = int(labelWidth);
     os << std::left << std::setw(width) << "label" << std::right << std::setw(13) << "predicted_ms"
        << std::setw(11) << "median_ms" << std::setw(6) << "regs" << std::setw(8) << "spills"
        << std::setw(9) << "correct" << std::setw(11) << "search_ms"
        << "  failure\n";
     auto row = [&](const Measurement &m, bool chosenRow) {
-        os << std::left << std::setw(width) << ((chosenRow ? "* " : "  ") + m.label) << std::right
+        os << std::left << std::setw(width)
+           << ((chosenRow ? "* " : "  ") + candidateLabelInWords(m.label)) << std::right
            << std::setw(13) << fixed(m.predicted, 4) << std::setw(11)
            << (m.measuredMs ? fixed(m.measuredMs->median, 3) : "-") << std::setw(6)
            << (m.registers >= 0 ? std::to_string(m.registers) : "-") << std::setw(8)
@@ -130,7 +132,9 @@ void BenchReport::printTable(std::ostream &os) const {
             row(m, false);
     }
     os << "\nchosen: "
-       << (chosen >= 0 ? candidates[size_t(chosen)].label + " (" + chosenWhy + ")" : chosenWhy);
+       << (chosen >= 0
+               ? candidateLabelInWords(candidates[size_t(chosen)].label) + " (" + chosenWhy + ")"
+               : chosenWhy);
     if (chosen >= 0 && candidates[size_t(chosen)].measuredMs)
         os << ", median " << fixed(candidates[size_t(chosen)].measuredMs->median) << " ms";
     // The speedups and the GPU model hint, worded as the GUI's Benchmark dock shows them.

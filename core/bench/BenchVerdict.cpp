@@ -1,6 +1,8 @@
 // BenchVerdict: the conclusion drawn from a BenchReport and its one-line text.
 #include "bench/BenchVerdict.h"
 
+#include "bench/CandidateLabel.h"
+
 #include <cstdio>
 
 namespace beamscope {
@@ -60,7 +62,7 @@ std::string BenchVerdict::text() const {
     std::string t;
     if (cancelled) t += "Cancelled: " + std::to_string(rowsMeasured) + " of the rows measured. ";
     if (chosen < 0) return t + "No candidate chosen: " + chosenWhy + ".";
-    t += "Chosen " + chosenLabel;
+    t += "Chosen " + candidateLabelInWords(chosenLabel);
     if (!chosenMs) return t + ".";
     t += ": " + significant(*chosenMs) + " ms";
     for (const BaselineSpeedup &s : speedups) {

@@ -1,7 +1,8 @@
 // The explorer as a newcomer meets it (issue 35), offscreen on the real window: it fits a
 // 1280x720 screen; the Benchmark dock measures the search's result unless asked otherwise; Fit
 // shows all of local_laplacian's 88 Funcs with no scroll bar, zooming out stops there and a Func
-// is found by name; an error stays above the DAG until dismissed.
+// is found by name; an error stays above the DAG until dismissed; the Timeline marks the search's
+// result with the cost the status bar and the Beam dock give it.
 #include "../views/RealSearch.h"
 #include "BenchCandidates.h"
 #include "ErrorBar.h"
@@ -10,19 +11,32 @@
 #include "controllers/SearchController.h"
 #include "schedule/ScheduleIO.h"
 #include "views/benchmark/BenchPanel.h"
+#include "views/benchmark/BenchResultsModel.h"
+#include "views/common/Format.h"
 #include "views/common/SelectionHub.h"
 #include "views/dag/DagNodeItem.h"
 #include "views/dag/DagOverview.h"
 #include "views/dag/DagPanel.h"
 #include "views/dag/DagView.h"
+#include "views/explain/WhyDialog.h"
+#include "views/history/TimelinePanel.h"
+#include "views/tune/TunePanel.h"
+#include "views/tune/TuneRoundsModel.h"
 
 #include <QDockWidget>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
+
+#include <cmath>
 
 using namespace beamscope;
 
@@ -163,6 +177,163 @@ private Q_SLOTS:
         QLineEdit *find = window->dagPanel()->findField();
         QTest::keyClick(window.get(), Qt::Key_F, Qt::ControlModifier);
         QTRY_VERIFY(find->hasFocus());
+    }
+
+    void theTimelineMarksTheSearchsResult() {
+        auto window = shownWindow(QSize(1280, 720));
+        QVERIFY(window);
+        PipelineSource source;
+        source.name = "local_laplacian";
+        window->loadPipeline(source);
+        QTRY_VERIFY_WITH_TIMEOUT(window->isSettled(), 120000);
+        SearchController *search = window->searchController();
+        search->runToEnd();
+        QTRY_VERIFY_WITH_TIMEOUT(search->searchFinished() && window->isSettled(), 120000);
+        const SearchStepPtr last = search->lastStep();
+        QVERIFY(last->best);
+        const double result = last->best->cost.total;
+
+        // Independently: the first pass end whose final beam's cheapest complete state is the
+        // result.
+        int found = -1;
+        for (int k = 0; k < search->history().size() && found < 0; ++k) {
+            const SearchStep &s = *search->history().at(k).step;
+            const BeamEntry *complete = s.passFinished ? cheapestComplete(s.beam) : nullptr;
+            if (complete && complete->cost.total == result) found = k;
+        }
+        QVERIFY(found >= 0);
+        TimelinePanel *timeline = window->timelinePanel();
+        timeline->flush();
+        const TimelineModel *model = timeline->model();
+        QCOMPARE(model->entryCount(), search->history().size());
+        QCOMPARE(model->resultStep(), found);
+        const QModelIndex star = model->index(found, TimelineModel::PassColumn);
+        QVERIFY2(star.data().toString().endsWith(QStringLiteral(" ★")),
+                 qPrintable(star.data().toString()));
+        QVERIFY(star.data(Qt::BackgroundRole).isValid());
+        for (int k = 0; k < model->entryCount(); ++k) {
+            if (k != found)
+                QVERIFY(!model->index(k, TimelineModel::StepColumn)
+                             .data()
+                             .toString()
+                             .contains(QStringLiteral("★")));
+        }
+        // The line above the list gives the cost as the status bar does.
+        const QString cost = format::ms(result);
+        QVERIFY2(timeline->resultLine().contains(cost), qPrintable(timeline->resultLine()));
+        QVERIFY2(window->statusBar()->currentMessage().contains(cost),
+                 qPrintable(window->statusBar()->currentMessage()));
+        QVERIFY(window->hub()->stateCost() && window->hub()->stateCost()->total == result);
+        // local_laplacian's result is not the beam's best at the end: both are told apart.
+        QVERIFY(model->entry(model->entryCount() - 1).bestCost != result);
+
+        // Its link shows the step that found it.
+        QSignalSpy asked(timeline, &TimelinePanel::stepRequested);
+        QLabel *line = timeline->findChild<QLabel *>(QStringLiteral("timelineResult"));
+        QVERIFY(line && line->isVisible());
+        Q_EMIT line->linkActivated(QStringLiteral("#"));
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.front().front().toInt(), found);
+    }
+
+    void benchmarkAndTuneColumnsReadOnALaptopScreen() {
+        for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+            auto window = shownWindow(size);
+            QVERIFY(window);
+            // Rows as a PoCL run without a PTX report gives them: no registers, spills or
+            // failures; a search time only for Halide's autoschedulers.
+            BenchPanel *bench = window->benchPanel();
+            for (const char *label : {"result", "beam #2", "beam #5"}) {
+                Measurement m;
+                m.label = label;
+                m.predicted = 1.91;
+                m.measuredMs = RunTimes{3.4, 3.5, 3.6};
+                m.correct = true;
+                bench->addMeasurement(m, false);
+            }
+            Measurement naive;
+            naive.label = "baseline:naive";
+            naive.measuredMs = RunTimes{2.6, 2.6, 2.7};
+            naive.correct = true;
+            bench->addMeasurement(naive, true);
+            QVERIFY(window->raiseDock(QStringLiteral("Benchmark")));
+            QTest::qWait(50);
+            QTableView *table = bench->table();
+            for (int c :
+                 {int(BenchResultsModel::RegistersColumn), int(BenchResultsModel::SpillsColumn),
+                  int(BenchResultsModel::SearchColumn), int(BenchResultsModel::FailureColumn)})
+                QVERIFY2(table->isColumnHidden(c), qPrintable(QString::number(c)));
+            QVERIFY(!bench->runnerTable()->isVisible()); // this machine: no jobs per node
+            QVERIFY2(table->viewport()->height() >= 4 * table->rowHeight(0),
+                     qPrintable(QStringLiteral("%1 px for rows of %2")
+                                    .arg(table->viewport()->height())
+                                    .arg(table->rowHeight(0))));
+            // Every shown column, header included, is whole inside the table.
+            const QFontMetrics metrics(table->horizontalHeader()->font());
+            for (int c = 0; c < BenchResultsModel::ColumnCount; ++c) {
+                if (table->isColumnHidden(c)) continue;
+                const QString title =
+                    bench->model()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+                QHeaderView *header = table->horizontalHeader();
+                QVERIFY2(header->sectionSize(c) >= metrics.horizontalAdvance(title) &&
+                             header->sectionViewportPosition(c) + header->sectionSize(c) <=
+                                 table->viewport()->width(),
+                         qPrintable(QStringLiteral("%1 at %2x%3")
+                                        .arg(title)
+                                        .arg(size.width())
+                                        .arg(size.height())));
+            }
+
+            // The Tune dock: what a round found (round best, best so far, τ) reads first.
+            TunePanel *tune = window->tunePanel();
+            TuneRound r;
+            r.model = "analytic";
+            r.measured = 4;
+            r.roundBestMs = r.bestMs = 0.4729;
+            r.tau = 0.5;
+            tune->addRound(r);
+            QVERIFY(window->raiseDock(QStringLiteral("Tune")));
+            QTest::qWait(50);
+            QTableView *rounds = tune->table();
+            QHeaderView *header = rounds->horizontalHeader();
+            for (int c : {int(TuneRoundsModel::RoundColumn), int(TuneRoundsModel::RoundBestColumn),
+                          int(TuneRoundsModel::BestColumn), int(TuneRoundsModel::TauColumn)}) {
+                QVERIFY2(header->sectionViewportPosition(c) + header->sectionSize(c) <=
+                             rounds->viewport()->width(),
+                         qPrintable(QStringLiteral("column %1 at %2").arg(c).arg(size.width())));
+            }
+            QVERIFY(!tune->runnerTable()->isVisible());
+        }
+    }
+
+    void whyNotGivesThePrePassCostsOfAFrozenFunc() {
+        // outLPyramid_7 at root: costed and cut in the pre-pass, which then froze it inline;
+        // every later pass never reaches it, and the answer (the best's pass) has no costs.
+        const auto dag = test::loadDag("local_laplacian", {});
+        Pin root;
+        root.func = "outLPyramid_7";
+        root.location = ComputeKind::Root;
+        const auto result =
+            std::make_shared<const WhyResult>(whyNot(dag, test::testOptions(32, 5), root));
+        QCOMPARE(int(result->answer.verdict), int(WhyVerdict::NotReached));
+        QVERIFY(std::isnan(result->answer.cost));
+        const WhyAnswer *pre = WhyDialog::prePassCosts(*result);
+        QVERIFY(pre && pre->pass == 0 && pre->verdict == WhyVerdict::Cut);
+        WhyDialog dialog;
+        dialog.showAnswer(result);
+        const QTreeWidget *tree = dialog.findChild<QTreeWidget *>();
+        const QList<QTreeWidgetItem *> found =
+            tree->findItems(QStringLiteral("In the pre-pass"), Qt::MatchExactly);
+        QCOMPARE(found.size(), 1);
+        QStringList shown;
+        for (int i = 0; i < found[0]->childCount(); ++i)
+            shown << found[0]->child(i)->text(0) + QLatin1Char('=') + found[0]->child(i)->text(1);
+        const QString cost = QString::number(pre->cost, 'g', 5) + QStringLiteral(" ms");
+        QVERIFY2(shown.contains(QStringLiteral("Its cost=") + cost), qPrintable(shown.join('|')));
+        QVERIFY2(!std::isnan(pre->cutoff) &&
+                     shown.contains(QStringLiteral("Cost to beat=") +
+                                    QString::number(pre->cutoff, 'g', 5) + QStringLiteral(" ms")),
+                 qPrintable(shown.join('|')));
     }
 
     void anErrorStaysUntilDismissed() {

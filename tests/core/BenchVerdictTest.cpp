@@ -1,7 +1,8 @@
 // BenchVerdict on hand-built reports: the chosen row, the speedup over each correct measured
 // baseline (hand-computed ratios), the GPU model that fits the device, the one-line text, and
-// the verdict line of the CLI's bench table.
+// the verdict line of the CLI's bench table; labels in words count from 1.
 #include "bench/BenchVerdict.h"
+#include "bench/CandidateLabel.h"
 
 #include <gtest/gtest.h>
 
@@ -61,7 +62,7 @@ TEST(BenchVerdict, SpeedupOverEachCorrectMeasuredBaseline) {
     EXPECT_EQ(v.speedups[1].baseline, "li2018");
     EXPECT_DOUBLE_EQ(v.speedups[1].speedup, 0.44 / 0.5); // 0.88: slower
     const std::string text = v.text();
-    EXPECT_NE(text.find("Chosen beam#1: 0.5 ms"), std::string::npos) << text;
+    EXPECT_NE(text.find("Chosen beam #2: 0.5 ms"), std::string::npos) << text;
     EXPECT_NE(text.find("5.00× faster than naive"), std::string::npos) << text;
     EXPECT_NE(text.find("1.14× slower than li2018"), std::string::npos) << text; // 0.5 / 0.44
     EXPECT_EQ(text.find("anderson2021"), std::string::npos) << text;
@@ -109,7 +110,7 @@ TEST(BenchVerdict, UnmeasuredOrZeroTimeChoiceHasNoSpeedups) {
     BenchVerdict v = benchVerdict(r);
     EXPECT_FALSE(v.chosenMs);
     EXPECT_TRUE(v.speedups.empty());
-    EXPECT_EQ(v.text(), "Chosen beam#1.");
+    EXPECT_EQ(v.text(), "Chosen beam #2.");
 
     r.candidates[1].measuredMs = RunTimes{0, 0, 0}; // no ratio against a zero time
     v = benchVerdict(r);
@@ -127,7 +128,21 @@ TEST(BenchVerdict, BenchTablePrintsTheVerdictLine) {
     const std::string table = os.str();
     EXPECT_NE(table.find("\nverdict: " + benchVerdict(r).text() + "\n"), std::string::npos)
         << table;
-    EXPECT_NE(table.find("\nchosen: beam#1 (fastest correct)"), std::string::npos) << table;
+    EXPECT_NE(table.find("\nchosen: beam #2 (fastest correct)"), std::string::npos) << table;
+    // Rows are named from 1, as the GUI names them; the JSON keeps the 0-based labels.
+    EXPECT_NE(table.find("\n* beam #2 "), std::string::npos) << table;
+    EXPECT_NE(table.find("\n  beam #1 "), std::string::npos) << table;
+    EXPECT_EQ(r.toJson()["chosen"], "beam#1");
+}
+
+TEST(BenchVerdict, LabelsInWordsCountFromOne) {
+    EXPECT_EQ(candidateLabelInWords("beam#0"), "beam #1");
+    EXPECT_EQ(candidateLabelInWords("greedy#9"), "greedy #10");
+    EXPECT_EQ(candidateLabelInWords("r1:beam#0"), "round 2, beam #1");
+    EXPECT_EQ(candidateLabelInWords("r0:greedy#3"), "round 1, greedy #4");
+    // Already in words, or not a sampler's identifier: unchanged.
+    for (const char *same : {"result", "beam #3", "baseline:naive", "beam#x", "#0", "r:beam#0x"})
+        EXPECT_EQ(candidateLabelInWords(same), same);
 }
 
 // A label longer than the usual column ("baseline:anderson2021-paper") widens the label column:
@@ -155,9 +170,11 @@ TEST(BenchVerdict, BenchTableColumnsFitTheLongestLabel) {
         const char last = median.back();
         EXPECT_TRUE(last == '-' || std::isdigit(static_cast<unsigned char>(last))) << line;
         EXPECT_EQ(line[medianEnd], ' ') << line;
-        // The label is followed by at least one space before the predicted column.
-        const size_t labelEnd = line.find(' ', label);
-        EXPECT_EQ(line[labelEnd + 1], ' ') << line;
+        // The label (in words: "beam #1") is followed by at least one space before the
+        // predicted column.
+        const size_t labelEnd = line.find("  ", label);
+        ASSERT_NE(labelEnd, std::string::npos) << line;
+        EXPECT_NE(line[labelEnd - 1], ' ') << line;
     }
     EXPECT_EQ(rows, 7) << os.str();
 }

@@ -32,11 +32,13 @@ echo "(bench took ${elapsed} s)"
 rows=$(grep -E '^[* ] (beam|greedy|baseline:)' "$tmp/out")
 count=$(printf '%s\n' "$rows" | grep -c .)
 [ "$count" -ge 5 ] || fail "expected at least 5 rows (3+ candidates, 3 baselines), got $count"
-for label in baseline:naive baseline:anderson2021 baseline:anderson2021-paper beam#0; do
+# Candidates are named from 1 in the table ("beam #1"), as in the GUI; JSON keeps "beam#0".
+for label in baseline:naive baseline:anderson2021 baseline:anderson2021-paper "beam #1"; do
     printf '%s\n' "$rows" | grep -q " $label " || fail "no row for $label"
 done
 while read -r line; do
-    set -- ${line#\* }
+    line=${line#\* }
+    set -- ${line/ \#/\#} # "beam #1" as one word
     label=$1 median=$3 correct=$6
     [ "$correct" = "true" ] || fail "$label: correct=$correct ($line)"
     [[ "$median" =~ ^[0-9]+\.[0-9]+$ ]] || fail "$label: no measured time ($line)"

@@ -66,8 +66,9 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 4);
         QCOMPARE(model.candidateCount(), 3);
         QCOMPARE(model.baselineCount(), 1);
-        QCOMPARE(cell(model, 0, BenchResultsModel::ScheduleColumn), QStringLiteral("beam#0"));
-        QCOMPARE(cell(model, 1, BenchResultsModel::ScheduleColumn), QStringLiteral("beam#1"));
+        // A CLI report's 0-based labels read from 1, as the Beam dock counts.
+        QCOMPARE(cell(model, 0, BenchResultsModel::ScheduleColumn), QStringLiteral("beam #1"));
+        QCOMPARE(cell(model, 1, BenchResultsModel::ScheduleColumn), QStringLiteral("beam #2"));
         QCOMPARE(cell(model, 3, BenchResultsModel::ScheduleColumn), QStringLiteral("naive"));
         QCOMPARE(cell(model, 3, BenchResultsModel::KindColumn), QStringLiteral("baseline"));
         QCOMPARE(cell(model, 2, BenchResultsModel::KindColumn), QStringLiteral("greedy"));

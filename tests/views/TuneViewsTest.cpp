@@ -119,8 +119,8 @@ private Q_SLOTS:
         report->runId = "tune-abc";
         report->cancelled = true;
         report->rounds = {round(0, 2.0, 2.0, 0.5, {{1, 2}})};
-        report->best = timed("round0#1", 0.5);
-        report->oneShot = timed("round0#0", 0.8);
+        report->best = timed("r0:beam#1", 0.5); // the tuner's labels: round and rank from 0
+        report->oneShot = timed("r0:beam#0", 0.8);
         report->baselines = {timed("baseline:naive", 2.0)};
         panel.setBusy(false);
         panel.setResumable(true);
@@ -128,6 +128,9 @@ private Q_SLOTS:
         QVERIFY(panel.resumeButton()->isEnabled());
         const QString summary = panel.summary();
         QVERIFY2(summary.contains(QStringLiteral("tune-abc")), qPrintable(summary));
+        // Counted from 1, as the rounds table and the Beam dock count.
+        QVERIFY2(summary.contains(QStringLiteral("Best 0.5 ms (round 1, beam #2)")),
+                 qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("1.60× faster than the analytic one-shot")),
                  qPrintable(summary)); // 0.8 / 0.5
         QVERIFY2(summary.contains(QStringLiteral("4.00× faster than naive")), qPrintable(summary));

@@ -83,6 +83,10 @@ BenchPanel::BenchPanel(QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(BenchResultsModel::FailureColumn,
                                                       QHeaderView::Stretch);
     m_table->setWordWrap(false);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &BenchPanel::hideEmptyColumns);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &BenchPanel::hideEmptyColumns);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &BenchPanel::hideEmptyColumns);
+    hideEmptyColumns();
     m_hint->setWordWrap(true);
     m_hint->setObjectName(QStringLiteral("benchHint"));
     m_verdict->setWordWrap(true);
@@ -119,6 +123,20 @@ BenchPanel::BenchPanel(QWidget *parent)
     layout->addWidget(m_notRecorded);
     setAvailable(false, tr("Load a pipeline and run the search: benchmarks measure complete "
                            "schedules from the beam."));
+}
+
+void BenchPanel::hideEmptyColumns() {
+    for (int column :
+         {int(BenchResultsModel::RegistersColumn), int(BenchResultsModel::SpillsColumn),
+          int(BenchResultsModel::SearchColumn), int(BenchResultsModel::FailureColumn)}) {
+        bool filled = false;
+        for (int row = 0; row < m_model->rowCount() && !filled; ++row)
+            filled = !m_model->index(row, column).data().toString().isEmpty();
+        m_table->setColumnHidden(column, !filled);
+    }
+    // Once rows are in, the verdict names the device and pipeline: the hint's lines go to the
+    // rows (a laptop's bottom dock is short), the hint to the progress bar's tooltip.
+    m_hint->setVisible(m_model->rowCount() == 0);
 }
 
 QWidget *BenchPanel::createControls() {
@@ -184,6 +202,13 @@ QWidget *BenchPanel::createControls() {
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &BenchPanel::updateEnabled);
     connect(m_runner, &RunnerChoice::settingsChanged, this, &BenchPanel::runnerChanged);
+    // The jobs per node matter on a cluster; on this machine the progress bar says it all,
+    // and the table's width goes to the results.
+    const auto showJobs = [this](const RunnerSettings &runner) {
+        m_runnerTable->setVisible(runner.kind == RunnerKind::Slurm);
+    };
+    connect(m_runner, &RunnerChoice::settingsChanged, this, showJobs);
+    showJobs(m_runner->settings());
     connect(m_run, &QPushButton::clicked, this, [this] { Q_EMIT runRequested(settings()); });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         m_cancel->setEnabled(false);
@@ -236,6 +261,7 @@ QString BenchPanel::hint() const {
 void BenchPanel::setAvailable(bool available, const QString &hint) {
     m_available = available;
     m_hint->setText(hint);
+    m_progress->setToolTip(hint);
     updateEnabled();
 }
 

@@ -104,6 +104,9 @@ private:
     void updateEnabled();
     /// The baseline button names the chosen baselines.
     void updateBaselineButton();
+    /// Hides the columns no row fills (registers and spills without a PTX report, a search
+    /// time without a baseline, failures when none failed): a narrow dock keeps the others.
+    void hideEmptyColumns();
 
     BenchResultsModel *m_model;
     PredictedMeasuredChart *m_chart;

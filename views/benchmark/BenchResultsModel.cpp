@@ -1,6 +1,8 @@
 // BenchResultsModel: rows in two sections (candidates, baselines), cells, tooltips, values.
 #include "views/benchmark/BenchResultsModel.h"
 
+#include "bench/CandidateLabel.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -140,7 +142,9 @@ QVariant BenchResultsModel::display(const Measurement &m, int row, int column) c
     const bool baseline = isBaseline(row);
     switch (column) {
     case ScheduleColumn: {
-        QString name = baseline ? baselineDisplayName(m) : QString::fromStdString(m.label);
+        // From 1, as the Beam dock: a CLI or tune report's "beam#0" reads "beam #1".
+        QString name = baseline ? baselineDisplayName(m)
+                                : QString::fromStdString(candidateLabelInWords(m.label));
         if (m.reused) name += tr(" (reused)");
         return row == m_chosen ? QStringLiteral("★ ") + name : name;
     }

@@ -1,6 +1,7 @@
 // PredictedMeasuredChart: the series rebuilt from the model, axis ranges, point tooltips.
 #include "views/benchmark/PredictedMeasuredChart.h"
 
+#include "bench/CandidateLabel.h"
 #include "views/benchmark/BenchResultsModel.h"
 #include "views/common/NiceAxis.h"
 
@@ -47,8 +48,8 @@ PredictedMeasuredChart::PredictedMeasuredChart(BenchResultsModel *model, QWidget
     chart->setMargins(QMargins(4, 4, 4, 4));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setBackgroundRoundness(0);
-    m_x->setLabelFormat(QStringLiteral("%.4g ms")); // a beam's predictions lie close together
-    m_y->setLabelFormat(QStringLiteral("%.3g"));
+    m_x->setLabelFormat(QStringLiteral("%.4g")); // a beam's predictions lie close together
+    m_y->setLabelFormat(QStringLiteral("%.3g ms"));
     m_x->setTruncateLabels(false);
     m_y->setTruncateLabels(false);
     chart->addAxis(m_x, Qt::AlignBottom);
@@ -64,8 +65,9 @@ PredictedMeasuredChart::PredictedMeasuredChart(BenchResultsModel *model, QWidget
 void PredictedMeasuredChart::setContext(const QString &predictedFor, const QString &measuredOn) {
     m_predictedFor = predictedFor;
     m_measuredOn = measuredOn;
+    // Short titles: a long vertical one is cut in a short dock; the y labels carry the unit.
     m_x->setTitleText(tr("predicted (ms)"));
-    m_y->setTitleText(tr("measured (ms)"));
+    m_y->setTitleText(tr("measured"));
     chart()->setToolTip(
         measuredOn.isEmpty()
             ? QString()
@@ -127,7 +129,7 @@ void PredictedMeasuredChart::rebuild() {
         const Measurement &m = m_model->measurement(row);
         if (!std::isfinite(m.predicted) || !m.measuredMs) continue;
         const Labelled p{QPointF(m.predicted, m.measuredMs->median),
-                         QString::fromStdString(m.label)};
+                         QString::fromStdString(candidateLabelInWords(m.label))};
         xLo = std::min(xLo, p.point.x());
         xHi = std::max(xHi, p.point.x());
         yLo = std::min(yLo, p.point.y());

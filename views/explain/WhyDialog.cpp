@@ -68,6 +68,43 @@ WhyDialog::WhyDialog(QWidget *parent)
     resize(620, 520);
 }
 
+const WhyAnswer *WhyDialog::prePassCosts(const WhyResult &result) {
+    for (const WhyAnswer &p : result.passes) {
+        if (p.pass == 0 && (!std::isnan(p.cost) || p.termsDelta)) return &p;
+    }
+    return nullptr;
+}
+
+QTreeWidgetItem *WhyDialog::addItem(QTreeWidgetItem *parent, const QString &what,
+                                    const QString &value) {
+    auto *i = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_table);
+    i->setText(0, what);
+    i->setText(1, value);
+    return i;
+}
+
+void WhyDialog::addCosts(QTreeWidgetItem *parent, const WhyAnswer &a, const WhyResult &result) {
+    // Predicted costs are in ms; the cost to beat is the beam's cut-off, or the pass's best
+    // when the state lasted to the end of the pass.
+    const auto ms = [](double v) { return number(v) + QStringLiteral(" ms"); };
+    if (!std::isnan(a.cost)) addItem(parent, tr("Its cost"), ms(a.cost));
+    if (!std::isnan(a.cutoff)) addItem(parent, tr("Cost to beat"), ms(a.cutoff));
+    if (!parent) addItem(nullptr, tr("Best schedule's cost"), ms(result.bestCost));
+    if (!a.termsDelta) return;
+    QTreeWidgetItem *terms = addItem(
+        parent, tr("Against '%1'").arg(QString::fromStdString(a.against)), ms(a.againstCost));
+    for (size_t t = 0; t < result.termNames.size(); ++t)
+        addItem(terms, QString::fromStdString(result.termNames[t]),
+                signedNumber((*a.termsDelta)[t]));
+    terms->setExpanded(true);
+    if (!a.stagesDelta.empty()) {
+        QTreeWidgetItem *stages = addItem(parent, tr("Per stage"), QString());
+        for (const WhyStageDelta &d : a.stagesDelta)
+            addItem(stages, QString::fromStdString(d.stage), signedNumber(d.total));
+        stages->setExpanded(true);
+    }
+}
+
 QString WhyDialog::headline() const {
     return m_headline->text();
 }
@@ -98,10 +135,7 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
                             .arg(passName(a.pass)));
     m_detail->setText(QString::fromStdString(a.detail));
     auto item = [this](QTreeWidgetItem *parent, const QString &what, const QString &value) {
-        auto *i = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_table);
-        i->setText(0, what);
-        i->setText(1, value);
-        return i;
+        return addItem(parent, what, value);
     };
     // The answer's identifiers ("compute_location") in words.
     item(nullptr, tr("Phase"),
@@ -110,25 +144,19 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
     if (!a.reason.empty())
         item(nullptr, tr("Prune reason"),
              QString::fromStdString(a.reason).replace(QLatin1Char('_'), QLatin1Char(' ')));
-    // Predicted costs are in ms; the cost to beat is the beam's cut-off, or the pass's best
-    // when the state lasted to the end of the pass.
-    const auto ms = [](double v) { return number(v) + QStringLiteral(" ms"); };
-    if (!std::isnan(a.cost)) item(nullptr, tr("Its cost"), ms(a.cost));
-    if (!std::isnan(a.cutoff)) item(nullptr, tr("Cost to beat"), ms(a.cutoff));
-    item(nullptr, tr("Best schedule's cost"), ms(result->bestCost));
-    if (a.termsDelta) {
-        QTreeWidgetItem *terms = item(
-            nullptr, tr("Against '%1'").arg(QString::fromStdString(a.against)), ms(a.againstCost));
-        for (size_t t = 0; t < result->termNames.size(); ++t)
-            item(terms, QString::fromStdString(result->termNames[t]),
-                 signedNumber((*a.termsDelta)[t]));
-        terms->setExpanded(true);
-        if (!a.stagesDelta.empty()) {
-            QTreeWidgetItem *stages = item(nullptr, tr("Per stage"), QString());
-            for (const WhyStageDelta &d : a.stagesDelta)
-                item(stages, QString::fromStdString(d.stage), signedNumber(d.total));
-            stages->setExpanded(true);
-        }
+    addCosts(nullptr, a, *result);
+    // A Func frozen by the pre-pass is never reached later: its fate, and the costs behind it,
+    // are the pre-pass's (what the decision would have cost against what was kept).
+    const WhyAnswer *settled =
+        a.verdict == WhyVerdict::NotReached ? prePassCosts(*result) : nullptr;
+    if (settled && settled != &a) {
+        QTreeWidgetItem *pre = item(nullptr, tr("In the pre-pass"),
+                                    tr("%1 at step %2")
+                                        .arg(whyVerdictTitle(settled->verdict).toLower())
+                                        .arg(settled->step));
+        pre->setToolTip(1, QString::fromStdString(settled->detail));
+        addCosts(pre, *settled, *result);
+        pre->setExpanded(true);
     }
     if (a.bucketHash) {
         QTreeWidgetItem *bucket =

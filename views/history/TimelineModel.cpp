@@ -3,6 +3,8 @@
 
 #include "views/common/Format.h"
 
+#include <QBrush>
+#include <QColor>
 #include <QFont>
 
 #include <cmath>
@@ -36,6 +38,7 @@ void TimelineModel::append(const TimelineEntry &entry) {
     beginInsertRows({}, entryCount(), entryCount());
     m_entries.push_back(entry);
     endInsertRows();
+    updateResultStep();
 }
 
 void TimelineModel::append(const std::vector<TimelineEntry> &entries) {
@@ -46,12 +49,32 @@ void TimelineModel::append(const std::vector<TimelineEntry> &entries) {
     beginInsertRows({}, entryCount(), entryCount() + int(n) - 1);
     m_entries.insert(m_entries.end(), entries.begin(), entries.begin() + std::ptrdiff_t(n));
     endInsertRows();
+    updateResultStep();
+}
+
+void TimelineModel::updateResultStep() {
+    int found = -1;
+    if (!m_entries.empty() && std::isfinite(m_entries.back().resultCost)) {
+        // The result only changes at a pass's end, to a cheaper state: the first step that
+        // reports the newest result's cost is the one whose final beam held it.
+        const double result = m_entries.back().resultCost;
+        found = int(m_entries.size()) - 1;
+        while (found > 0 && m_entries[size_t(found - 1)].resultCost == result)
+            --found;
+    }
+    if (found == m_resultStep) return;
+    const int previous = std::exchange(m_resultStep, found);
+    for (int row : {previous, found}) {
+        if (row >= 0 && row < entryCount())
+            Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    }
 }
 
 void TimelineModel::clear() {
     beginResetModel();
     m_entries.clear();
     m_shown = -1;
+    m_resultStep = -1;
     endResetModel();
 }
 
@@ -82,9 +105,10 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
             return e.index + 1;
         case FuncColumn:
             return QString::fromStdString(e.func);
-        case PassColumn:
+        case PassColumn: // the result's step is marked here, in room "pre tile" leaves
             return tr("%1 %2").arg(e.pass == 0 ? tr("pre") : QString::number(e.pass),
-                                   e.phase == Phase::ComputeLocation ? tr("loc") : tr("tile"));
+                                   e.phase == Phase::ComputeLocation ? tr("loc") : tr("tile")) +
+                   (index.row() == m_resultStep ? QStringLiteral(" ★") : QString());
         case CandidatesColumn:
             return compactCount(e.candidates);
         case BestColumn:
@@ -95,6 +119,9 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
     }
     if (role == Qt::TextAlignmentRole && index.column() >= BestColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    // The Beam dock's tint for the search's result.
+    if (role == Qt::BackgroundRole && index.row() == m_resultStep)
+        return QBrush(QColor(0xff, 0xf4, 0xd6));
     if (role == Qt::FontRole && index.row() == m_shown) {
         QFont bold;
         bold.setBold(true);
@@ -112,6 +139,11 @@ QVariant TimelineModel::data(const QModelIndex &index, int role) const {
                      format::count(e.candidates), format::count(e.sampled),
                      format::count(e.pruned));
         if (e.passFinished) tip += tr("\nThe last step of pass %1").arg(e.pass);
+        if (index.row() == m_resultStep) {
+            tip += tr("\n★ The search's result (%1) came from this step's final beam: the "
+                      "status bar, Loop nest, Export and Benchmark take it")
+                       .arg(format::ms(e.resultCost));
+        }
         return tip;
     }
     return {};
@@ -124,8 +156,10 @@ QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int
         "The step's number (1-based)",
         "The Func the step decided (the row's tooltip has the whole name)",
         "The pass (pre: the freezing pre-pass) and what the step decided: loc, the Func's compute "
-        "location; tile, the tiling of a root Func",
-        "The best predicted cost in the beam after the step, in ms",
+        "location; tile, the tiling of a root Func; ★: the step whose final beam gave the "
+        "search's result",
+        "The best predicted cost in the beam after the step, in ms (the search's result, ★, is "
+        "the cheapest complete state of the passes' final beams, shown above the list)",
         "Candidates enumerated (k: thousands); the row's tooltip has the exact count, how many "
         "were costed (sampled) and how many pruned"};
     if (role == Qt::DisplayRole) return tr(names[section]);

@@ -2,13 +2,16 @@
 // pass with the phase, the best cost in the beam after it and the candidates enumerated, in compact
 // numbers so the list reads at the dock's default width (290 px) without scrolling; the row's
 // tooltip has the exact figures, the costed (sampled) and the pruned counts. Rows are appended as
-// steps arrive (one insert each, no reset); the step on screen is emphasized.
+// steps arrive (one insert each, no reset); the step on screen is emphasized. The step whose pass
+// end gave the search's result (the complete state the status bar, Loop nest and Export show,
+// which need not be the beam's best of any later step) is marked ★ on a tinted row.
 #pragma once
 
 #include "search/SearchStep.h"
 
 #include <QAbstractTableModel>
 
+#include <limits>
 #include <vector>
 
 namespace beamscope {
@@ -23,6 +26,8 @@ struct TimelineEntry {
     int sampled = 0;
     int pruned = 0;
     double bestCost = 0;
+    /// The search's result so far after the step (SearchStep::best); NaN before a pass ends.
+    double resultCost = std::numeric_limits<double>::quiet_NaN();
     bool passFinished = false;
 };
 
@@ -57,6 +62,9 @@ public:
     /// Emphasizes step `k` (-1: none).
     void setShown(int k);
     int shown() const { return m_shown; }
+    /// The step that found the newest step's result (the first with its cost), -1 before a pass
+    /// has ended.
+    int resultStep() const { return m_resultStep; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -65,8 +73,12 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    /// Moves the ★ to the step that found `entries`' newest result, if it changed.
+    void updateResultStep();
+
     std::vector<TimelineEntry> m_entries;
     int m_shown = -1;
+    int m_resultStep = -1;
 };
 
 } // namespace beamscope

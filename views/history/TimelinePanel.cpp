@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QPalette>
 #include <QSlider>
 #include <QToolButton>
 #include <QTreeView>
@@ -21,11 +22,24 @@ namespace beamscope {
 
 TimelinePanel::TimelinePanel(QWidget *parent)
     : QWidget(parent), m_model(new TimelineModel(this)), m_caption(new QLabel(this)),
-      m_slider(new QSlider(Qt::Horizontal, this)), m_back(new QToolButton(this)),
-      m_forward(new QToolButton(this)), m_newest(new QToolButton(this)),
-      m_list(new QTreeView(this)) {
+      m_result(new QLabel(this)), m_slider(new QSlider(Qt::Horizontal, this)),
+      m_back(new QToolButton(this)), m_forward(new QToolButton(this)),
+      m_newest(new QToolButton(this)), m_list(new QTreeView(this)) {
     setObjectName(QStringLiteral("timelinePanel"));
     m_caption->setWordWrap(true);
+    m_result->setObjectName(QStringLiteral("timelineResult"));
+    m_result->setWordWrap(true);
+    m_result->setTextFormat(Qt::RichText);
+    m_result->setAutoFillBackground(true);
+    QPalette tint = m_result->palette(); // the Beam dock's and the ★ row's tint
+    tint.setColor(QPalette::Window, QColor(0xff, 0xf4, 0xd6));
+    m_result->setPalette(tint);
+    m_result->setContentsMargins(4, 2, 4, 2);
+    m_result->setToolTip(tr("The search's result: the cheapest complete state of the passes' "
+                            "final beams, as the status bar, Loop nest, Export and Benchmark "
+                            "take it. The Best column is the cheapest state of each step's "
+                            "beam, complete or not."));
+    m_result->hide();
     m_slider->setRange(0, 0);
     m_slider->setEnabled(false);
     m_slider->setToolTip(tr("Drag to go back to any step; the search itself does not move"));
@@ -78,6 +92,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_caption);
+    layout->addWidget(m_result);
     layout->addLayout(controls);
     layout->addWidget(m_list, 1);
 
@@ -91,6 +106,9 @@ TimelinePanel::TimelinePanel(QWidget *parent)
         if (m_shown >= 0 && m_shown + 1 < m_model->entryCount()) request(m_shown + 1);
     });
     connect(m_newest, &QToolButton::clicked, this, [this] { request(-1); });
+    connect(m_result, &QLabel::linkActivated, this, [this] {
+        if (m_model->resultStep() >= 0) request(m_model->resultStep());
+    });
     connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 if (!m_syncing && current.isValid()) request(current.row());
@@ -118,6 +136,25 @@ QString TimelinePanel::caption() const {
     return m_caption->text();
 }
 
+QString TimelinePanel::resultLine() const {
+    return m_result->isHidden() ? QString() : m_result->text();
+}
+
+void TimelinePanel::updateResultLine() {
+    const int k = m_model->resultStep();
+    m_result->setVisible(k >= 0);
+    if (k < 0) {
+        m_result->clear();
+        return;
+    }
+    const TimelineEntry &e = m_model->entry(k);
+    m_result->setText(
+        tr("★ <b>Result %1</b>, from the final beam of %2 (<a href=\"#\">step %3</a>)")
+            .arg(format::ms(e.resultCost).toHtmlEscaped(),
+                 e.pass == 0 ? tr("the pre-pass") : tr("pass %1").arg(e.pass))
+            .arg(k + 1));
+}
+
 void TimelinePanel::request(int k) {
     Q_EMIT stepRequested(k);
 }
@@ -131,6 +168,7 @@ void TimelinePanel::flush() {
     m_flush.stop();
     if (m_pending.empty()) return;
     m_model->append(std::exchange(m_pending, {}));
+    updateResultLine();
     const int n = m_model->entryCount();
     m_syncing = true;
     m_slider->setRange(0, std::max(0, n - 1));
@@ -154,6 +192,7 @@ void TimelinePanel::clear() {
     m_shown = -1;
     m_newestShown = true;
     m_whole = true;
+    updateResultLine();
     updateCaption();
 }
 
@@ -185,7 +224,7 @@ void TimelinePanel::updateCaption() {
     }
     const TimelineEntry &e = m_model->entry(m_shown);
     const QString where =
-        tr("step %1 of %2: %3 (%4, %5), best %6")
+        tr("step %1 of %2: %3 (%4, %5), beam's best %6")
             .arg(m_shown + 1)
             .arg(n)
             .arg(QString::fromStdString(e.func))

@@ -3,7 +3,9 @@
 // for a step to be shown (stepRequested); the owner shows it and calls setShown(). "Newest" goes
 // back to the step the search continues from. A right click on a row offers to compare that
 // step's best state (compareRequested). Steps arriving during a run are buffered and shown at most
-// every 100 ms, so that a fast search does not relayout the dock for every step.
+// every 100 ms, so that a fast search does not relayout the dock for every step. A line above the
+// list names the search's result, its cost as the status bar gives it and the step that found it
+// (a link that shows that step); that step's row is marked ★.
 #pragma once
 
 #include "views/history/TimelineModel.h"
@@ -30,6 +32,8 @@ public:
     QTreeView *list() const { return m_list; }
     /// The caption line (for tests and screenshots).
     QString caption() const;
+    /// The line that names the search's result (empty before a pass has ended).
+    QString resultLine() const;
 
 public Q_SLOTS:
     /// Appends the next step of the history (shown within 100 ms, or at flush()).
@@ -50,10 +54,12 @@ Q_SIGNALS:
 
 private:
     void updateCaption();
+    void updateResultLine();
     void request(int k);
 
     TimelineModel *m_model;
     QLabel *m_caption;
+    QLabel *m_result;
     QSlider *m_slider;
     QToolButton *m_back;
     QToolButton *m_forward;

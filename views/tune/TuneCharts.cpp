@@ -7,7 +7,9 @@
 #include <QChartView>
 #include <QGraphicsLayout>
 #include <QHBoxLayout>
+#include <QLegend>
 #include <QLineSeries>
+#include <QResizeEvent>
 #include <QScatterSeries>
 #include <QValueAxis>
 
@@ -39,6 +41,7 @@ QChartView *makeChart(const QString &title, QValueAxis *x, QValueAxis *y) {
     QFont small = chart->legend()->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     chart->legend()->setFont(small);
+    chart->legend()->setShowToolTips(true); // a narrow chart elides "round 1 (τ 0.53)"
     x->setTruncateLabels(false);
     y->setTruncateLabels(false);
     y->setLabelFormat(QStringLiteral("%.3g"));
@@ -66,17 +69,17 @@ TuneCharts::TuneCharts(TuneRoundsModel *model, QWidget *parent)
     : QWidget(parent), m_model(model), m_bestX(new QValueAxis), m_bestY(new QValueAxis),
       m_scatterX(new QValueAxis), m_scatterY(new QValueAxis) {
     m_best = makeChart(tr("Best measured per round"), m_bestX, m_bestY);
-    m_scatter = makeChart(tr("Predicted vs measured (τ per round)"), m_scatterX, m_scatterY);
+    m_scatter = makeChart(tr("Predicted vs measured"), m_scatterX, m_scatterY);
     m_scatter->chart()->setToolTip(tr("Each round's rows: the model's prediction against the "
                                       "median measured; τ is Kendall's rank agreement of the "
                                       "model that chose the round, before training on it"));
     m_bestX->setTitleText(tr("round"));
     m_bestX->setLabelFormat(QStringLiteral("%d"));
     m_bestY->setTitleText(tr("ms"));
-    m_scatterX->setTitleText(tr("predicted ms → measured ms ↑"));
+    m_scatterX->setTitleText(tr("predicted (ms)"));
     m_scatterX->setLabelFormat(QStringLiteral("%.2g"));
     m_scatterX->setTickCount(3);
-    m_scatterY->setTitleText(QString()); // the x title names both axes: the chart is short
+    m_scatterY->setTitleText(tr("measured")); // short: a vertical title is cut in a short dock
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_best, 2);
@@ -85,6 +88,13 @@ TuneCharts::TuneCharts(TuneRoundsModel *model, QWidget *parent)
     connect(model, &QAbstractItemModel::rowsInserted, this, &TuneCharts::rebuild);
     connect(model, &QAbstractItemModel::dataChanged, this, &TuneCharts::rebuild);
     rebuild();
+}
+
+void TuneCharts::resizeEvent(QResizeEvent *event) {
+    QWidget::resizeEvent(event);
+    const Qt::Alignment where = height() < 260 ? Qt::AlignRight : Qt::AlignBottom;
+    for (QChartView *view : {m_best, m_scatter})
+        view->chart()->legend()->setAlignment(where);
 }
 
 void TuneCharts::rebuild() {

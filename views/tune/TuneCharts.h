@@ -26,6 +26,11 @@ public:
     QChartView *bestChart() const { return m_best; }
     QChartView *scatterChart() const { return m_scatter; }
 
+protected:
+    /// Legends go beside the plots when the charts are short (a laptop's bottom dock), below
+    /// them otherwise, so that "best so far" and each round's τ stay on screen.
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void rebuild();
     void rebuildBest();

@@ -1,6 +1,8 @@
 // TunePanel: controls, progress, rounds table + charts, summary.
 #include "views/tune/TunePanel.h"
 
+#include "bench/CandidateLabel.h"
+
 #include "views/common/FlowLayout.h"
 #include "views/runner/RunnerChoice.h"
 #include "views/runner/RunnerProgressModel.h"
@@ -13,7 +15,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -34,17 +35,6 @@ QString against(double ours, const Measurement &theirs, const QString &name) {
         .arg(name);
 }
 
-/// A tuner's label ("r1:beam#0": round index 1, 0-based) in the table's numbering ("round 2,
-/// beam#0").
-QString labelInWords(const std::string &label) {
-    const QString text = QString::fromStdString(label);
-    const QRegularExpressionMatch m =
-        QRegularExpression(QStringLiteral("^r(\\d+):(.*)$")).match(text);
-    return m.hasMatch()
-               ? QObject::tr("round %1, %2").arg(m.captured(1).toInt() + 1).arg(m.captured(2))
-               : text;
-}
-
 QString rounds(int n) {
     return n == 1 ? QObject::tr("1 round") : QObject::tr("%1 rounds").arg(n);
 }
@@ -63,7 +53,7 @@ QString tuneSummary(const TuneReport &report) {
     QStringList parts;
     parts << QObject::tr("Best %1 ms (%2)")
                  .arg(best, 0, 'g', 4)
-                 .arg(labelInWords(report.best->label));
+                 .arg(QString::fromStdString(candidateLabelInWords(report.best->label)));
     if (report.oneShot) {
         const QString s =
             against(best, *report.oneShot, QObject::tr("the analytic one-shot choice"));
@@ -98,6 +88,11 @@ TunePanel::TunePanel(QWidget *parent)
     m_table->setWordWrap(false);
     m_table->setMinimumWidth(180);
     m_hint->setWordWrap(true);
+    // Once rounds are in, the hint's lines go to the rounds (a laptop's bottom dock is short);
+    // the progress bar's tooltip keeps it.
+    const auto showHint = [this] { m_hint->setVisible(m_model->rowCount() == 0); };
+    connect(m_model, &QAbstractItemModel::modelReset, this, showHint);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, showHint);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_progress->setTextVisible(true);
@@ -165,6 +160,13 @@ QWidget *TunePanel::createControls() {
     row->addWidget(m_runner);
     row->addWidget(controlGroup({m_start, m_stop, m_resume}));
     connect(m_runner, &RunnerChoice::settingsChanged, this, &TunePanel::runnerChanged);
+    // The jobs per node matter on a cluster; on this machine the progress bar says it all,
+    // and the table's width goes to the results.
+    const auto showJobs = [this](const RunnerSettings &runner) {
+        m_runnerTable->setVisible(runner.kind == RunnerKind::Slurm);
+    };
+    connect(m_runner, &RunnerChoice::settingsChanged, this, showJobs);
+    showJobs(m_runner->settings());
     connect(m_start, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(settings()); });
     connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(settings()); });
     connect(m_stop, &QPushButton::clicked, this, [this] {
@@ -202,6 +204,7 @@ QString TunePanel::summary() const {
 void TunePanel::setAvailable(bool available, const QString &hint) {
     m_available = available;
     m_hint->setText(hint);
+    m_progress->setToolTip(hint);
     updateEnabled();
 }
 

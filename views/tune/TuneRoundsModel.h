@@ -16,14 +16,16 @@ class TuneRoundsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
+        // What a round found first (round best, best so far, the model's τ), so that a narrow
+        // dock shows them without scrolling; the counts and times after.
         RoundColumn,
+        RoundBestColumn,
+        BestColumn,
+        TauColumn,
         ModelColumn,
         MeasuredColumn,
         FailedColumn,
         ReusedColumn,
-        RoundBestColumn,
-        BestColumn,
-        TauColumn,
         PairwiseColumn,
         TimeColumn,
         ColumnCount
