@@ -1,6 +1,8 @@
 // Contents: TuneRound and TuneReport as JSON, the one-line round summary, and the CLI's printout.
 #include "tune/Tuner.h"
 
+#include "bench/CandidateLabel.h"
+
 #include <cmath>
 #include <iomanip>
 #include <ostream>
@@ -106,7 +108,8 @@ void TuneReport::printSummary(std::ostream &os) const {
             os << "   best is " << fixed(ms / bestMs, 2) << "x faster";
         os << "\n";
     };
-    row("best (" + (best ? best->label : std::string("none")) + ")", best, true);
+    row("best (" + (best ? candidateLabelInWords(best->label) : std::string("none")) + ")", best,
+        true);
     row("one-shot (analytic)", oneShot, false);
     for (const Measurement &b : baselines)
         row(b.label, b, false);

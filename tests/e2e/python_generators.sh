@@ -94,9 +94,10 @@ chmod +x "$tmp/crash-worker.sh"
 "$cli" bench py_blur --generator-py "$data/blur.py" --device opencl --mode topk --top 1 --beam 2 \
     --passes 1 --repeats 1 --warmup 0 --worker "$tmp/crash-worker.sh" --no-db >"$tmp/triage" \
     2>"$tmp/err" || fail "py_blur with a crashing worker: $(tail -n 3 "$tmp/err")"
-grep -q "beam#0 .*crash: signal 11 (Segmentation fault); triage: device toolchain crashed (correct on the host with bounds checks" \
+# The table names candidates from 1 ("beam #1" is JSON's beam#0).
+grep -q "beam #1 .*crash: signal 11 (Segmentation fault); triage: device toolchain crashed (correct on the host with bounds checks" \
     "$tmp/triage" || fail "py_blur: no triaged crash: $(grep -i crash "$tmp/triage")"
-grep -q "greedy#0 .* true " "$tmp/triage" || fail "py_blur: greedy#0 not correct beside the crash"
+grep -q "greedy #1 .* true " "$tmp/triage" || fail "py_blur: greedy #1 not correct beside the crash"
 echo "PASS: py_blur's crashed candidate triaged on the host ($(grep -o "triage: [a-z ]*[a-z]" "$tmp/triage"))"
 
 # -p and --input reach the Python generator.
