@@ -1,6 +1,8 @@
 // The appendix-B cost formula, term by term, with GpuSpec-derived coefficients.
 #include "cost/AnalyticalGpuCostModel.h"
 
+#include "cost/SummedStageCost.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -152,10 +154,17 @@ void AnalyticalGpuCostModel::enqueue(const ScheduleState &state,
 }
 
 void AnalyticalGpuCostModel::evaluateAll() {
+    const SummedCoefficients summed = SummedCoefficients::fromGpu(m_gpu);
     for (Pending &p : m_queue) {
         StateCost &out = *p.out;
         out = StateCost{};
         for (size_t k = 0; k < p.features.size(); ++k) {
+            if (m_gpu.storesWriteBack) {
+                // A CPU's OpenCL device: the summed terms (see SummedStageCost.h).
+                for (const StageFeatureRow &row : *p.features[k])
+                    out.stages.push_back(summedStageCost(row, row.node == p.kernelRoots[k], summed, m_gpu));
+                continue;
+            }
             for (StageCost &c : kernelCosts(*p.features[k], p.kernelRoots[k]))
                 out.stages.push_back(c);
         }

@@ -2,7 +2,9 @@
 // kernel by kernel as a roofline: a kernel takes the longer of its arithmetic and its memory
 // traffic (DRAM bytes, or L2 sectors when those bind), slowed when it has too few threads to fill
 // the device, plus its launch. The six terms say where that time goes (docs/design-notes.md, "The
-// analytic model against the H100 data").
+// analytic model against the H100 data"). A CPU's OpenCL device (a spec with stores_write_back,
+// PoCL) is priced with the summed appendix-B terms instead (SummedStageCost.h), which ranked its
+// schedules better than the roofline does.
 #pragma once
 
 #include "cost/CostModel.h"
