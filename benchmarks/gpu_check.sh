@@ -148,6 +148,7 @@ log "collect for ${collect_s} s"
     --device "$device" --db "$work/collect.sqlite" --json \
     >"$work/collect.json" 2>"$work/logs/collect.log"
 log "collect: rc $? $(grep -i 'rows' "$work/logs/collect.log" | tail -n 1)"
+log "$(grep '^collect: time:' "$work/logs/collect.log" | tail -n 1)"
 
 # 4. The other apps, PARALLEL at a time, each bounded by what is left.
 others=()

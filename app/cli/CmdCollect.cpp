@@ -222,11 +222,11 @@ void addCollectCommand(CLI::App &app, CommandAction &action) {
                 nlohmann::json j = report.toJson();
                 j["db"] = store.path();
                 std::cout << j.dump(2) << "\n";
-                std::cerr << report.throughputLine() << "\n";
+                std::cerr << report.timeLine() << "\n" << report.throughputLine() << "\n";
             } else {
                 for (const std::string &e : report.errors)
                     std::cout << "collect: not collected: " << e << "\n";
-                std::cout << report.throughputLine() << "\n";
+                std::cout << report.timeLine() << "\n" << report.throughputLine() << "\n";
             }
             if (report.stop == "interrupted") return 130;
             return report.pipelinesStarted == 0 && report.pipelinesFailed > 0 ? 1 : 0;

@@ -32,7 +32,30 @@ nlohmann::json CollectReport::toJson() const {
             {"rows_per_minute", rowsPerMinute()},
             {"correct_per_minute", correctPerMinute()},
             {"correct_per_minute_per_core", cores > 0 ? correctPerMinute() / cores : 0.0},
-            {"errors", errors}};
+            {"errors", errors},
+            {"time",
+             {{"planners", planners},
+              {"devices", devices},
+              {"planning_s", planS},
+              {"compiling_s", compileS},
+              {"device_setup_s", deviceSetupS},
+              {"device_wait_s", deviceWaitS},
+              {"device_held_s", deviceS},
+              {"device_busy", deviceBusy()}}}};
+}
+
+double CollectReport::deviceBusy() const {
+    return elapsedS > 0 && devices > 0 ? deviceS / (elapsedS * devices) : 0;
+}
+
+std::string CollectReport::timeLine() const {
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "collect: time: planning %.1f s (%d planner%s), compiling %.1f s, device setup "
+                  "%.1f s, waiting for a device %.1f s; devices held %.1f s, %.0f%% of %d %s time",
+                  planS, planners, planners == 1 ? "" : "s", compileS, deviceSetupS, deviceWaitS,
+                  deviceS, 100.0 * deviceBusy(), devices, devices == 1 ? "device's" : "devices'");
+    return line;
 }
 
 std::string CollectReport::throughputLine() const {

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -60,6 +61,7 @@ private:
     void plan();
     void work();
     bool enoughTimeLeft() const; // with m_mutex held
+    void addTimes(const Measurement &m); // with m_mutex held
     Item takeNext();             // with m_mutex held, the queue not empty
     void say(const std::string &line) const {
         if (m_options.log) m_options.log(line);
@@ -96,6 +98,7 @@ void CollectRun::plan() {
             if (m_stop) break;
         }
         const PipelineSource &source = m_options.pipelines[i];
+        const Clock::time_point planStart = Clock::now();
         try {
             auto dag = std::make_shared<const FunctionDAG>(loadPipeline(source));
             const std::vector<BenchCandidate> candidates = collectCandidates(
@@ -127,6 +130,7 @@ void CollectRun::plan() {
                 items.push_back(std::move(item));
             }
             std::lock_guard<std::mutex> lock(m_mutex);
+            m_report.planS += std::chrono::duration<double>(Clock::now() - planStart).count();
             const size_t index = m_pipelines.size();
             m_pipelines.push_back(std::move(context));
             ++m_report.pipelinesStarted;
@@ -153,6 +157,14 @@ void CollectRun::plan() {
     std::lock_guard<std::mutex> lock(m_mutex);
     --m_planners;
     m_changed.notify_all();
+}
+
+void CollectRun::addTimes(const Measurement &m) {
+    const auto seconds = [](double ms) { return std::isfinite(ms) ? ms / 1000.0 : 0.0; };
+    m_report.compileS += seconds(m.compileMs);
+    m_report.deviceSetupS += seconds(m.deviceSetupMs);
+    m_report.deviceWaitS += seconds(m.deviceWaitMs);
+    m_report.deviceS += seconds(m.deviceMs);
 }
 
 bool CollectRun::enoughTimeLeft() const {
@@ -216,6 +228,7 @@ void CollectRun::work() {
             continue;
         }
         m_jobSeconds.push_back(std::chrono::duration<double>(Clock::now() - started).count());
+        addTimes(m);
         const PipelineContext &context = m_pipelines[item.pipeline];
         try {
             m_options.store->add(makeRecord(context.record, m, item.schedule, item.terms));
@@ -271,6 +284,8 @@ void CollectRun::run() {
     // Searching is single-threaded: a second planner keeps many workers fed.
     const int planners = m_report.cores >= 8 ? 2 : 1;
     m_planners = planners;
+    m_report.planners = planners;
+    m_report.devices = int(m_slots.size());
     m_workers = m_report.jobs;
     std::vector<std::thread> threads;
     for (int p = 0; p < planners; ++p)

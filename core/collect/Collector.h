@@ -55,13 +55,24 @@ struct CollectReport {
     double elapsedS = 0, minutes = 0;
     std::string stop; ///< "done" (every pipeline measured), "deadline", "interrupted"
     std::vector<std::string> errors; ///< pipelines that could not be loaded or searched
+    /// Where the time went, summed over pipelines and recorded rows: the planners' searches,
+    /// the workers' compilations, device setup (context, uploads), waits for a device and the
+    /// device held (Measurement's fields); `devices` measure one row at a time each.
+    int planners = 0, devices = 0;
+    double planS = 0, compileS = 0, deviceSetupS = 0, deviceWaitS = 0, deviceS = 0;
 
     double rowsPerMinute() const;
     double correctPerMinute() const;
+    /// The devices' held time over their wall time (0..1).
+    double deviceBusy() const;
     nlohmann::json toJson() const;
     /// "collect: 212 rows (205 correct, 7 failed, 0 skipped) in 59.4 s on 2 cores: 214.1
     /// rows/min, 207.1 correct/min, 103.5 correct/min per core; stopped at the deadline"
     std::string throughputLine() const;
+    /// "collect: time: planning 41.2 s (2 planners), compiling 310.5 s, device setup 20.1 s,
+    /// waiting for a device 250.3 s; devices held 55.0 s, 92% of 1 device's time": what limits
+    /// the rate (a device held nearly all the time is the bottleneck, not the cores).
+    std::string timeLine() const;
 };
 
 /// Runs the collection. Throws UsageError/Error for bad options or a missing device; a

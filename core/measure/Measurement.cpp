@@ -36,6 +36,11 @@ nlohmann::json Measurement::toJson() const {
     j["max_rel_error"] = number(maxRelError);
     j["search_ms"] = number(searchMs);
     j["compile_ms"] = number(compileMs);
+    if (std::isfinite(deviceMs)) { // absent for runs that never held the device
+        j["device_setup_ms"] = number(deviceSetupMs);
+        j["device_wait_ms"] = number(deviceWaitMs);
+        j["device_ms"] = number(deviceMs);
+    }
     j["target"] = target;
     j["ptx_arch"] = ptxArch;
     nlohmann::json ks = nlohmann::json::array();
@@ -74,6 +79,9 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
     m.maxRelError = numberOr(j, "max_rel_error", kUnknown);
     m.searchMs = numberOr(j, "search_ms", kUnknown);
     m.compileMs = numberOr(j, "compile_ms", kUnknown);
+    m.deviceSetupMs = numberOr(j, "device_setup_ms", kUnknown);
+    m.deviceWaitMs = numberOr(j, "device_wait_ms", kUnknown);
+    m.deviceMs = numberOr(j, "device_ms", kUnknown);
     m.target = j.value("target", std::string());
     m.ptxArch = j.value("ptx_arch", std::string());
     if (auto it = j.find("kernels"); it != j.end() && it->is_array()) {

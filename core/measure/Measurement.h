@@ -46,6 +46,10 @@ struct Measurement {
     double maxRelError = kUnknown;        ///< max |error| / max(|reference|, 1)
     double searchMs = kUnknown;           ///< autoscheduler time (Halide baselines)
     double compileMs = kUnknown;          ///< JIT compile time for the run target
+    /// Where a run's time went around the device (collect's time line sums them): creating the
+    /// device context and uploading the inputs, waiting for the device lock, and holding it
+    /// (warm-up with the kernels' module load, timed repeats, download).
+    double deviceSetupMs = kUnknown, deviceWaitMs = kUnknown, deviceMs = kUnknown;
     std::string target;                   ///< Halide target it ran on ("" if not run)
     std::string ptxArch;                  ///< "sm_75" when ptxas reported resources
     std::vector<KernelResources> kernels; ///< per-kernel ptxas report

@@ -91,6 +91,22 @@ nlohmann::json matchFuncNames(const nlohmann::json &schedule, const FunctionDAG 
     return out;
 }
 
+/// Creates the device context and puts the inputs (and room for the outputs) on the device
+/// before the device lock is taken. That is host and driver work (the driver's initialization,
+/// the context, copies over PCIe) that runs no kernel; under the lock it serialized every worker
+/// behind it. The kernels' module load stays under the lock, in the first (warm-up) run.
+void prepareDevice(std::vector<Halide::Buffer<>> &inputs, std::vector<Halide::Buffer<>> &outputs,
+                   const Halide::Target &target) {
+    const Halide::DeviceAPI api = target.get_required_device_api();
+    if (api == Halide::DeviceAPI::None) return;
+    for (Halide::Buffer<> &in : inputs) {
+        in.set_host_dirty(true); // makeInputs wrote the host side
+        in.copy_to_device(api, target);
+    }
+    for (Halide::Buffer<> &out : outputs)
+        out.device_malloc(api, target);
+}
+
 /// A progress line on stderr (the parent keeps its tail for failure messages).
 void log(const char *what, Clock::time_point since) {
     std::fprintf(stderr, "beamscope-worker: %s (%.0f ms)\n", what, msSince(since));
@@ -178,7 +194,7 @@ Measurement executeJob(const BenchJob &job) {
     }
     if (job.target.empty()) return m; // compile only
 
-    const std::vector<Halide::Buffer<>> inputs = makeInputs(instance, job.seed, job.intMax);
+    std::vector<Halide::Buffer<>> inputs = makeInputs(instance, job.seed, job.intMax);
     bindInputs(instance, inputs);
     std::vector<Halide::Buffer<>> outputs = makeOutputs(instance);
     std::vector<double> times;
@@ -187,8 +203,14 @@ Measurement executeJob(const BenchJob &job) {
         wrapHalideErrors("compile", [&] { instance.pipeline.compile_jit(target); });
         m.compileMs = msSince(compileStart);
         log("JIT compiled", compileStart);
-        // Compilation above runs in parallel with other workers; the device runs do not.
+        const Clock::time_point setupStart = Clock::now();
+        wrapHalideErrors("device setup", [&] { prepareDevice(inputs, outputs, target); });
+        m.deviceSetupMs = msSince(setupStart);
+        // Compilation and setup above run in parallel with other workers; the device runs do not.
+        const Clock::time_point waitStart = Clock::now();
         const DeviceLock lock(job.deviceLock);
+        const Clock::time_point heldStart = Clock::now();
+        m.deviceWaitMs = msSince(waitStart);
         wrapHalideErrors("run", [&] {
             Halide::Realization realization(outputs);
             for (int i = 0; i < job.warmup + job.repeats; ++i) {
@@ -201,6 +223,7 @@ Measurement executeJob(const BenchJob &job) {
             for (Halide::Buffer<> &out : outputs)
                 out.copy_to_host();
         });
+        m.deviceMs = msSince(heldStart);
     } catch (const std::runtime_error &e) { // Error, or the device lock's
         m.failure = e.what();
         return m;

@@ -106,6 +106,16 @@ TEST(BenchData, MeasurementJsonHasTheAgreedKeysAndRoundTrips) {
     EXPECT_EQ(back.toJson(), j);
     EXPECT_TRUE(Measurement().toJson()["measured_ms"].is_null());
     EXPECT_EQ(summarizeTimes({3, 1, 2, 10}).median, 2.5);
+    // The device times appear once a run held the device, and come back.
+    EXPECT_FALSE(j.contains("device_ms"));
+    m.deviceSetupMs = 120;
+    m.deviceWaitMs = 30;
+    m.deviceMs = 8.5;
+    const nlohmann::json timed = m.toJson();
+    EXPECT_EQ(timed["device_setup_ms"], 120.0);
+    EXPECT_EQ(timed["device_wait_ms"], 30.0);
+    EXPECT_EQ(timed["device_ms"], 8.5);
+    EXPECT_EQ(Measurement::fromJson(timed).toJson(), timed);
 }
 
 TEST(BenchData, JobJsonRoundTrips) {

@@ -46,6 +46,20 @@ n1=$(rows "$db")
 [ "$(field "$tmp/c1.json" correct)" -gt 0 ] || fail "no correct row: $(tail -n 5 "$tmp/c1.err")"
 grep -q "^collect: .* rows (.* correct, .* failed, .* skipped) in .* s on .* cores: .* rows/min" "$tmp/c1.err" ||
     fail "no throughput line on stderr with --json: $(tail -n 2 "$tmp/c1.err")"
+# Where the time went: the devices were held for part of the run (never more than all of it), and
+# every correct row says how long its run held the device.
+grep -q "^collect: time: planning .* s (1 planner), compiling .* s, device setup .* s, waiting for a device .* s; devices held .* s, .*% of 1 device's time" "$tmp/c1.err" ||
+    fail "no time line on stderr with --json: $(tail -n 2 "$tmp/c1.err")"
+python3 - "$tmp/c1.json" <<'PY' || fail "the report's time is wrong: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["time"])' "$tmp/c1.json")"
+import json, sys
+t = json.load(open(sys.argv[1]))["time"]
+ok = t["devices"] == 1 and t["planners"] == 1 and t["planning_s"] > 0 and t["compiling_s"] > 0
+ok = ok and 0 < t["device_held_s"] and 0 < t["device_busy"] <= 1.0 and t["device_setup_s"] > 0
+sys.exit(0 if ok else 1)
+PY
+[ "$(count "$db" "SELECT COUNT(*) FROM measurements WHERE correct = 1 AND json_extract(measurement, '$.device_ms') > 0")" = \
+  "$(count "$db" "SELECT COUNT(*) FROM measurements WHERE correct = 1")" ] ||
+    fail "a correct row without the time it held the device"
 
 # 2. --resume on the first two pipelines, with time to finish them: what the first run measured
 # of them is skipped, the rest measured, nothing twice.
