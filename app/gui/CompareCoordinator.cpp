@@ -5,9 +5,11 @@
 #include "bench/BaselineImport.h"
 #include "bench/BenchRun.h"
 #include "bench/CandidateLabel.h"
+#include "bench/ForeignScheduleJson.h"
 #include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
 #include "cost/CostOf.h"
+#include "measure/WorkerRunner.h"
 #include "schedule/ScheduleIO.h"
 #include "views/beam/BeamView.h"
 #include "views/benchmark/BenchResultsModel.h"
@@ -223,12 +225,18 @@ void CompareCoordinator::importSide(const QString &with) {
     m_imports.post([this, dag, source, options, what](const JobTracker::Job &job) {
         auto result = std::make_shared<Result>();
         try {
-            result->imported = importForeign(what.toStdString(), source, options.gpu);
+            // In a child process (the worker's --import): the plugin may search for minutes, and
+            // a newer import or the window closing kills it (JobTracker's cancel flag).
+            ChildImportOptions child;
+            child.workerPath = defaultWorkerPath();
+            child.cancel = &job.cancelFlag();
+            result->imported =
+                importForeignInChild(what.toStdString(), source, options.gpu, dag, child);
             if (const StatePtr &theirs = result->imported.imported.state) {
                 // The plugin ran on a fresh instance of the pipeline: replayed on the search's
                 // DAG by Func name, then costed with the search's model (its terms are A's).
                 CompareSide side;
-                side.state = scheduleFromJson(dag, scheduleToJson(*theirs));
+                side.state = theirs;
                 const ModelCost cost = costOf(*side.state, options.costModel, options.gpu);
                 side.cost = cost.cost;
                 side.termNames = cost.termNames;

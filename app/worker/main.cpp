@@ -11,6 +11,12 @@
 //     run it first (UserCodeIsolation.h), so user code that crashes or hangs kills only this.
 //   beamscope-worker --build-opencl KERNEL.cl: builds that source alone on the OpenCL device;
 //     exit 0 with {"built": true, ...}, 1 with {"failure": ...}; a compiler crash kills it.
+//   beamscope-worker --import WITH SOURCE_JSON GPU_JSON: imports the schedule WITH names (a
+//     Halide autoscheduler or a schedule file, BaselineImport.h) for a pipeline (PipelineSource as
+//     JSON) and a GPU spec (JSON); exit 0 with the ForeignSchedule as one JSON line
+//     (ForeignScheduleJson.h), 1 with {"failure": ...}. The GUI runs imports this way so that a
+//     plugin searching for minutes can be stopped.
+#include "bench/ForeignScheduleJson.h"
 #include "measure/CrashTriage.h"
 #include "measure/OpenClBuild.h"
 #include "measure/WorkerTask.h"
@@ -77,6 +83,17 @@ int buildPipeline(const std::string &sourceJson) {
     });
 }
 
+int importSchedule(const std::string &with, const std::string &sourceJson,
+                   const std::string &gpuJson) {
+    using namespace beamscope;
+    return guarded([&] {
+        const PipelineSource source = pipelineSourceFromJson(nlohmann::json::parse(sourceJson));
+        const GpuSpec gpu = GpuSpec::fromJson(nlohmann::json::parse(gpuJson));
+        std::cout << foreignScheduleToJson(importForeign(with, source, gpu)).dump() << std::endl;
+        return 0;
+    });
+}
+
 int triage(const std::string &jobPath, const std::string &kernelPath) {
     using namespace beamscope;
     std::string text;
@@ -101,9 +118,13 @@ int main(int argc, char **argv) {
     if (argc == 3 && std::string(argv[1]) == "--build-opencl") return buildOpenCl(argv[2]);
     if (argc == 3 && std::string(argv[1]) == "--build-pipeline") return buildPipeline(argv[2]);
     if (argc == 4 && std::string(argv[1]) == "--triage") return triage(argv[2], argv[3]);
+    if (argc == 5 && std::string(argv[1]) == "--import")
+        return importSchedule(argv[2], argv[3], argv[4]);
     if (argc != 2 || std::string(argv[1]) == "--help") {
         std::cerr << "usage: beamscope-worker JOB.json | - | --version | --triage JOB.json "
-                     "KERNEL.cl | --build-opencl KERNEL.cl | --build-pipeline SOURCE_JSON\n";
+                     "KERNEL.cl | --build-opencl KERNEL.cl | --build-pipeline SOURCE_JSON | "
+                     "--import WITH "
+                     "SOURCE_JSON GPU_JSON\n";
         return 2;
     }
     std::string text;

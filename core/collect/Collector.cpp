@@ -60,9 +60,9 @@ public:
 private:
     void plan();
     void work();
-    bool enoughTimeLeft() const; // with m_mutex held
+    bool enoughTimeLeft() const;         // with m_mutex held
     void addTimes(const Measurement &m); // with m_mutex held
-    Item takeNext();             // with m_mutex held, the queue not empty
+    Item takeNext();                     // with m_mutex held, the queue not empty
     void say(const std::string &line) const {
         if (m_options.log) m_options.log(line);
     }

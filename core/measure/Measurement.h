@@ -43,9 +43,9 @@ struct Measurement {
     std::string failure;                ///< why it failed; empty when it did not
 
     // Details beyond the summary row.
-    double maxRelError = kUnknown;        ///< max |error| / max(|reference|, 1)
-    double searchMs = kUnknown;           ///< autoscheduler time (Halide baselines)
-    double compileMs = kUnknown;          ///< JIT compile time for the run target
+    double maxRelError = kUnknown; ///< max |error| / max(|reference|, 1)
+    double searchMs = kUnknown;    ///< autoscheduler time (Halide baselines)
+    double compileMs = kUnknown;   ///< JIT compile time for the run target
     /// Where a run's time went around the device (collect's time line sums them): creating the
     /// device context and uploading the inputs, waiting for the device lock, and holding it
     /// (warm-up with the kernels' module load, timed repeats, download).

@@ -4,9 +4,9 @@
 #include "measure/BenchJob.h"
 #include "measure/DeviceLock.h"
 #include "measure/Measurement.h"
-#include "util/Subprocess.h"
 #include "pipeline/AppCatalog.h"
 #include "util/Error.h"
+#include "util/Subprocess.h"
 
 #include <gtest/gtest.h>
 
