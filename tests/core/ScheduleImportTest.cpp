@@ -57,6 +57,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> kAndersonRep
     {"unsharp_mask", {"width=128", "height=96"}},
     {"stencil_chain", {"length=4", "width=128", "height=96"}},
     {"bilateral_grid", {"width=128", "height=96"}},
+    // prod, with its update, in shared memory at output's block level.
+    {"matmul", {"m=64", "n=64", "k=64"}},
 };
 
 /// A difference in the loops a schedule lowers to (not a tail, a layout, or a register copy,
