@@ -2,9 +2,10 @@
 // the block level: a reduction into shared memory, matmul's prod in output's blocks): that the
 // search and pins offer it, each stage's tiling over the region per block, Halide's lowering
 // (shared memory, the update's RVar serial inside the block's threads), its shared-memory
-// features, the import of the state back from the Funcs, and a correct run on the OpenCL device
-// (PoCL here).
+// features, the exported C++ header (compiled, lowering as the applier's), the import of the
+// state back from the Funcs, and a correct run on the OpenCL device (PoCL here).
 #include "BenchTestUtil.h"
+#include "ExportRoundTrip.h"
 #include "ScheduleTestUtil.h"
 
 #include "codegen/ScheduleApplier.h"
@@ -190,6 +191,12 @@ TEST(BlockLevelUpdate, TheStateComesBackFromTheFuncsItWasAppliedTo) {
     ASSERT_TRUE(imported.state);
     EXPECT_EQ(imported.unrepresentable(), 0);
     EXPECT_EQ(scheduleToJson(*imported.state).dump(1), scheduleToJson(*s).dump(1));
+}
+
+TEST(BlockLevelUpdate, TheExportedHeaderLowersLikeTheApplier) {
+    expectExportsLowerLikeTheApplier(
+        {{"schedule_shared_matmul", [] { return buildApp("matmul", kSmallMatmul); },
+          sharedMemoryMatmul(matmulDag()), {}}});
 }
 
 TEST(BlockLevelUpdate, SharedMemoryMatmulRunsCorrectlyOnOpenCl) {

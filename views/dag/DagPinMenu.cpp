@@ -101,8 +101,8 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
         m_why[whyThread->addAction(QString::fromStdString(host))] =
             locationPin(name, ComputeKind::Thread, host);
     }
-    whyBlock->setEnabled(canMove && !whyBlock->isEmpty());
-    whyThread->setEnabled(canThread && !whyThread->isEmpty());
+    whyBlock->setEnabled(canFuse && !whyBlock->isEmpty());
+    whyThread->setEnabled(canFuse && !whyThread->isEmpty());
     m_whyTiles = why->addAction(QObject::tr("Root with tile sizes…"));
     // The search runs when asked: there must be a pipeline with a search to follow.
     why->setEnabled(hub.step() != nullptr);
