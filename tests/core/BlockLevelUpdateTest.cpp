@@ -7,6 +7,7 @@
 #include "BenchTestUtil.h"
 #include "ExportRoundTrip.h"
 #include "ScheduleTestUtil.h"
+#include "SmallMatmul.h"
 
 #include "codegen/ScheduleApplier.h"
 #include "cost/Featurizer.h"
@@ -29,12 +30,6 @@ using namespace beamscope;
 using namespace beamscope::testing;
 
 namespace {
-
-const AppParams kSmallMatmul = {{"m", 64}, {"n", 64}, {"k", 64}};
-
-std::shared_ptr<const FunctionDAG> matmulDag() {
-    return std::make_shared<const FunctionDAG>(buildApp("matmul", kSmallMatmul));
-}
 
 /// output at root (16x4 threads, 4x4 serial per thread: 64x16 tiles, 1x4 blocks), prod in
 /// shared memory at output's block level with 4x2 serial per thread, the input wrappers
@@ -118,19 +113,7 @@ TEST(BlockLevelUpdate, TheSearchAndPinsOfferTheBlockLevelOfARootTiledConsumer) {
 }
 
 TEST(BlockLevelUpdate, HalideRunsTheUpdateOnTheBlocksThreadsInSharedMemory) {
-    auto dag = matmulDag();
-    PipelineInstance fresh = buildApp("matmul", kSmallMatmul);
-    const Halide::Target cuda("host-cuda-cuda_capability_70");
-    applySchedule(*sharedMemoryMatmul(dag), fresh, cuda);
-    const std::filesystem::path file =
-        std::filesystem::temp_directory_path() /
-        ("beamscope-block-update-" + std::to_string(::getpid()) + ".stmt");
-    fresh.pipeline.compile_to_conceptual_stmt(file.string(), fresh.pipeline.infer_arguments(),
-                                              Halide::StmtOutputFormat::Text, cuda);
-    std::stringstream text;
-    text << std::ifstream(file).rdbuf();
-    std::filesystem::remove(file);
-    const std::string stmt = std::regex_replace(text.str(), std::regex("\\$[0-9]+"), "");
+    const std::string stmt = matmulStmt(*sharedMemoryMatmul(matmulDag()));
 
     // prod's 64x16 floats per block in shared memory, inside output's block loops.
     const size_t blocks = stmt.find("gpu_block<CUDA>", stmt.find("produce output"));

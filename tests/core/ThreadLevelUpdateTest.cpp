@@ -4,6 +4,7 @@
 // runs correctly on the OpenCL device (PoCL here).
 #include "BenchTestUtil.h"
 #include "ScheduleTestUtil.h"
+#include "SmallMatmul.h"
 
 #include "codegen/ScheduleApplier.h"
 #include "measure/WorkerRunner.h"
@@ -26,12 +27,6 @@ using namespace beamscope;
 using namespace beamscope::testing;
 
 namespace {
-
-const AppParams kSmallMatmul = {{"m", 64}, {"n", 64}, {"k", 64}};
-
-std::shared_ptr<const FunctionDAG> matmulDag() {
-    return std::make_shared<const FunctionDAG>(buildApp("matmul", kSmallMatmul));
-}
 
 /// output at root (16x4 threads, 4x4 serial per thread), prod at output's thread level, the
 /// input wrappers inlined.
@@ -109,19 +104,7 @@ TEST(ThreadLevelUpdate, PinsAcceptTheThreadLevel) {
 }
 
 TEST(ThreadLevelUpdate, HalideAccumulatesTheTileInRegistersInsideTheRVarLoop) {
-    auto dag = matmulDag();
-    PipelineInstance fresh = buildApp("matmul", kSmallMatmul);
-    const Halide::Target cuda("host-cuda-cuda_capability_70");
-    applySchedule(*registerBlockedMatmul(dag), fresh, cuda);
-    const std::filesystem::path file =
-        std::filesystem::temp_directory_path() /
-        ("beamscope-thread-update-" + std::to_string(::getpid()) + ".stmt");
-    fresh.pipeline.compile_to_conceptual_stmt(file.string(), fresh.pipeline.infer_arguments(),
-                                              Halide::StmtOutputFormat::Text, cuda);
-    std::stringstream text;
-    text << std::ifstream(file).rdbuf();
-    std::filesystem::remove(file);
-    const std::string stmt = std::regex_replace(text.str(), std::regex("\\$[0-9]+"), "");
+    const std::string stmt = matmulStmt(*registerBlockedMatmul(matmulDag()));
 
     const size_t threads = stmt.find("gpu_thread<CUDA>", stmt.find("produce output"));
     ASSERT_NE(threads, std::string::npos) << stmt;
