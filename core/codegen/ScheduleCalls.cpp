@@ -177,21 +177,26 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
     return plan;
 }
 
-/// A Func at the block level of its host: its pure loops split into threads (outer) and
-/// serial (inner) parts of the chosen serial sizes.
-StagePlan blockStagePlan(const Node &node, const StageTiling &tiling) {
-    const Stage &stage = node.stages[0];
-    StageNames names(node, 0);
+/// A stage of a Func at the block level of its host: its pure loops split into threads
+/// (outer) and serial (inner) parts of the chosen serial sizes; an update's RVars serial and
+/// whole between them (inside out: serial, RVars, threads, as a root stage orders its loops).
+StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &tiling) {
+    const Stage &stage = node.stages[size_t(stageIndex)];
+    StageNames names(node, stageIndex);
     StagePlan plan;
-    std::vector<CallVar> serial, threads;
+    std::vector<CallVar> serial, rvars, threads;
     int64_t serialProduct = 1;
     for (size_t l = 0; l < stage.loops.size(); ++l) {
+        if (stage.loops[l].isReduction) {
+            rvars.push_back({stage.loops[l].name, true});
+            continue;
+        }
         const CallVar v{stage.loops[l].name, false};
         const int64_t s = std::max<int64_t>(1, tiling.serial[l]);
         if (s > 1) {
             const CallVar thread = names.fresh(v.name + "_t");
             const CallVar ser = names.fresh(v.name + "_s");
-            plan.calls.push_back(makeCall(CallKind::Split, 0, {v, thread, ser}, s));
+            plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, thread, ser}, s));
             serial.push_back(ser);
             threads.push_back(thread);
             serialProduct *= s;
@@ -200,17 +205,18 @@ StagePlan blockStagePlan(const Node &node, const StageTiling &tiling) {
         }
     }
     if (threads.empty()) {
-        singleThread(plan, 0, names, false);
+        singleThread(plan, stageIndex, names, false);
         return plan;
     }
-    if (!serial.empty()) {
+    if (!serial.empty() || (!rvars.empty() && stageIndex > 0)) {
         std::vector<CallVar> order = serial;
+        order.insert(order.end(), rvars.begin(), rvars.end());
         order.insert(order.end(), threads.begin(), threads.end());
-        plan.calls.push_back(makeCall(CallKind::Reorder, 0, order));
+        plan.calls.push_back(makeCall(CallKind::Reorder, stageIndex, order));
     }
-    fuseToThree(plan, 0, threads, names, "fused_t");
-    plan.calls.push_back(makeCall(CallKind::GpuThreads, 0, threads));
-    unrollSmall(plan, 0, serial, serialProduct);
+    fuseToThree(plan, stageIndex, threads, names, "fused_t");
+    plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
+    unrollSmall(plan, stageIndex, serial, serialProduct);
     plan.threadVars = threads;
     return plan;
 }
@@ -338,7 +344,9 @@ std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
                 out.push_back(rootStagePlan(n, int(s), p.tilings.at(s)));
             }
         } else if (p.kind == ComputeKind::Block) {
-            out.push_back(blockStagePlan(n, p.tilings.at(0)));
+            for (size_t s = 0; s < n.stages.size(); ++s) {
+                out.push_back(blockStagePlan(n, int(s), p.tilings.at(s)));
+            }
         } else if (p.kind == ComputeKind::Thread) {
             for (size_t s = 0; s < n.stages.size(); ++s) {
                 out.push_back(threadStagePlan(n, int(s), p.tilings.at(s)));

@@ -435,12 +435,9 @@ std::string fuseRefusal(const ScheduleState &state, int node, int host, LoopLeve
         return "computed at the " + at + ", which is not at root (" + computeKindName(hp.kind) +
                "): Beamscope fuses only into root Funcs";
     }
-    if (n.stages.size() > 1) {
+    if (n.stages.size() > 1 && !n.pointwiseUpdates) {
         return "has updates and is computed at the " + at +
-               (level == LoopLevel::Block ? ": Beamscope fuses Funcs with updates only at the "
-                                            "thread level"
-                                          : ": its updates do not write only the points they "
-                                            "are computed over");
+               ": its updates do not write only the points they are computed over";
     }
     if (h.stages.size() > 1) return "computed at the " + at + ", which has updates";
     return "computed at the " + at + ", where Beamscope cannot place it (a consumer is outside "
@@ -567,18 +564,33 @@ StatePtr importFunc(const StatePtr &state, int node, ImportedFunc &out,
     const Box region = state->regionWithin(node, host->second, LoopLevel::Block);
     stages = readStages(n, region, out.constructs);
     describeRead(n, stages, out);
-    const ReadTiling t = readTiling(n.stages[0], stages[0], false, out.constructs);
+    std::vector<ReadTiling> read;
+    for (size_t s = 0; s < n.stages.size(); ++s)
+        read.push_back(readTiling(n.stages[s], stages[s], false, out.constructs));
     if (!out.constructs.empty()) return nullptr;
-    const FuncPlacement p = state->blockPlacement(node, host->second, t.serial);
-    if (p.tilings[0].serial != t.serial) {
-        out.constructs.push_back(n.stages[0].name + ": serial sizes larger than the region the "
-                                                    "Func computes per block");
-        return nullptr;
-    }
-    if (p.tilings[0].threads != t.threads) {
-        out.differences.push_back(n.stages[0].name + ": thread loops do not cover the region " +
-                                  "per block as Beamscope's do (their threads, by loop: " +
-                                  describeLoops(n.stages[0], stages[0]) + ")");
+    const FuncPlacement p = state->blockPlacement(node, host->second, read[0].serial);
+    // Every stage runs on the Func's threads with its pure stage's serial sizes (an update's
+    // RVars serial and whole): the serial sizes are the decision, the threads follow from them.
+    for (size_t s = 0; s < n.stages.size(); ++s) {
+        const Stage &stage = n.stages[s];
+        std::vector<int64_t> serial = read[s].serial, threads = read[s].threads;
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            if (stage.loops[l].isReduction) serial[l] = p.tilings[s].serial[l]; // whole, read
+        }
+        if (p.tilings[s].serial != serial) {
+            out.constructs.push_back(
+                stage.name + (s == 0 ? ": serial sizes larger than the region the Func computes "
+                                       "per block"
+                                     : ": serial sizes other than its pure stage's (Beamscope "
+                                       "runs every stage of a Func at the block level on the "
+                                       "same threads)"));
+            return nullptr;
+        }
+        if (p.tilings[s].threads != threads) {
+            out.differences.push_back(stage.name + ": thread loops do not cover the region " +
+                                      "per block as Beamscope's do (their threads, by loop: " +
+                                      describeLoops(stage, stages[s]) + ")");
+        }
     }
     return state->derive(node, p).materialize();
 }

@@ -342,6 +342,7 @@ private:
 
         loads(node, stageIndex, stage, v, f);
         stores(node, stage, v, f);
+        if (stageIndex > 0 && v.storage == MemoryType::Shared) ownSharedLoads(f);
         return f;
     }
 
@@ -433,6 +434,20 @@ private:
             sharedTx > 0 ? std::min(1.0, sharedNeeded / (sharedTx * m_gpu.sharedMemoryBanks *
                                                          m_gpu.sharedBankWidthBytes))
                          : 1.0;
+    }
+
+    /// An update at the block level reads, in shared memory, each point it accumulates into as
+    /// often as it writes it (its updates read only their own point: Node::pointwiseUpdates).
+    /// gather() does not see those loads: the DAG has no edge from a Func to itself.
+    static void ownSharedLoads(StageFeatures &f) {
+        using F = Feature;
+        const double own = f[F::num_shared_mem_stores_per_block];
+        const double others = f[F::num_shared_mem_loads_per_block];
+        if (own <= 0) return;
+        f[F::shared_mem_load_efficiency] = (others * f[F::shared_mem_load_efficiency] +
+                                            own * f[F::shared_mem_store_efficiency]) /
+                                           (others + own);
+        f[F::num_shared_mem_loads_per_block] = others + own;
     }
 
     void stores(int node, const Stage &stage, const StageView &v, StageFeatures &f) const {

@@ -69,7 +69,7 @@ public:
                 if (q.host != root) continue;
                 if (q.kind == ComputeKind::Block) {
                     block->stored.push_back(n.index);
-                    block->children.push_back(fused(n.index));
+                    addBlockStages(n.index, *block);
                 } else if (q.kind == ComputeKind::Thread) {
                     thread->stored.push_back(n.index);
                     addThreadStages(n.index, *thread);
@@ -106,27 +106,34 @@ private:
         }
     }
 
-    /// A Func at the block level of its host (one stage): its thread and serial loops, with
-    /// the Funcs at its thread level.
-    LoopNestPtr fused(int node) const {
-        const StageTiling &t = m_view(node).tilings[0];
-        auto serial = leaf(node, 0, t.serial);
-        serial->unrolled = pureSerialPoints(m_dag.node(node).stages[0], t) < kUnrollLimit;
-        auto thread = std::make_shared<LoopNest>();
-        thread->level = LoopLevel::Thread;
-        thread->node = node;
-        thread->stage = 0;
-        thread->extents = t.threads;
-        for (const Node &n : m_dag.nodes()) {
-            if (n.isInput) continue;
-            const FuncPlacement &q = m_view(n.index);
-            if (q.kind == ComputeKind::Thread && q.host == node) {
-                thread->stored.push_back(n.index);
-                addThreadStages(n.index, *thread);
+    /// A Func at the block level of its host: per stage, in stage order, its thread and serial
+    /// loops over the region per block (an update's RVars among the serial loops); the Funcs
+    /// at its thread level in its last stage's threads.
+    void addBlockStages(int node, LoopNest &block) const {
+        const FuncPlacement &p = m_view(node);
+        const Node &n = m_dag.node(node);
+        for (size_t s = 0; s < n.stages.size(); ++s) {
+            const StageTiling &t = p.tilings[s];
+            auto serial = leaf(node, int(s), t.serial);
+            serial->unrolled = pureSerialPoints(n.stages[s], t) < kUnrollLimit;
+            auto thread = std::make_shared<LoopNest>();
+            thread->level = LoopLevel::Thread;
+            thread->node = node;
+            thread->stage = int(s);
+            thread->extents = t.threads;
+            if (s + 1 == n.stages.size()) {
+                for (const Node &m : m_dag.nodes()) {
+                    if (m.isInput) continue;
+                    const FuncPlacement &q = m_view(m.index);
+                    if (q.kind == ComputeKind::Thread && q.host == node) {
+                        thread->stored.push_back(m.index);
+                        addThreadStages(m.index, *thread);
+                    }
+                }
             }
+            thread->children.push_back(serial);
+            block.children.push_back(thread);
         }
-        thread->children.push_back(serial);
-        return thread;
     }
 
     void addInlined(int node, int stage, int64_t factor, std::vector<InlinedCall> &out) const {

@@ -163,15 +163,33 @@ FuncPlacement ScheduleState::blockPlacement(int node, int host,
     p.host = host;
     p.tiled = true;
     p.region = regionWithin(node, host, LoopLevel::Block);
-    const Stage &stage = m_dag->node(node).stages[0];
-    std::vector<int64_t> threads(stage.loops.size(), 1), serialSizes(stage.loops.size(), 1);
-    for (size_t l = 0; l < stage.loops.size(); ++l) {
-        const int64_t extent = p.region[size_t(stage.loops[l].funcDim)].extent();
-        serialSizes[l] = std::max<int64_t>(1, std::min(l < serial.size() ? serial[l] : 1, extent));
-        threads[l] = ceilDiv(extent, serialSizes[l]);
+    const Node &n = m_dag->node(node);
+    const Stage &pure = n.stages[0];
+    // Per Func dimension: the serial size and the threads that cover the region per block.
+    std::vector<int64_t> threadsOf(size_t(n.dimensions), 1), serialOf(size_t(n.dimensions), 1);
+    for (size_t l = 0; l < pure.loops.size(); ++l) {
+        const size_t d = size_t(pure.loops[l].funcDim);
+        const int64_t extent = p.region[d].extent();
+        serialOf[d] = std::max<int64_t>(1, std::min(l < serial.size() ? serial[l] : 1, extent));
+        threadsOf[d] = ceilDiv(extent, serialOf[d]);
     }
-    StageTiling t{std::vector<int64_t>(stage.loops.size(), 1), threads, serialSizes};
-    p.tilings = {t};
+    // Every stage runs on the same threads (an update's points are its pure stage's, written
+    // in place: Node::pointwiseUpdates); an update's RVars run serially and whole in each.
+    for (const Stage &stage : n.stages) {
+        StageTiling t{std::vector<int64_t>(stage.loops.size(), 1),
+                      std::vector<int64_t>(stage.loops.size(), 1),
+                      std::vector<int64_t>(stage.loops.size(), 1)};
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            const LoopVar &loop = stage.loops[l];
+            if (loop.isReduction || loop.funcDim < 0) {
+                t.serial[l] = loop.estimate.extent();
+                continue;
+            }
+            t.threads[l] = threadsOf[size_t(loop.funcDim)];
+            t.serial[l] = serialOf[size_t(loop.funcDim)];
+        }
+        p.tilings.push_back(std::move(t));
+    }
     const FuncPlacement &h = *m_placements[size_t(host)];
     int64_t blocks = 1;
     for (int64_t b : h.tilings.back().blocks)
@@ -275,10 +293,12 @@ bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
     const Node &n = m_dag->node(node);
     if (n.isInput || n.isOutput || node == host) return false;
     if (level != LoopLevel::Block && level != LoopLevel::Thread) return false;
-    // A Func with updates runs all its stages in each thread's tile, its accumulators in
-    // registers, when its updates touch only the points they are computed over; at the block
-    // level its update would need threads of its own.
-    if (n.stages.size() != 1 && !(level == LoopLevel::Thread && n.pointwiseUpdates)) return false;
+    // A Func with updates is fused only when its updates touch only the points they are
+    // computed over: at the thread level all its stages run in each thread's tile, its
+    // accumulators in registers; at the block level (shared memory) each stage runs on the
+    // block's threads over the Func's region per block, its RVars serial (Anderson et al.
+    // 2021's compute_at at the block level, the reduction into shared memory).
+    if (n.stages.size() != 1 && !n.pointwiseUpdates) return false;
     const FuncPlacement &h = *m_placements[size_t(host)];
     // Only a root host's tiles have a constant size (its tile splits shift inwards; a block-level
     // host's loops and tiles longer than the stage are guarded): a Func fused into a variable

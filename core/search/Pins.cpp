@@ -151,12 +151,9 @@ std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const Functio
         }
         const bool fused = r.location == ComputeKind::Block || r.location == ComputeKind::Thread;
         if (fused) {
-            if (n.stages.size() > 1 && (r.location == ComputeKind::Block || !n.pointwiseUpdates)) {
-                throw Error(what + (n.pointwiseUpdates
-                                        ? "a Func with update definitions is computed at root or "
-                                          "at the thread level of a consumer"
-                                        : "a Func whose updates write other points than their "
-                                          "own can only be computed at root"));
+            if (n.stages.size() > 1 && !n.pointwiseUpdates) {
+                throw Error(what + "a Func whose updates write other points than their own can "
+                                   "only be computed at root");
             }
             if (pin.host.empty()) throw Error(what + "block and thread locations need a host Func");
             r.host = dag.find(pin.host);

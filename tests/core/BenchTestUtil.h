@@ -1,7 +1,8 @@
 // What the core tests that drive the benchmark worker share: the worker built beside them, the
 // OpenCL device check (PoCL is part of the test machine's set-up: no device is a failure, never
 // a skip), a small stencil-chain job with the naive schedule, which runs in well under a
-// second on PoCL, and the same job with a searched (greedy) schedule.
+// second on PoCL, the same job with a searched (greedy) schedule, and one run of a given
+// schedule checked against the CPU reference.
 #pragma once
 
 #include "measure/BenchJob.h"
@@ -58,6 +59,20 @@ inline BenchJob withGreedySchedule(BenchJob job) {
     job.baseline.clear();
     job.schedule = scheduleToJson(*engine.best()->state);
     return job;
+}
+
+/// Runs `schedule` of `source` once through the worker on the OpenCL device, checked against
+/// the CPU reference.
+inline Measurement runOnOpenCl(const std::string &label, const PipelineSource &source,
+                               const ScheduleState &schedule) {
+    BenchJob job;
+    job.label = label;
+    job.source = source;
+    job.schedule = scheduleToJson(schedule);
+    job.target = "host-opencl";
+    job.repeats = 1;
+    job.timeoutS = 120;
+    return runWorker(job, testWorker());
 }
 
 } // namespace beamscope::testing

@@ -57,6 +57,9 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> kAndersonRep
     {"unsharp_mask", {"width=128", "height=96"}},
     {"stencil_chain", {"length=4", "width=128", "height=96"}},
     {"bilateral_grid", {"width=128", "height=96"}},
+    // prod and conv, with their updates, in shared memory at their consumer's block level.
+    {"matmul", {"m=64", "n=64", "k=64"}},
+    {"conv_layer", {"batch=1", "in_channels=8", "out_channels=8", "width=16", "height=12"}},
 };
 
 /// A difference in the loops a schedule lowers to (not a tail, a layout, or a register copy,

@@ -256,10 +256,12 @@ TEST(WhyNot, APassIsWonByItsCheapestCompleteStateNotItsFirst) {
     const auto dag = std::make_shared<const FunctionDAG>(buildApp("matmul"));
     SearchOptions o;
     o.gpu = GpuSpec::load("v100");
-    // Ranked by the PolyMage model, seed 1: with the analytic roofline no catalog beam has a
-    // cheaper complete state behind its first (the rule is the same for every model).
+    // Ranked by the PolyMage model, seed 15: with the analytic roofline no catalog beam has a
+    // cheaper complete state behind its first (the rule is the same for every model). (Seed 1
+    // did until prod could also be computed in shared memory: its pass 3 then ends on its
+    // cheapest state.)
     o.costModel = "polymage";
-    o.seed = 1;
+    o.seed = 15;
     const std::vector<SearchStepPtr> steps = stepsOf(dag, o);
     const int prod = dag->find("prod");
     Pin thread;

@@ -1,7 +1,7 @@
 // The DAG view's pin menu on a real search: which choices a Func offers (outputs stay at root,
-// Funcs with updates at root or, accumulators, a consumer's thread level; fusion hosts are the
-// consumers), the pins each choice asks for, and that "freeze at current decision" gives a pin
-// the engine accepts and reproduces exactly.
+// Funcs with updates at root or, accumulators, a consumer's block or thread level; fusion hosts
+// are the consumers), the pins each choice asks for, and that "freeze at current decision" gives
+// a pin the engine accepts and reproduces exactly.
 #include "RealSearch.h"
 
 #include "views/common/PinEdits.h"
@@ -35,10 +35,10 @@ private Q_SLOTS:
         QVERIFY(!menu.action("Unpin")->isEnabled());
     }
 
-    void anAccumulatorOffersItsConsumersThreadLevelOnly() {
-        // matmul's prod (prod(x, y) += A(k, y) * B(x, k)) can accumulate in registers at
-        // output's thread level; its update has no thread loops of its own for the block level,
-        // and a Func with updates is never inlined.
+    void anAccumulatorOffersItsConsumersBlockAndThreadLevels() {
+        // matmul's prod (prod(x, y) += A(k, y) * B(x, k)) can accumulate in shared memory at
+        // output's block level or in registers at its thread level; a Func with updates is
+        // never inlined.
         test::RealSearch mm =
             test::runSearch("matmul", {"m=64", "n=64", "k=64"}, test::testOptions(4, 1));
         SelectionHub hub;
@@ -46,7 +46,7 @@ private Q_SLOTS:
         hub.setStep(mm.steps.back());
         DagPinMenu menu(hub, mm.dag->find("prod"), nullptr);
         QVERIFY(!menu.action("Inline")->isEnabled());
-        QVERIFY(!menu.action("At block level of")->isEnabled());
+        QVERIFY(menu.action("At block level of")->isEnabled());
         QVERIFY(menu.action("At thread level of")->isEnabled());
     }
 

@@ -49,9 +49,9 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
     const std::string &name = n.name;
     const std::vector<Pin> &pins = hub.pins();
     const bool canMove = n.stages.size() == 1 && !n.isOutput; // else: always compute_root
-    // A Func with updates that touch only their own point can also accumulate in registers at
-    // a consumer's thread level (ScheduleState::canFuse).
-    const bool canThread = canMove || (!n.isOutput && n.pointwiseUpdates);
+    // A Func with updates that touch only their own point can also be computed at a consumer's
+    // block level (shared memory) or thread level (registers) (ScheduleState::canFuse).
+    const bool canFuse = canMove || (!n.isOutput && n.pointwiseUpdates);
 
     m_menu.addSection(QObject::tr("Pin %1").arg(QString::fromStdString(name)));
     m_choices[m_menu.addAction(QObject::tr("Compute at root"))] =
@@ -68,8 +68,8 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
         m_choices[thread->addAction(QString::fromStdString(host))] =
             withPin(pins, locationPin(name, ComputeKind::Thread, host));
     }
-    block->setEnabled(canMove && !block->isEmpty());
-    thread->setEnabled(canThread && !thread->isEmpty());
+    block->setEnabled(canFuse && !block->isEmpty());
+    thread->setEnabled(canFuse && !thread->isEmpty());
     m_tiles = m_menu.addAction(QObject::tr("Root with tile sizes…"));
     m_menu.addSeparator();
 
@@ -101,8 +101,8 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
         m_why[whyThread->addAction(QString::fromStdString(host))] =
             locationPin(name, ComputeKind::Thread, host);
     }
-    whyBlock->setEnabled(canMove && !whyBlock->isEmpty());
-    whyThread->setEnabled(canThread && !whyThread->isEmpty());
+    whyBlock->setEnabled(canFuse && !whyBlock->isEmpty());
+    whyThread->setEnabled(canFuse && !whyThread->isEmpty());
     m_whyTiles = why->addAction(QObject::tr("Root with tile sizes…"));
     // The search runs when asked: there must be a pipeline with a search to follow.
     why->setEnabled(hub.step() != nullptr);
