@@ -142,7 +142,7 @@ QVariant BenchResultsModel::display(const Measurement &m, int row, int column) c
     const bool baseline = isBaseline(row);
     switch (column) {
     case ScheduleColumn: {
-        // From 1, as the Beam dock: a CLI or tune report's "beam#0" reads "beam #1".
+        // From 1, as the Beam dock's rows: "beam#0" reads "beam #1".
         QString name = baseline ? baselineDisplayName(m)
                                 : QString::fromStdString(candidateLabelInWords(m.label));
         if (m.reused) name += tr(" (reused)");
