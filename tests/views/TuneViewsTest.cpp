@@ -104,6 +104,16 @@ private Q_SLOTS:
         model.clear();
         QCOMPARE(charts.bestPointCount(), 0);
         QVERIFY(charts.scatterNames().isEmpty());
+        // Two bests equal to three digits (0.28612, 0.28608 ms): ticks at least 0.01 apart, so
+        // that their three-digit labels differ (a run on PoCL read "0.286" twice).
+        model.addRound(round(0, 0.28612, 0.28612, 0.1, {}));
+        model.addRound(round(1, 0.28608, 0.28608, 0.1, {}));
+        const QValueAxis *tinyY = yAxis(charts.bestChart());
+        QVERIFY2((tinyY->max() - tinyY->min()) / (tinyY->tickCount() - 1) >= 0.01 - 1e-12,
+                 qPrintable(QStringLiteral("%1 to %2 in %3 ticks")
+                                .arg(tinyY->min())
+                                .arg(tinyY->max())
+                                .arg(tinyY->tickCount())));
     }
 
     void panelButtonsAndResume() {
