@@ -96,7 +96,13 @@ private Q_SLOTS:
         QCOMPARE(chart.baselineLineCount(), 1);
 
         model.setChosen(0);
-        QVERIFY(cell(model, 0, BenchResultsModel::ScheduleColumn).startsWith(QStringLiteral("★")));
+        // In words: ★ marks the search's result in the Beam dock.
+        QCOMPARE(cell(model, 0, BenchResultsModel::ScheduleColumn),
+                 QStringLiteral("beam #1 (chosen)"));
+        model.setChosen(3);
+        QCOMPARE(cell(model, 3, BenchResultsModel::ScheduleColumn),
+                 QStringLiteral("result (reused, chosen)"));
+        model.setChosen(0);
         QCOMPARE(model.chosenRow(), 0);
         QVERIFY(model.data(model.index(0, 0), Qt::FontRole).value<QFont>().bold());
     }
