@@ -6,11 +6,14 @@
 // whole beside its counters.
 #include "../views/RealSearch.h"
 #include "BenchCandidates.h"
+#include "BenchCoordinator.h"
+#include "DatabaseSetting.h"
 #include "ErrorBar.h"
 #include "MainWindow.h"
 #include "StatusPanel.h"
 
 #include "bench/CandidateLabel.h"
+#include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
 #include "schedule/ScheduleIO.h"
 #include "views/benchmark/BenchPanel.h"
@@ -463,6 +466,45 @@ private Q_SLOTS:
                      shown.contains(QStringLiteral("Cost to beat=") +
                                     QString::number(pre->cutoff, 'g', 5) + QStringLiteral(" ms")),
                  qPrintable(shown.join('|')));
+    }
+
+    void anUnusableDatabaseIsSaidUntilDismissed() {
+        // --db on a text file: the benchmark goes on without recording, and both the Benchmark
+        // dock and the line above the DAG say so after the run has ended.
+        QTemporaryDir dir;
+        const QString notes = dir.filePath(QStringLiteral("notes.txt"));
+        QFile file(notes);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("these are notes, not a database\n");
+        file.close();
+        DatabaseSetting::overrideForThisRun(notes);
+        auto window = shownWindow(QSize(1280, 720));
+        QVERIFY(window);
+        window->loadPipeline({"stencil_chain", "", {"length=2", "width=64", "height=64"}}, 10000);
+        SearchController *search = window->searchController();
+        QTRY_VERIFY_WITH_TIMEOUT(search->searchFinished() && window->isSettled(), 120000);
+        BenchmarkController *bench = window->benchCoordinator()->controller();
+        QSignalSpy finished(bench, &BenchmarkController::finished);
+        Q_EMIT window->benchPanel()->runRequested(window->benchPanel()->settings());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        DatabaseSetting::overrideForThisRun(QString());
+        const QString said = window->benchPanel()->notRecordedText();
+        QVERIFY2(said.startsWith(QStringLiteral("Not recording measurements: ")) &&
+                     said.contains(QStringLiteral("measurement database")),
+                 qPrintable(said));
+        QVERIFY(window->benchPanel()
+                    ->findChild<QLabel *>(QStringLiteral("benchNotRecorded"))
+                    ->isVisible());
+        QCOMPARE(window->errorBar()->message(), said);
+        QVERIFY(window->errorBar()->isVisible());
+        // The result was measured all the same.
+        QCOMPARE(window->benchPanel()->model()->candidateCount(), 1);
+        QCOMPARE(window->benchPanel()
+                     ->model()
+                     ->index(0, BenchResultsModel::CorrectColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("yes"));
     }
 
     void anErrorStaysUntilDismissed() {
