@@ -12,8 +12,9 @@
 namespace beamscope {
 
 /// The candidates `settings` pick from `step`: "result" for the search's result (★ in the Beam
-/// dock), "beam #r" for the Beam dock's row r (1-based). Top k puts the result first and takes
-/// the beam's cheapest complete states after it; a schedule is taken once.
+/// dock), "beam#i" for the Beam dock's row i + 1 (read "beam #r" in the Benchmark dock, as
+/// beamscope-cli bench names them). Top k puts the result first and takes the beam's cheapest
+/// complete states after it; a schedule is taken once.
 std::vector<BenchCandidate> benchCandidates(const SearchStep &step, const BenchSettings &settings);
 
 } // namespace beamscope

@@ -38,7 +38,6 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QLabel>
 #include <QMenuBar>
 #include <QScrollArea>
 #include <QStatusBar>
@@ -61,10 +60,7 @@ MainWindow::MainWindow(QWidget *parent)
       m_tune(new TuneCoordinator(m_tunePanel, m_hub, m_search, this)),
       m_beam(new BeamView(m_hub, this)), m_timeline(new TimelinePanel(this)),
       m_compare(new CompareView(m_hub, this)), m_status(new StatusPanel(statusBar())),
-      m_errorBar(new ErrorBar(this)), m_gpuNote(new QLabel(this)) {
-    m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
-    m_gpuNote->setMinimumWidth(40); // clipped on a narrow window; not the window's minimum
-    statusBar()->insertPermanentWidget(0, m_gpuNote);
+      m_errorBar(new ErrorBar(this)) {
     setWindowTitle(tr("Beamscope"));
     setObjectName(QStringLiteral("mainWindow"));
     auto *central = new QWidget(this);
@@ -342,8 +338,7 @@ void MainWindow::connectSearch() {
     connect(m_tune, &TuneCoordinator::modelWritten, m_toolbar, &SearchToolBar::addCostModelFile);
     connect(m_toolbar, &SearchToolBar::gpuChosen, this, [this](const QString &name) {
         GpuChoice::remember(name);
-        m_gpuNote->setText(GpuChoice::chosenNote(name));
-        m_gpuNote->setToolTip(QString());
+        m_status->setGpuNote(GpuChoice::chosenNote(name), QString());
     });
 }
 
@@ -353,14 +348,13 @@ void MainWindow::setInitialOptions(const SearchOptions &options, const QString &
 }
 
 void MainWindow::announceGpu(const StartupGpu &gpu) {
-    m_gpuNote->setText(gpu.note);
-    m_gpuNote->setToolTip(gpu.details);
+    m_status->setGpuNote(gpu.note, gpu.details);
     statusBar()->showMessage(gpu.details.isEmpty() ? gpu.note : gpu.note + ". " + gpu.details,
                              8000);
 }
 
 QString MainWindow::gpuNote() const {
-    return m_gpuNote->text();
+    return m_status->gpuNote();
 }
 
 void MainWindow::loadPipeline(const PipelineSource &source, int steps,
@@ -415,8 +409,8 @@ void MainWindow::openSession(const QString &path) {
     if (session) {
         m_options = session->options;
         m_toolbar->setOptions(session->options, QString::fromStdString(session->gpuName));
-        m_gpuNote->setText(tr("GPU model %1 (from the session)").arg(m_toolbar->gpuName()));
-        m_gpuNote->setToolTip(QString());
+        m_status->setGpuNote(tr("GPU model %1 (from the session)").arg(m_toolbar->gpuName()),
+                             QString());
         m_pipeline->setSource(session->source);
         m_hub->setPins(session->options.pins);
     }

@@ -13,8 +13,6 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
-class QLabel;
-
 namespace beamscope {
 
 class DagPanel;
@@ -129,7 +127,6 @@ private:
     ExplainCoordinator *m_explain = nullptr; ///< "Why not…?" and File > Open trace…
     StatusPanel *m_status;
     ErrorBar *m_errorBar;
-    QLabel *m_gpuNote; ///< the status bar's "GPU model ..." line
     WindowLayout *m_layout = nullptr;
     bool m_shownOnce = false;
     QElapsedTimer m_sinceShown; ///< the default layout follows the size given just after show

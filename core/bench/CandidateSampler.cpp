@@ -18,11 +18,15 @@ std::string scheduleKey(const BenchCandidate &c) {
 
 std::vector<BenchCandidate> topOfBeam(const BeamEntry *best, const std::vector<BeamEntry> &beam,
                                       int k, double searchMs) {
+    // Named as the GUI's Beam dock lists them: the search's result, then the beam's rows by
+    // their index (its order, read from 1 in words: "beam#2" is row 3).
     std::vector<BenchCandidate> all;
     if (best && best->state && best->state->complete())
-        all.push_back({"", best->state, best->cost.total, searchMs});
-    for (const BeamEntry &e : beam) {
-        if (e.state && e.state->complete()) all.push_back({"", e.state, e.cost.total, searchMs});
+        all.push_back({"result", best->state, best->cost.total, searchMs});
+    for (size_t row = 0; row < beam.size(); ++row) {
+        const BeamEntry &e = beam[row];
+        if (e.state && e.state->complete())
+            all.push_back({"beam#" + std::to_string(row), e.state, e.cost.total, searchMs});
     }
     std::stable_sort(all.begin(), all.end(),
                      [](const auto &a, const auto &b) { return a.predicted < b.predicted; });
@@ -31,7 +35,6 @@ std::vector<BenchCandidate> topOfBeam(const BeamEntry *best, const std::vector<B
     for (BenchCandidate &c : all) {
         if (int(taken.size()) >= k) break;
         if (!seen.insert(scheduleKey(c)).second) continue;
-        c.label = "beam#" + std::to_string(taken.size());
         taken.push_back(std::move(c));
     }
     return taken;

@@ -13,7 +13,7 @@ namespace beamscope {
 
 /// One schedule to benchmark.
 struct BenchCandidate {
-    std::string label; ///< "beam#0".."beam#k-1", "greedy#0".."greedy#k-1"
+    std::string label; ///< "result", "beam#<row>", "greedy#0".."greedy#k-1"
     StatePtr state;
     double predicted = 0; ///< the (undropped) cost model's total (ms, or a score for polymage)
     double searchMs = 0;  ///< time of the search that produced it
@@ -39,8 +39,10 @@ struct CandidateSet {
 CandidateSet sampleCandidates(std::shared_ptr<const FunctionDAG> dag,
                               const CandidateOptions &options);
 
-/// The `k` best complete states of `best` (may be null) and `beam`, by predicted cost, labelled
-/// "beam#0".."beam#k-1"; a state that appears twice (same schedule JSON) is taken once.
+/// The `k` best complete states of `best` (the search's result; may be null) and `beam`, by
+/// predicted cost, labelled "result" and "beam#<index in beam>" (the GUI's Beam dock rows, read
+/// from 1: "beam #<index + 1>"); a state that appears twice (same schedule JSON) is taken once,
+/// as the result when it is.
 std::vector<BenchCandidate> topOfBeam(const BeamEntry *best, const std::vector<BeamEntry> &beam,
                                       int k, double searchMs);
 

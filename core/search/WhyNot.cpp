@@ -370,7 +370,7 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
         std::string as = s.candidates.empty() ? "" : s.candidates.front().label;
         a.detail = "'" + name + "' is frozen (" + as + ")";
         if (freezeStep >= 0)
-            a.detail += " since the pre-pass ended at step " + std::to_string(freezeStep);
+            a.detail += " since the pre-pass ended at step " + std::to_string(freezeStep + 1);
         return a;
     }
     if (auto conflict = pinConflict()) {

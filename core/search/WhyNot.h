@@ -39,7 +39,7 @@ struct WhyStageDelta {
 /// The decision's fate in one pass (or, as WhyResult::answer, in the search).
 struct WhyAnswer {
     WhyVerdict verdict = WhyVerdict::NotReached;
-    int step = -1; ///< the step that settled it
+    int step = -1; ///< the step that settled it (its index; text says index + 1, as the Timeline)
     int pass = -1;
     std::string phase;  ///< phase of that step
     std::string detail; ///< one readable sentence

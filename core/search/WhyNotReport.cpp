@@ -57,6 +57,12 @@ std::string passName(int pass) {
     return pass == 0 ? "pre-pass" : "pass " + std::to_string(pass);
 }
 
+/// " at step N", counted from 1 as the Timeline and the Why not dialog count; JSON keeps the
+/// index.
+std::string atStep(int step) {
+    return step < 0 ? std::string() : " at step " + std::to_string(step + 1);
+}
+
 } // namespace
 
 nlohmann::json whyToJson(const WhyResult &r) {
@@ -77,8 +83,8 @@ nlohmann::json whyToJson(const WhyResult &r) {
 
 void printWhy(const WhyResult &r, std::ostream &os) {
     const WhyAnswer &a = r.answer;
-    os << r.func << " " << r.decision << ": " << whyVerdictName(a.verdict) << " at step " << a.step
-       << " (" << passName(a.pass) << ", " << a.phase << ")\n";
+    os << r.func << " " << r.decision << ": " << whyVerdictName(a.verdict) << atStep(a.step) << " ("
+       << passName(a.pass) << ", " << a.phase << ")\n";
     os << "  " << a.detail << "\n";
     if (a.termsDelta) {
         os << "  against '" << a.against << "' (" << a.againstCost << " ms), per term (ms):";
@@ -93,7 +99,7 @@ void printWhy(const WhyResult &r, std::ostream &os) {
         os << "  costed instead: '" << c.label << "' " << c.cost << " ms"
            << (c.inBeam ? " (in the beam)" : "") << "\n";
     for (const WhyAnswer &p : r.passes)
-        os << "  " << passName(p.pass) << ": " << whyVerdictName(p.verdict) << " at step " << p.step
+        os << "  " << passName(p.pass) << ": " << whyVerdictName(p.verdict) << atStep(p.step)
            << "\n";
 }
 

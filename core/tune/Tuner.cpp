@@ -49,7 +49,7 @@ struct TuneContext {
     std::string modelSpec = "analytic"; ///< the model the next round searches with
     /// The shipped model when the run started from it: retraining fine-tunes it on this device.
     std::shared_ptr<const LearnedCostModel> pretrained;
-    std::string oneShotHash; ///< round 0's beam#0 under the analytic model: the one-shot choice
+    std::string oneShotHash; ///< round 0's result under the analytic model: the one-shot choice
     bool storeBroken = false;
     std::unique_ptr<MeasurementRunner> runner; ///< where batches are measured
 
@@ -172,7 +172,7 @@ void consider(TuneReport &report, const Measurement &m, const nlohmann::json &sc
     }
 }
 
-/// The analytic one-shot choice (beam#0 of a beam search with the analytic model), measured.
+/// The analytic one-shot choice (the result of a beam search with the analytic model), measured.
 void measureOneShot(TuneContext &ctx) {
     SearchOptions search = ctx.search;
     search.costModel = "analytic";
@@ -223,7 +223,7 @@ std::vector<Pending> chooseBatch(TuneContext &ctx, int round, TuneRound &stats,
         nlohmann::json schedule = scheduleToJson(*c.state);
         const std::string hash = scheduleHash(schedule);
         if (!seen.insert(hash).second) return;
-        if (round == 0 && c.label == "beam#0" && ctx.modelSpec == "analytic")
+        if (round == 0 && c.label == "result" && ctx.modelSpec == "analytic")
             ctx.oneShotHash = hash;
         if (auto m = known(ctx, hash)) {
             if (hash == ctx.oneShotHash) ctx.report.oneShot = *m;
@@ -245,7 +245,7 @@ std::vector<Pending> chooseBatch(TuneContext &ctx, int round, TuneRound &stats,
     auto takeAlternately = [&](const std::vector<BenchCandidate> &all) {
         std::vector<const BenchCandidate *> beam, greedy;
         for (const BenchCandidate &c : all)
-            (c.label.rfind("beam", 0) == 0 ? beam : greedy).push_back(&c);
+            (c.label == "result" || c.label.rfind("beam", 0) == 0 ? beam : greedy).push_back(&c);
         for (size_t i = 0; i < std::max(beam.size(), greedy.size()); ++i) {
             if (i < beam.size()) take(*beam[i]);
             if (i < greedy.size()) take(*greedy[i]);
@@ -429,7 +429,7 @@ TuneReport runTune(const TuneOptions &options) {
     DatasetBuilder builder(*options.store);
     try {
         ctx.progress(firstRound, "searching");
-        // The one-shot choice is round 0's beam#0 when round 0 searches with the analytic model;
+        // The one-shot choice is round 0's result when round 0 searches with the analytic model;
         // otherwise (resume, another starting model) it is searched and measured on its own.
         if (firstRound > 0 || ctx.modelSpec != "analytic") measureOneShot(ctx);
         // Rows of earlier rounds (resume) count towards the best.

@@ -111,6 +111,11 @@ private Q_SLOTS:
         QCOMPARE(shown.answer.detail, expected.answer.detail);
         QVERIFY2(dialog->headline().contains(whyVerdictTitle(expected.answer.verdict)),
                  qPrintable(dialog->headline()));
+        // Steps counted from 1, as the Timeline's rows.
+        QVERIFY(expected.answer.step >= 0);
+        QVERIFY2(dialog->headline().contains(
+                     QStringLiteral(" at step %1 ").arg(expected.answer.step + 1)),
+                 qPrintable(dialog->headline()));
         shoot(dialog, QStringLiteral("why-dialog-pruned"));
 
         // Compute at root: costed, and its figures against the state that survived.

@@ -2,12 +2,18 @@
 // 1280x720 screen; the Benchmark dock measures the search's result unless asked otherwise; Fit
 // shows all of local_laplacian's 88 Funcs with no scroll bar, zooming out stops there and a Func
 // is found by name; an error stays above the DAG until dismissed; the Timeline marks the search's
-// result with the cost the status bar and the Beam dock give it.
+// result with the cost the status bar and the Beam dock give it; the status bar's message reads
+// whole beside its counters.
 #include "../views/RealSearch.h"
 #include "BenchCandidates.h"
+#include "BenchCoordinator.h"
+#include "DatabaseSetting.h"
 #include "ErrorBar.h"
 #include "MainWindow.h"
+#include "StatusPanel.h"
 
+#include "bench/CandidateLabel.h"
+#include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
 #include "schedule/ScheduleIO.h"
 #include "views/benchmark/BenchPanel.h"
@@ -20,15 +26,21 @@
 #include "views/dag/DagView.h"
 #include "views/explain/WhyDialog.h"
 #include "views/history/TimelinePanel.h"
+#include "views/tune/TuneCharts.h"
 #include "views/tune/TunePanel.h"
 #include "views/tune/TuneRoundsModel.h"
 
+#include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLegend>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSizeGrip>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
@@ -50,8 +62,37 @@ std::unique_ptr<MainWindow> shownWindow(QSize size) {
     return window;
 }
 
+/// A 1280x720 window with `app` loaded and laid out; nullptr if it did not settle.
+std::unique_ptr<MainWindow> windowWithLoaded(const char *app) {
+    auto window = shownWindow(QSize(1280, 720));
+    if (!window) return nullptr;
+    PipelineSource source;
+    source.name = app;
+    window->loadPipeline(source);
+    if (!QTest::qWaitFor([&] { return window->isSettled(); }, 120000)) return nullptr;
+    return window;
+}
+
 QDockWidget *dock(const MainWindow &window, const char *name) {
     return window.findChild<QDockWidget *>(QString::fromLatin1(name));
+}
+
+/// Saves `widget` as NAME.png in $BEAMSCOPE_SHOT_DIR when set, to be looked at.
+void shoot(QWidget *widget, const QString &name) {
+    const QString dir = qEnvironmentVariable("BEAMSCOPE_SHOT_DIR");
+    if (!dir.isEmpty())
+        QVERIFY(widget->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+}
+
+/// The width QStatusBar paints its message in: from its left to the first permanent widget
+/// shown (6 px before, 2 px after, as Qt lays it out).
+int messageRoom(const QStatusBar &bar) {
+    int right = bar.width() - 12;
+    for (const QWidget *w : bar.findChildren<QWidget *>(Qt::FindDirectChildrenOnly)) {
+        if (w->isVisible() && !qobject_cast<const QSizeGrip *>(w))
+            right = std::min(right, w->x() - 2);
+    }
+    return right - 6;
 }
 
 /// The whole scene rectangle is inside the view's viewport.
@@ -87,6 +128,61 @@ private Q_SLOTS:
         QVERIFY(window->dagPanel()->view()->height() >= 150);
     }
 
+    void theStatusMessageReadsWholeBesideTheCounters() {
+        const QString message = QStringLiteral(
+            "Search finished: result 124.4 ms predicted (ranked by the summed model)");
+        for (const int width : {1280, 1024, 1920}) {
+            auto window = shownWindow(QSize(width, 720));
+            QVERIFY(window);
+            auto *status = window->findChild<StatusPanel *>();
+            QVERIFY(status);
+            SearchCounters many;
+            many.enumerated = 1234567;
+            many.pruned = 987654;
+            many.evaluated = 456789;
+            many.memoHits = 345678;
+            status->setCounters(many);
+            status->setProgress(510, 510);
+            StartupGpu gpu;
+            gpu.note = QStringLiteral("GPU model pocl-cpu (fits the detected OpenCL CPU)");
+            window->announceGpu(gpu);
+            QStatusBar *bar = window->statusBar();
+            bar->showMessage(message);
+            const int needed = bar->fontMetrics().horizontalAdvance(message);
+            QTRY_VERIFY2(messageRoom(*bar) >= needed,
+                         qPrintable(QStringLiteral("%1 px for %2 at %3 wide")
+                                        .arg(messageRoom(*bar))
+                                        .arg(needed)
+                                        .arg(width)));
+            shoot(window.get(), QStringLiteral("status-%1").arg(width));
+            auto *counters = bar->findChild<QLabel *>(QStringLiteral("searchCounters"));
+            auto *note = bar->findChild<QLabel *>(QStringLiteral("gpuNote"));
+            QVERIFY(counters && note);
+            // What is cut is said whole in its tooltip.
+            if (counters->isVisible() && counters->text().endsWith(QChar(0x2026)))
+                QVERIFY2(counters->toolTip().startsWith(counters->text().chopped(1)) &&
+                             counters->toolTip().contains(QStringLiteral("memo hits")),
+                         qPrintable(counters->toolTip()));
+            if (width == 1920) {
+                QVERIFY(counters->isVisible() && !counters->text().endsWith(QChar(0x2026)));
+                QCOMPARE(note->text(), gpu.note);
+            }
+            // Without a message the counters and the GPU line read whole again (but for the
+            // counters' last words on a 1024 px window).
+            bar->clearMessage();
+            if (width < 1280) {
+                QTRY_COMPARE(note->text(), gpu.note);
+                continue;
+            }
+            QTRY_VERIFY2(counters->isVisible() && note->isVisible() && note->text() == gpu.note &&
+                             !counters->text().endsWith(QChar(0x2026)),
+                         qPrintable(QStringLiteral("%1 wide: '%2' '%3'")
+                                        .arg(bar->width())
+                                        .arg(note->text(), counters->text())));
+            QVERIFY(bar->findChild<QProgressBar *>()->isVisible());
+        }
+    }
+
     void theBenchmarkDockMeasuresTheResultByDefault() {
         // local_laplacian's result comes from an earlier pass and is not in the final beam.
         const test::RealSearch search =
@@ -119,7 +215,9 @@ private Q_SLOTS:
             return last.beam[a].cost.total < last.beam[b].cost.total;
         });
         QCOMPARE(three[1].state, last.beam[ranks[0]].state);
-        QCOMPARE(three[1].label, "beam #" + std::to_string(ranks[0] + 1));
+        // As beamscope-cli bench names it: the row's index, read from 1 ("beam #r").
+        QCOMPARE(three[1].label, "beam#" + std::to_string(ranks[0]));
+        QCOMPARE(candidateLabelInWords(three[1].label), "beam #" + std::to_string(ranks[0] + 1));
         QVERIFY(three[0].predicted <= three[1].predicted);
 
         // "best of the beam" is the beam's cheapest, not the result.
@@ -132,12 +230,8 @@ private Q_SLOTS:
     }
 
     void fitShowsAllOfLocalLaplacian() {
-        auto window = shownWindow(QSize(1280, 720));
+        auto window = windowWithLoaded("local_laplacian");
         QVERIFY(window);
-        PipelineSource source;
-        source.name = "local_laplacian";
-        window->loadPipeline(source);
-        QTRY_VERIFY_WITH_TIMEOUT(window->isSettled(), 120000);
         DagView *view = window->dagPanel()->view();
         QCOMPARE(window->searchController()->dag()->funcCount(), 88);
         QVERIFY(!showsWholeGraph(*view)); // at a readable scale it does not fit: the overview
@@ -180,12 +274,8 @@ private Q_SLOTS:
     }
 
     void theTimelineMarksTheSearchsResult() {
-        auto window = shownWindow(QSize(1280, 720));
+        auto window = windowWithLoaded("local_laplacian");
         QVERIFY(window);
-        PipelineSource source;
-        source.name = "local_laplacian";
-        window->loadPipeline(source);
-        QTRY_VERIFY_WITH_TIMEOUT(window->isSettled(), 120000);
         SearchController *search = window->searchController();
         search->runToEnd();
         QTRY_VERIFY_WITH_TIMEOUT(search->searchFinished() && window->isSettled(), 120000);
@@ -243,7 +333,7 @@ private Q_SLOTS:
             // Rows as a PoCL run without a PTX report gives them: no registers, spills or
             // failures; a search time only for Halide's autoschedulers.
             BenchPanel *bench = window->benchPanel();
-            for (const char *label : {"result", "beam #2", "beam #5"}) {
+            for (const char *label : {"result", "beam#1", "beam#4"}) {
                 Measurement m;
                 m.label = label;
                 m.predicted = 1.91;
@@ -264,6 +354,9 @@ private Q_SLOTS:
                   int(BenchResultsModel::SearchColumn), int(BenchResultsModel::FailureColumn)})
                 QVERIFY2(table->isColumnHidden(c), qPrintable(QString::number(c)));
             QVERIFY(!bench->runnerTable()->isVisible()); // this machine: no jobs per node
+            // Named as the Beam dock numbers its rows, from 1.
+            QCOMPARE(bench->model()->index(1, BenchResultsModel::ScheduleColumn).data().toString(),
+                     QStringLiteral("beam #2"));
             QVERIFY2(table->viewport()->height() >= 4 * table->rowHeight(0),
                      qPrintable(QStringLiteral("%1 px for rows of %2")
                                     .arg(table->viewport()->height())
@@ -284,16 +377,28 @@ private Q_SLOTS:
                                         .arg(size.height())));
             }
 
+            shoot(window.get(), QStringLiteral("bench-%1x%2").arg(size.width()).arg(size.height()));
+
             // The Tune dock: what a round found (round best, best so far, τ) reads first.
+            // Rounds as a PoCL run of unsharp_mask gives them: a best found in round 2.
             TunePanel *tune = window->tunePanel();
-            TuneRound r;
-            r.model = "analytic";
-            r.measured = 4;
-            r.roundBestMs = r.bestMs = 0.4729;
-            r.tau = 0.5;
-            tune->addRound(r);
+            double best = INFINITY;
+            for (const double roundBest : {0.4729, 0.2891, 0.3104}) {
+                TuneRound r;
+                r.round = tune->model()->rowCount();
+                r.model = r.round == 0 ? "analytic" : "learned";
+                r.measured = 4;
+                r.roundBestMs = roundBest;
+                r.bestMs = best = std::min(best, roundBest);
+                r.tau = 0.5 - 0.2 * r.round;
+                for (int k = 0; k < 4; ++k)
+                    r.predictedVsMeasured.emplace_back(0.05 + 0.03 * k + 0.01 * r.round,
+                                                       roundBest * (1 + 0.15 * k));
+                tune->addRound(r);
+            }
             QVERIFY(window->raiseDock(QStringLiteral("Tune")));
             QTest::qWait(50);
+            shoot(window.get(), QStringLiteral("tune-%1x%2").arg(size.width()).arg(size.height()));
             QTableView *rounds = tune->table();
             QHeaderView *header = rounds->horizontalHeader();
             for (int c : {int(TuneRoundsModel::RoundColumn), int(TuneRoundsModel::RoundBestColumn),
@@ -303,6 +408,19 @@ private Q_SLOTS:
                          qPrintable(QStringLiteral("column %1 at %2").arg(c).arg(size.width())));
             }
             QVERIFY(!tune->runnerTable()->isVisible());
+            // The charts' legends ("best so far", "round best", each round with its τ) whole:
+            // each has the room it asks for.
+            for (QChartView *chart :
+                 {tune->charts()->bestChart(), tune->charts()->scatterChart()}) {
+                const QLegend *legend = chart->chart()->legend();
+                const QSizeF wanted = legend->effectiveSizeHint(Qt::PreferredSize);
+                QVERIFY2(legend->isVisible() && legend->geometry().width() + 0.5 >= wanted.width(),
+                         qPrintable(QStringLiteral("%1: legend %2 px of %3 at %4")
+                                        .arg(chart->chart()->title())
+                                        .arg(legend->geometry().width())
+                                        .arg(wanted.width())
+                                        .arg(size.width())));
+            }
         }
     }
 
@@ -325,6 +443,20 @@ private Q_SLOTS:
         const QList<QTreeWidgetItem *> found =
             tree->findItems(QStringLiteral("In the pre-pass"), Qt::MatchExactly);
         QCOMPARE(found.size(), 1);
+        // Steps counted from 1, as the Timeline's rows.
+        QCOMPARE(found[0]->text(1),
+                 QStringLiteral("costed and beaten at step %1").arg(pre->step + 1));
+        const QList<QTreeWidgetItem *> every =
+            tree->findItems(QStringLiteral("Every pass"), Qt::MatchExactly);
+        QCOMPARE(every.size(), 1);
+        QCOMPARE(every[0]->childCount(), int(result->passes.size()));
+        for (int i = 0; i < every[0]->childCount(); ++i) {
+            const int step = result->passes[size_t(i)].step;
+            if (step >= 0)
+                QVERIFY2(every[0]->child(i)->text(1).endsWith(
+                             QStringLiteral(" at step %1").arg(step + 1)),
+                         qPrintable(every[0]->child(i)->text(1)));
+        }
         QStringList shown;
         for (int i = 0; i < found[0]->childCount(); ++i)
             shown << found[0]->child(i)->text(0) + QLatin1Char('=') + found[0]->child(i)->text(1);
@@ -334,6 +466,45 @@ private Q_SLOTS:
                      shown.contains(QStringLiteral("Cost to beat=") +
                                     QString::number(pre->cutoff, 'g', 5) + QStringLiteral(" ms")),
                  qPrintable(shown.join('|')));
+    }
+
+    void anUnusableDatabaseIsSaidUntilDismissed() {
+        // --db on a text file: the benchmark goes on without recording, and both the Benchmark
+        // dock and the line above the DAG say so after the run has ended.
+        QTemporaryDir dir;
+        const QString notes = dir.filePath(QStringLiteral("notes.txt"));
+        QFile file(notes);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("these are notes, not a database\n");
+        file.close();
+        DatabaseSetting::overrideForThisRun(notes);
+        auto window = shownWindow(QSize(1280, 720));
+        QVERIFY(window);
+        window->loadPipeline({"stencil_chain", "", {"length=2", "width=64", "height=64"}}, 10000);
+        SearchController *search = window->searchController();
+        QTRY_VERIFY_WITH_TIMEOUT(search->searchFinished() && window->isSettled(), 120000);
+        BenchmarkController *bench = window->benchCoordinator()->controller();
+        QSignalSpy finished(bench, &BenchmarkController::finished);
+        Q_EMIT window->benchPanel()->runRequested(window->benchPanel()->settings());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        DatabaseSetting::overrideForThisRun(QString());
+        const QString said = window->benchPanel()->notRecordedText();
+        QVERIFY2(said.startsWith(QStringLiteral("Not recording measurements: ")) &&
+                     said.contains(QStringLiteral("measurement database")),
+                 qPrintable(said));
+        QVERIFY(window->benchPanel()
+                    ->findChild<QLabel *>(QStringLiteral("benchNotRecorded"))
+                    ->isVisible());
+        QCOMPARE(window->errorBar()->message(), said);
+        QVERIFY(window->errorBar()->isVisible());
+        // The result was measured all the same.
+        QCOMPARE(window->benchPanel()->model()->candidateCount(), 1);
+        QCOMPARE(window->benchPanel()
+                     ->model()
+                     ->index(0, BenchResultsModel::CorrectColumn)
+                     .data()
+                     .toString(),
+                 QStringLiteral("yes"));
     }
 
     void anErrorStaysUntilDismissed() {

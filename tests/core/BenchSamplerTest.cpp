@@ -42,7 +42,7 @@ TEST(BenchSampler, BeamThenGreedyCandidatesAreDistinctAndDeterministic) {
     auto dag = smallChain();
     const CandidateSet a = sampleCandidates(dag, smallOptions());
     ASSERT_GE(a.candidates.size(), 3u);
-    EXPECT_EQ(a.candidates[0].label, "beam#0");
+    EXPECT_EQ(a.candidates[0].label, "result"); // the search's result first
     std::set<std::string> schedules;
     double previousBeam = 0;
     for (const BenchCandidate &c : a.candidates) {
@@ -50,7 +50,7 @@ TEST(BenchSampler, BeamThenGreedyCandidatesAreDistinctAndDeterministic) {
         EXPECT_TRUE(std::isfinite(c.predicted) && c.predicted > 0) << c.label;
         EXPECT_LT(c.predicted, 1e5) << c.label << ": a dropout factor leaked into the prediction";
         EXPECT_TRUE(schedules.insert(scheduleToJson(*c.state).dump()).second) << c.label;
-        if (c.label.rfind("beam#", 0) == 0) {
+        if (c.label == "result" || c.label.rfind("beam#", 0) == 0) {
             EXPECT_GE(c.predicted, previousBeam);
             previousBeam = c.predicted;
         }
@@ -76,4 +76,39 @@ TEST(BenchSampler, DropoutChangesGreedyResults) {
     // With heavy dropout the greedy searches wander more: at least as many distinct results.
     EXPECT_GE(dropped.candidates.size(), plain.candidates.size());
     EXPECT_GE(dropped.candidates.size(), 2u);
+}
+
+// Candidates are named as the GUI's Beam dock lists them: the search's result, then the final
+// beam's rows by their index (read from 1: "beam#2" is the dock's row 3), whatever order the
+// predicted costs take them in.
+TEST(BenchSampler, TopOfBeamNamesTheResultAndTheBeamsRows) {
+    auto dag = smallChain();
+    SearchEngine engine(dag, smallOptions().search);
+    engine.run();
+    const BeamEntry *result = engine.best();
+    ASSERT_TRUE(result && result->state->complete());
+    const std::vector<BeamEntry> &beam = engine.lastStep()->beam;
+    const std::vector<BenchCandidate> top = topOfBeam(result, beam, 4, 1.0);
+    ASSERT_GE(top.size(), 3u);
+    EXPECT_EQ(top[0].label, "result");
+    EXPECT_EQ(top[0].state, result->state);
+    const std::string resultJson = scheduleToJson(*result->state).dump();
+    for (size_t i = 1; i < top.size(); ++i) {
+        ASSERT_EQ(top[i].label.rfind("beam#", 0), 0u) << top[i].label;
+        const size_t row = std::stoul(top[i].label.substr(5));
+        ASSERT_LT(row, beam.size());
+        EXPECT_EQ(top[i].state, beam[row].state) << top[i].label;
+        EXPECT_EQ(top[i].predicted, beam[row].cost.total) << top[i].label;
+        EXPECT_GE(top[i].predicted, top[i - 1].predicted) << top[i].label;
+        EXPECT_NE(scheduleToJson(*top[i].state).dump(), resultJson) << "the result twice";
+    }
+    // Without the result (the Measure box's "best of the beam"): the beam's cheapest row.
+    const std::vector<BenchCandidate> one = topOfBeam(nullptr, beam, 1, 1.0);
+    ASSERT_EQ(one.size(), 1u);
+    size_t cheapest = 0;
+    for (size_t r = 1; r < beam.size(); ++r) {
+        if (beam[r].state->complete() && beam[r].cost.total < beam[cheapest].cost.total)
+            cheapest = r;
+    }
+    EXPECT_EQ(one[0].label, "beam#" + std::to_string(cheapest));
 }

@@ -29,11 +29,12 @@ echo "(bench took ${elapsed} s)"
 [ "$rc" -eq 0 ] || fail "bench exited with $rc: $(tail -n 3 "$tmp/err")"
 
 # Rows: "  label  predicted  median  regs  spills  correct  search  [failure]".
-rows=$(grep -E '^[* ] (beam|greedy|baseline:)' "$tmp/out")
+rows=$(grep -E '^[* ] (result|beam|greedy|baseline:)' "$tmp/out")
 count=$(printf '%s\n' "$rows" | grep -c .)
 [ "$count" -ge 5 ] || fail "expected at least 5 rows (3+ candidates, 3 baselines), got $count"
-# Candidates are named from 1 in the table ("beam #1"), as in the GUI; JSON keeps "beam#0".
-for label in baseline:naive baseline:anderson2021 baseline:anderson2021-paper "beam #1"; do
+# The search's result first, then the final beam's rows as the GUI's Beam dock numbers them,
+# from 1 in the table ("beam #2"; JSON keeps "beam#1").
+for label in baseline:naive baseline:anderson2021 baseline:anderson2021-paper result; do
     printf '%s\n' "$rows" | grep -q " $label " || fail "no row for $label"
 done
 while read -r line; do

@@ -91,7 +91,7 @@ rc=$?
 [ "$rc" -eq 0 ] || fail "bench with a corrupt database exited with $rc"
 [ "$(lines "$tmp/c.err")" -eq 1 ] || fail "corrupt database: stderr is not one line: $(cat "$tmp/c.err")"
 grep -q "measurement database" "$tmp/c.err" || fail "corrupt database: $(cat "$tmp/c.err")"
-grep -q "beam #1" "$tmp/c.out" || fail "corrupt database: no benchmark table"
+grep -q "result" "$tmp/c.out" || fail "corrupt database: no benchmark table"
 cmp -s "$tmp/corrupt.sqlite" "$tmp/corrupt.orig" || fail "the corrupt file was modified"
 
 # 8. Bad arguments: one line on stderr, non-zero exit.

@@ -64,7 +64,7 @@ except ValueError:
     print("no JSON report"); sys.exit(0)
 rows = report.get("candidates", []) + report.get("baselines", [])
 bad = [f'{r["label"]}: {r["failure"]}' for r in rows if not r.get("correct")]
-beam = [r for r in rows if r["label"].startswith("beam")]
+beam = [r for r in rows if r["label"] == "result" or r["label"].startswith("beam")]
 if bad:
     print("; ".join(bad))
 elif len(beam) < 1 or not any(r["label"] == "baseline:naive" for r in rows):
@@ -82,20 +82,20 @@ done
 echo "(generators took $(( $(date +%s) - start )) s)"
 
 # A candidate of a Python pipeline whose device run crashes is triaged on this host: a wrapper
-# kills beam#0's worker run by SIGSEGV; the triage and the kernel build alone run the real worker.
+# kills the result's worker run by SIGSEGV; the triage and the kernel build alone run the real worker.
 worker=$(dirname "$cli")/../worker/beamscope-worker
 cat >"$tmp/crash-worker.sh" <<SCRIPT
 #!/bin/sh
 case "\$1" in --*) exec "$worker" "\$@" ;; esac
-grep -q '"label":"beam#0"' "\$1" && kill -SEGV \$\$
+grep -q '"label":"result"' "\$1" && kill -SEGV \$\$
 exec "$worker" "\$@"
 SCRIPT
 chmod +x "$tmp/crash-worker.sh"
 "$cli" bench py_blur --generator-py "$data/blur.py" --device opencl --mode topk --top 1 --beam 2 \
     --passes 1 --repeats 1 --warmup 0 --worker "$tmp/crash-worker.sh" --no-db >"$tmp/triage" \
     2>"$tmp/err" || fail "py_blur with a crashing worker: $(tail -n 3 "$tmp/err")"
-# The table names candidates from 1 ("beam #1" is JSON's beam#0).
-grep -q "beam #1 .*crash: signal 11 (Segmentation fault); triage: device toolchain crashed (correct on the host with bounds checks" \
+# The table names the search's result "result", as the GUI's Benchmark dock does.
+grep -q "result .*crash: signal 11 (Segmentation fault); triage: device toolchain crashed (correct on the host with bounds checks" \
     "$tmp/triage" || fail "py_blur: no triaged crash: $(grep -i crash "$tmp/triage")"
 grep -q "greedy #1 .* true " "$tmp/triage" || fail "py_blur: greedy #1 not correct beside the crash"
 echo "PASS: py_blur's crashed candidate triaged on the host ($(grep -o "triage: [a-z ]*[a-z]" "$tmp/triage"))"

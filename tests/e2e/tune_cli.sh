@@ -36,7 +36,7 @@ j = json.load(open(sys.argv[1]))
 assert len(j["rounds"]) == 2, j["rounds"]
 assert sum(r["measured"] for r in j["rounds"]) == 8, [r["measured"] for r in j["rounds"]]
 assert j["best"] and j["best"]["correct"] is True, j["best"]
-assert j["one_shot"] and j["one_shot"]["label"] == "r0:beam#0", j["one_shot"]
+assert j["one_shot"] and j["one_shot"]["label"] == "r0:result", j["one_shot"]
 assert j["best"]["measured_ms"]["median"] <= j["one_shot"]["measured_ms"]["median"]
 assert j["rounds"][1]["model"] == "learned", j["rounds"][1]["model"]
 assert j["model_path"], "no model written"
@@ -87,7 +87,7 @@ grep -q "resuming r after round 1" "$tmp/resume.err" || fail "resume did not say
 n=$(records "$tmp/r.sqlite")
 u=$(unique_schedules "$tmp/r.sqlite")
 [ "$n" = "$u" ] || fail "resume measured a schedule twice ($n records, $u schedules)"
-# The one-shot choice searched again on resume is round 0's beam#0: reused, not measured.
+# The one-shot choice searched again on resume is round 0's result: reused, not measured.
 [ "$n" = "8" ] || fail "after resume: expected 8 records, got $n"
 
 # 4. Ctrl-C: stop a run mid-round; every row it reported is in the database, none twice.

@@ -70,7 +70,7 @@ except ValueError:
 rows = report.get("candidates", []) + report.get("baselines", [])
 bad = [f'{r["label"]}: {r["failure"]}' for r in rows if not r.get("correct")]
 greedy = [r for r in rows if r["label"].startswith("greedy")]
-beam = [r for r in rows if r["label"].startswith("beam")]
+beam = [r for r in rows if r["label"] == "result" or r["label"].startswith("beam")]
 if bad:
     print("; ".join(bad))
 elif not beam or not greedy or not any(r["label"] == "baseline:naive" for r in rows):

@@ -181,7 +181,7 @@ grep -qF "crash: signal 11 (Segmentation fault) — no result file; slurm: FAILE
     --slurm-compile job --slurm-worker "$tmp/crash-worker.sh" --db "$tmp/e.sqlite" \
     >"$tmp/e.out" 2>"$tmp/e.err"
 grep -qF "$toolchain" "$tmp/e.out" || fail "--slurm-compile job: no triaged crash: $(tail -n 3 "$tmp/e.err")"
-[ "$(verdicts "$tmp/e.sqlite")" = "[('beam#0', 'device toolchain crashed'), ('greedy#0', '')]" ] ||
+[ "$(verdicts "$tmp/e.sqlite")" = "[('greedy#0', ''), ('result', 'device toolchain crashed')]" ] ||
     fail "--slurm-compile job: crash_verdict column: $(verdicts "$tmp/e.sqlite")"
 # Interrupted while the triage runs (it sleeps): exit 130 at once, the crash without a verdict.
 "$cli" tune "${pipe[@]}" --rounds 1 --batch 2 "${own[@]}" --slurm-dir "$tmp/crash-cancel" \
@@ -199,7 +199,7 @@ rc=$?
 [ "$rc" -eq 130 ] || fail "run interrupted during a triage exited with $rc: $(tail -n 2 "$tmp/f.err")"
 sleep 0.2
 kill -0 "$(cat "$tmp/triage.pid" 2>/dev/null)" 2>/dev/null && fail "the triage outlived the interrupted run"
-verdicts "$tmp/f.sqlite" | grep -qF "('r0:beam#0', '')" || fail "interrupted triage: $(verdicts "$tmp/f.sqlite")"
+verdicts "$tmp/f.sqlite" | grep -qF "('r0:result', '')" || fail "interrupted triage: $(verdicts "$tmp/f.sqlite")"
 grep -q "triage:" "$tmp/f.err" && fail "a verdict after the interrupt: $(grep triage: "$tmp/f.err")"
 [ "$(queued)" = "0" ] || fail "jobs left in the queue after the interrupted triage"
 

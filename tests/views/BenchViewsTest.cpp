@@ -9,6 +9,7 @@
 #include "views/benchmark/PredictedMeasuredChart.h"
 
 #include <QAbstractItemModelTester>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTest>
 
@@ -62,19 +63,24 @@ private Q_SLOTS:
         failed.failure = "hang: timed out after 120 s";
         model.addMeasurement(failed, false);
         model.addMeasurement(row("greedy#0", 0.9, 2.0, false), false);
+        Measurement reused = row("result", 0.4, 1.1, true);
+        reused.reused = true; // taken from the measurement database, not run again
+        model.addMeasurement(reused, false);
 
-        QCOMPARE(model.rowCount(), 4);
-        QCOMPARE(model.candidateCount(), 3);
+        QCOMPARE(model.rowCount(), 5);
+        QCOMPARE(model.candidateCount(), 4);
         QCOMPARE(model.baselineCount(), 1);
         // A CLI report's 0-based labels read from 1, as the Beam dock counts.
         QCOMPARE(cell(model, 0, BenchResultsModel::ScheduleColumn), QStringLiteral("beam #1"));
         QCOMPARE(cell(model, 1, BenchResultsModel::ScheduleColumn), QStringLiteral("beam #2"));
-        QCOMPARE(cell(model, 3, BenchResultsModel::ScheduleColumn), QStringLiteral("naive"));
-        QCOMPARE(cell(model, 3, BenchResultsModel::KindColumn), QStringLiteral("baseline"));
+        QCOMPARE(cell(model, 3, BenchResultsModel::ScheduleColumn),
+                 QStringLiteral("result (reused)"));
+        QCOMPARE(cell(model, 4, BenchResultsModel::ScheduleColumn), QStringLiteral("naive"));
+        QCOMPARE(cell(model, 4, BenchResultsModel::KindColumn), QStringLiteral("baseline"));
         QCOMPARE(cell(model, 2, BenchResultsModel::KindColumn), QStringLiteral("greedy"));
         QCOMPARE(cell(model, 0, BenchResultsModel::MeasuredColumn), QStringLiteral("1.25"));
-        QCOMPARE(cell(model, 3, BenchResultsModel::PredictedColumn), QString());
-        QCOMPARE(cell(model, 3, BenchResultsModel::SearchColumn), QStringLiteral("0.2"));
+        QCOMPARE(cell(model, 4, BenchResultsModel::PredictedColumn), QString());
+        QCOMPARE(cell(model, 4, BenchResultsModel::SearchColumn), QStringLiteral("0.2"));
         QCOMPARE(cell(model, 0, BenchResultsModel::CorrectColumn), QStringLiteral("yes"));
         QCOMPARE(cell(model, 2, BenchResultsModel::CorrectColumn), QStringLiteral("NO"));
         QCOMPARE(cell(model, 1, BenchResultsModel::FailureColumn),
@@ -86,11 +92,17 @@ private Q_SLOTS:
                     .toString()
                     .endsWith(" ms"));
         // Measured candidates are points (the failed one is not); the baseline is a line.
-        QCOMPARE(chart.candidatePointCount(), 2);
+        QCOMPARE(chart.candidatePointCount(), 3);
         QCOMPARE(chart.baselineLineCount(), 1);
 
         model.setChosen(0);
-        QVERIFY(cell(model, 0, BenchResultsModel::ScheduleColumn).startsWith(QStringLiteral("★")));
+        // In words: ★ marks the search's result in the Beam dock.
+        QCOMPARE(cell(model, 0, BenchResultsModel::ScheduleColumn),
+                 QStringLiteral("beam #1 (chosen)"));
+        model.setChosen(3);
+        QCOMPARE(cell(model, 3, BenchResultsModel::ScheduleColumn),
+                 QStringLiteral("result (reused, chosen)"));
+        model.setChosen(0);
         QCOMPARE(model.chosenRow(), 0);
         QVERIFY(model.data(model.index(0, 0), Qt::FontRole).value<QFont>().bold());
     }
@@ -145,6 +157,10 @@ private Q_SLOTS:
         report->device.kind = DeviceKind::OpenCL;
         report->device.openclType = "CPU";
         panel.showReport(report);
+        QCOMPARE(panel.findChildren<QProgressBar *>().size(), 1);
+        const QProgressBar *progress = panel.findChild<QProgressBar *>();
+        QVERIFY2(progress->format().startsWith(QStringLiteral("done: 2 rows in ")),
+                 qPrintable(progress->format()));
         QVERIFY2(panel.verdictText().contains(QStringLiteral("2.50× faster than naive")),
                  qPrintable(panel.verdictText()));
         QVERIFY2(
@@ -154,6 +170,11 @@ private Q_SLOTS:
         QCOMPARE(panel.model()->rowCount(), 2);
         QCOMPARE(panel.model()->chosenRow(), 0);
         QVERIFY(panel.runButton()->isEnabled());
+        auto one = std::make_shared<BenchReport>(*report);
+        one->baselines.clear();
+        panel.showReport(one);
+        QVERIFY2(progress->format().startsWith(QStringLiteral("done: 1 row in ")),
+                 qPrintable(progress->format())); // not "1 rows"
         panel.showReport(nullptr);
         QCOMPARE(panel.model()->rowCount(), 0);
     }

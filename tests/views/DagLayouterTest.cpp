@@ -124,6 +124,19 @@ private Q_SLOTS:
         pin.location = ComputeKind::Root;
         hub.setPins({pin});
         QVERIFY(view.nodeItem(step->node)->decoration().pinned);
+
+        // A Func frozen by the pre-pass and not yet reached reads as such, not "unscheduled"
+        // under its FROZEN badge (issue 35).
+        DagNodeItem *item = view.nodeItem(step->node);
+        DagNodeItem::Decoration frozen;
+        frozen.frozen = true;
+        item->setDecoration(frozen);
+        QVERIFY2(item->subtitle().endsWith(QStringLiteral(" · as pre-pass")),
+                 qPrintable(item->subtitle()));
+        frozen.frozen = false;
+        item->setDecoration(frozen);
+        QVERIFY2(item->subtitle().endsWith(QStringLiteral(" · unscheduled")),
+                 qPrintable(item->subtitle()));
     }
 };
 

@@ -14,6 +14,7 @@
 #include "views/history/TimelinePanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
 #include <QFont>
 #include <QHeaderView>
 #include <QScrollBar>
@@ -21,6 +22,7 @@
 #include <QSlider>
 #include <QTest>
 #include <QTreeView>
+#include <QValueAxis>
 
 using namespace beamscope;
 
@@ -341,6 +343,22 @@ private Q_SLOTS:
         QCOMPARE(chart.shownStep(), 7);
         chart.clear();
         QCOMPARE(chart.shownStep(), -1);
+    }
+
+    void theStepAxisEndsNearTheLastStep() {
+        // local_laplacian's 510 steps: the axis runs to 600 by 200, not to 1000 (issue 35).
+        BestCostChart chart;
+        chart.resize(640, 360);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        for (int k = 0; k < 510; ++k)
+            chart.addPoint(k, k / 102, 135.0 - 0.1 * (k % 102));
+        QTRY_COMPARE(chart.pointCount(), 510);
+        const auto *steps = qobject_cast<QValueAxis *>(chart.chart()->axes(Qt::Horizontal).front());
+        QVERIFY(steps);
+        QCOMPARE(steps->min(), 0.0);
+        QCOMPARE(steps->max(), 600.0);
+        QCOMPARE(steps->tickCount(), 4);
     }
 };
 

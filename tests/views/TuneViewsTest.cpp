@@ -8,9 +8,12 @@
 #include "views/tune/TuneRoundsModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QChart>
+#include <QChartView>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <QValueAxis>
 
 using namespace beamscope;
 
@@ -82,12 +85,35 @@ private Q_SLOTS:
                              {})); // a round with no correct row: no best point
         model.addRound(round(2, 1.5, 1.5, 0.6, {{1, 1.5}}));
         QCOMPARE(charts.bestPointCount(), 2);
+        // Axes end on round numbers with round ticks, 4 at most in a short dock: the best
+        // (1.5-2 ms, padded 8%) runs 1 to 2.5 by 0.5, the measured times (1.5-3 ms) 1 to 4 by 1.
+        const auto yAxis = [](QChartView *view) {
+            return qobject_cast<QValueAxis *>(view->chart()->axes(Qt::Vertical).front());
+        };
+        const QValueAxis *bestY = yAxis(charts.bestChart());
+        QCOMPARE(bestY->min(), 1.0);
+        QCOMPARE(bestY->max(), 2.5);
+        QCOMPARE(bestY->tickCount(), 4);
+        const QValueAxis *measuredY = yAxis(charts.scatterChart());
+        QCOMPARE(measuredY->min(), 1.0);
+        QCOMPARE(measuredY->max(), 4.0);
+        QCOMPARE(measuredY->tickCount(), 4);
         QCOMPARE(charts.scatterNames(),
                  QStringList({QStringLiteral("round 1 (τ 0.50)"), QStringLiteral("round 2 (τ -)"),
                               QStringLiteral("round 3 (τ 0.60)")}));
         model.clear();
         QCOMPARE(charts.bestPointCount(), 0);
         QVERIFY(charts.scatterNames().isEmpty());
+        // Two bests equal to three digits (0.28612, 0.28608 ms): ticks at least 0.01 apart, so
+        // that their three-digit labels differ (a run on PoCL read "0.286" twice).
+        model.addRound(round(0, 0.28612, 0.28612, 0.1, {}));
+        model.addRound(round(1, 0.28608, 0.28608, 0.1, {}));
+        const QValueAxis *tinyY = yAxis(charts.bestChart());
+        QVERIFY2((tinyY->max() - tinyY->min()) / (tinyY->tickCount() - 1) >= 0.01 - 1e-12,
+                 qPrintable(QStringLiteral("%1 to %2 in %3 ticks")
+                                .arg(tinyY->min())
+                                .arg(tinyY->max())
+                                .arg(tinyY->tickCount())));
     }
 
     void panelButtonsAndResume() {

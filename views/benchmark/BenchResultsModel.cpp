@@ -142,11 +142,16 @@ QVariant BenchResultsModel::display(const Measurement &m, int row, int column) c
     const bool baseline = isBaseline(row);
     switch (column) {
     case ScheduleColumn: {
-        // From 1, as the Beam dock: a CLI or tune report's "beam#0" reads "beam #1".
+        // From 1, as the Beam dock's rows: "beam#0" reads "beam #1".
         QString name = baseline ? baselineDisplayName(m)
                                 : QString::fromStdString(candidateLabelInWords(m.label));
-        if (m.reused) name += tr(" (reused)");
-        return row == m_chosen ? QStringLiteral("★ ") + name : name;
+        // "chosen" in words: ★ is the search's result in the Beam dock and the Timeline.
+        QStringList notes;
+        if (m.reused) notes << tr("reused");
+        if (row == m_chosen) notes << tr("chosen");
+        return notes.isEmpty() ? name
+                               : name + QStringLiteral(" (") + notes.join(QStringLiteral(", ")) +
+                                     QLatin1Char(')');
     }
     case KindColumn:
         return kindOf(m, baseline);

@@ -35,6 +35,9 @@ public:
     int node() const { return m_node; }
     void setDecoration(const Decoration &decoration);
     const Decoration &decoration() const { return m_decoration; }
+    /// The line under the name: "1 stage · inline"; "as pre-pass" for a frozen Func the pass
+    /// has not reached yet; "input".
+    QString subtitle() const;
 
     QRectF boundingRect() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
@@ -42,7 +45,6 @@ public:
 private:
     void paintBadge(QPainter *painter, const QString &text, const QColor &color,
                     qreal &right) const;
-    QString subtitle() const;
 
     int m_node;
     QString m_name;

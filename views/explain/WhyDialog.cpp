@@ -25,6 +25,11 @@ QString passName(int pass) {
     return pass == 0 ? QObject::tr("pre-pass") : QObject::tr("pass %1").arg(pass);
 }
 
+/// "%1 at step N" for a step index, counted from 1 as the Timeline counts its rows.
+QString atStep(const QString &what, int step) {
+    return step < 0 ? what : QObject::tr("%1 at step %2").arg(what).arg(step + 1);
+}
+
 } // namespace
 
 QString whyVerdictTitle(WhyVerdict v) {
@@ -127,12 +132,10 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
     m_table->clear();
     if (!result) return;
     const WhyAnswer &a = result->answer;
-    m_headline->setText(tr("%1 %2: %3 at step %4 (%5)")
+    m_headline->setText(tr("%1 %2: %3 (%4)")
                             .arg(QString::fromStdString(result->func),
                                  QString::fromStdString(result->decision),
-                                 whyVerdictTitle(a.verdict))
-                            .arg(a.step)
-                            .arg(passName(a.pass)));
+                                 atStep(whyVerdictTitle(a.verdict), a.step), passName(a.pass)));
     m_detail->setText(QString::fromStdString(a.detail));
     auto item = [this](QTreeWidgetItem *parent, const QString &what, const QString &value) {
         return addItem(parent, what, value);
@@ -150,10 +153,9 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
     const WhyAnswer *settled =
         a.verdict == WhyVerdict::NotReached ? prePassCosts(*result) : nullptr;
     if (settled && settled != &a) {
-        QTreeWidgetItem *pre = item(nullptr, tr("In the pre-pass"),
-                                    tr("%1 at step %2")
-                                        .arg(whyVerdictTitle(settled->verdict).toLower())
-                                        .arg(settled->step));
+        QTreeWidgetItem *pre =
+            item(nullptr, tr("In the pre-pass"),
+                 atStep(whyVerdictTitle(settled->verdict).toLower(), settled->step));
         pre->setToolTip(1, QString::fromStdString(settled->detail));
         addCosts(pre, *settled, *result);
         pre->setExpanded(true);
@@ -170,8 +172,7 @@ void WhyDialog::showAnswer(const std::shared_ptr<const WhyResult> &result) {
     QTreeWidgetItem *passes = item(nullptr, tr("Every pass"), QString());
     for (const WhyAnswer &p : result->passes) {
         QTreeWidgetItem *i =
-            item(passes, passName(p.pass),
-                 tr("%1 at step %2").arg(whyVerdictTitle(p.verdict).toLower()).arg(p.step));
+            item(passes, passName(p.pass), atStep(whyVerdictTitle(p.verdict).toLower(), p.step));
         i->setToolTip(1, QString::fromStdString(p.detail));
     }
     passes->setExpanded(true);

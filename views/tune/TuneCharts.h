@@ -27,8 +27,9 @@ public:
     QChartView *scatterChart() const { return m_scatter; }
 
 protected:
-    /// Legends go beside the plots when the charts are short (a laptop's bottom dock), below
-    /// them otherwise, so that "best so far" and each round's τ stay on screen.
+    /// The scatter's legend (a line per round) goes beside the plot when the charts are short (a
+    /// laptop's bottom dock), below it otherwise, so that each round's τ stays on screen; the
+    /// best chart's two entries are always above its plot.
     void resizeEvent(QResizeEvent *event) override;
 
 private:

@@ -104,10 +104,13 @@ TunePanel::TunePanel(QWidget *parent)
     split->addWidget(m_table);
     split->addWidget(m_charts);
     split->addWidget(m_runnerTable);
-    split->setStretchFactor(0, 2);
+    // The table's first columns (round, round best, best, τ) and the charts' legends whole on a
+    // laptop's 1280 px: the charts take most of the width, the table scrolls to its later
+    // columns.
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 1);
-    split->setSizes({480, 620, 300});
+    split->setSizes({280, 720, 300});
     split->setChildrenCollapsible(false);
 
     auto *layout = new QVBoxLayout(this);
