@@ -101,13 +101,8 @@ QWidget *BenchPanel::createControls() {
     // Wraps onto a second line when the dock is narrow (a laptop screen).
     auto *row = new FlowLayout(controls, 10);
     row->setContentsMargins(0, 0, 0, 0);
-    m_device = new QComboBox;
-    m_device->addItem(tr("auto"), int(DevicePreference::Auto));
-    m_device->addItem(tr("OpenCL"), int(DevicePreference::OpenCL));
-    m_device->addItem(tr("CUDA"), int(DevicePreference::Cuda));
-    m_device->addItem(tr("none (compile only)"), int(DevicePreference::None));
-    m_device->setToolTip(tr("Where candidates run: auto picks CUDA, else OpenCL, else compiles "
-                            "only (registers and spills, no times)"));
+    createDeviceChoice(true, tr("Where candidates run: auto picks CUDA, else OpenCL, else "
+                                "compiles only (registers and spills, no times)"));
     m_mode = new QComboBox;
     // In BenchPick's order: the search's result first, as Export saves it and the CLI's
     // bench measures it.
@@ -157,17 +152,13 @@ QWidget *BenchPanel::createControls() {
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &BenchPanel::updateEnabled);
     connect(m_run, &QPushButton::clicked, this, [this] { Q_EMIT runRequested(settings()); });
-    connect(m_cancel, &QPushButton::clicked, this, [this] {
-        m_cancel->setEnabled(false);
-        m_progress->setFormat(tr("cancelling…"));
-        Q_EMIT cancelRequested();
-    });
+    makeStopButton(m_cancel, tr("cancelling…"), [this] { Q_EMIT cancelRequested(); });
     return controls;
 }
 
 BenchSettings BenchPanel::settings() const {
     BenchSettings s;
-    s.device = DevicePreference(m_device->currentData().toInt());
+    s.device = chosenDevice();
     s.pick = BenchPick(m_mode->currentIndex());
     s.count = s.pick == BenchPick::TopK ? m_count->value() : 1;
     s.greedySamples = m_greedy->value();
@@ -179,7 +170,7 @@ BenchSettings BenchPanel::settings() const {
 }
 
 void BenchPanel::setSettings(const BenchSettings &s) {
-    m_device->setCurrentIndex(std::max(0, m_device->findData(int(s.device))));
+    chooseDevice(s.device);
     m_mode->setCurrentIndex(int(s.count > 1 ? BenchPick::TopK : s.pick));
     if (s.count > 1) m_count->setValue(s.count);
     m_greedy->setValue(s.greedySamples);

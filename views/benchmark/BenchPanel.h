@@ -94,7 +94,6 @@ private:
 
     BenchResultsModel *m_model;
     PredictedMeasuredChart *m_chart;
-    QComboBox *m_device;
     QComboBox *m_mode;
     QSpinBox *m_count;
     QSpinBox *m_greedy;

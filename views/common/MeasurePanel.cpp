@@ -4,10 +4,12 @@
 #include "views/runner/RunnerChoice.h"
 #include "views/runner/RunnerProgressModel.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -55,6 +57,33 @@ RunnerChoice *MeasurePanel::createRunnerChoice() {
     connect(m_runner, &RunnerChoice::settingsChanged, this, showJobs);
     showJobs(m_runner->settings());
     return m_runner;
+}
+
+QComboBox *MeasurePanel::createDeviceChoice(bool compileOnly, const QString &toolTip) {
+    m_device = new QComboBox;
+    m_device->addItem(tr("auto"), int(DevicePreference::Auto));
+    m_device->addItem(tr("OpenCL"), int(DevicePreference::OpenCL));
+    m_device->addItem(tr("CUDA"), int(DevicePreference::Cuda));
+    if (compileOnly) m_device->addItem(tr("none (compile only)"), int(DevicePreference::None));
+    m_device->setToolTip(toolTip);
+    return m_device;
+}
+
+DevicePreference MeasurePanel::chosenDevice() const {
+    return DevicePreference(m_device->currentData().toInt());
+}
+
+void MeasurePanel::chooseDevice(DevicePreference device) {
+    m_device->setCurrentIndex(std::max(0, m_device->findData(int(device))));
+}
+
+void MeasurePanel::makeStopButton(QPushButton *button, const QString &progressText,
+                                  std::function<void()> stop) {
+    connect(button, &QPushButton::clicked, this, [this, button, progressText, stop] {
+        button->setEnabled(false);
+        m_progress->setFormat(progressText);
+        stop();
+    });
 }
 
 void MeasurePanel::arrange(QWidget *controls, QWidget *chart, const QList<int> &stretch,

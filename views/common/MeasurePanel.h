@@ -6,6 +6,7 @@
 // TunePanel add their own controls and lines; neither runs anything itself.
 #pragma once
 
+#include "measure/DeviceDetect.h"
 #include "measure/MeasurementRunner.h"
 #include "views/runner/RunnerSettings.h"
 
@@ -13,7 +14,11 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
 class QAbstractItemModel;
+class QComboBox;
+class QPushButton;
 class QLabel;
 class QProgressBar;
 class QTableView;
@@ -59,6 +64,15 @@ protected:
     /// jobs table side by side (`stretch` factors, initial `sizes`); the result line; `below`.
     void arrange(QWidget *controls, QWidget *chart, const QList<int> &stretch,
                  const QList<int> &sizes, QWidget *below = nullptr);
+    /// The device choice, made once: auto, OpenCL, CUDA and, with `compileOnly`, none. The
+    /// caller places it among its controls.
+    QComboBox *createDeviceChoice(bool compileOnly, const QString &toolTip);
+    DevicePreference chosenDevice() const;
+    void chooseDevice(DevicePreference device);
+    /// `button` stops the run: it disables itself, the progress bar says `progressText`, then
+    /// `stop` runs (it emits the panel's request).
+    void makeStopButton(QPushButton *button, const QString &progressText,
+                        std::function<void()> stop);
     /// The run failed: the progress bar says so, the result line says `line`.
     void showFailure(const QString &line);
     /// Enables the controls for m_available and m_busy.
@@ -67,6 +81,7 @@ protected:
     QTableView *m_table;
     QProgressBar *m_progress;
     RunnerChoice *m_runner = nullptr;
+    QComboBox *m_device = nullptr;
     RunnerProgressModel *m_runnerModel;
     QTableView *m_runnerTable;
     QLabel *m_hint;

@@ -84,11 +84,7 @@ QWidget *TunePanel::createControls() {
     // Wraps onto a second line when the dock is narrow (a laptop screen).
     auto *row = new FlowLayout(controls, 10);
     row->setContentsMargins(0, 0, 0, 0);
-    m_device = new QComboBox;
-    m_device->addItem(tr("auto"), int(DevicePreference::Auto));
-    m_device->addItem(tr("OpenCL"), int(DevicePreference::OpenCL));
-    m_device->addItem(tr("CUDA"), int(DevicePreference::Cuda));
-    m_device->setToolTip(tr("Where schedules are measured: auto picks CUDA, else OpenCL"));
+    createDeviceChoice(false, tr("Where schedules are measured: auto picks CUDA, else OpenCL"));
     m_rounds = new QSpinBox;
     m_rounds->setRange(1, 100);
     m_rounds->setValue(5);
@@ -114,17 +110,14 @@ QWidget *TunePanel::createControls() {
     row->addWidget(controlGroup({m_start, m_stop, m_resume}));
     connect(m_start, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(settings()); });
     connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(settings()); });
-    connect(m_stop, &QPushButton::clicked, this, [this] {
-        m_stop->setEnabled(false);
-        m_progress->setFormat(tr("stopping after the row in flight…"));
-        Q_EMIT stopRequested();
-    });
+    makeStopButton(m_stop, tr("stopping after the row in flight…"),
+                   [this] { Q_EMIT stopRequested(); });
     return controls;
 }
 
 TuneSettings TunePanel::settings() const {
     TuneSettings s;
-    s.device = DevicePreference(m_device->currentData().toInt());
+    s.device = chosenDevice();
     s.rounds = m_rounds->value();
     s.batch = m_batch->value();
     s.runner = m_runner->settings();
@@ -132,7 +125,7 @@ TuneSettings TunePanel::settings() const {
 }
 
 void TunePanel::setSettings(const TuneSettings &s) {
-    m_device->setCurrentIndex(std::max(0, m_device->findData(int(s.device))));
+    chooseDevice(s.device);
     m_rounds->setValue(s.rounds);
     m_batch->setValue(s.batch);
     m_runner->setSettings(s.runner);

@@ -70,7 +70,6 @@ private:
 
     TuneRoundsModel *m_model;
     TuneCharts *m_charts;
-    QComboBox *m_device = nullptr;
     QSpinBox *m_rounds = nullptr;
     QSpinBox *m_batch = nullptr;
     QPushButton *m_start = nullptr;
