@@ -4,6 +4,7 @@
 // Every row that runs is recorded in the measurement database (--db, default the user's), and
 // a candidate already measured on this device is reused unless --fresh. Ctrl-C kills the
 // running workers and prints what finished (exit 130).
+#include "CliOption.h"
 #include "Commands.h"
 #include "InterruptScope.h"
 #include "MeasureCliOptions.h"
@@ -75,9 +76,8 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
     command->add_option("--ptx", args->ptx,
                         "compute capability for the ptxas register/spill report (0: off; default: "
                         "the CUDA device's, else the GPU model's)");
-    command->add_option("--db", args->db,
-                        "measurement database to record in and reuse from (default: "
-                        "$XDG_DATA_HOME/beamscope/measurements.sqlite)");
+    addOption(*command, options::database, args->db,
+              " (default: $XDG_DATA_HOME/beamscope/measurements.sqlite)");
     command->add_flag("--no-db", args->noDb, "do not record or reuse measurements");
     command->add_flag("--fresh", args->fresh,
                       "measure every candidate, even those the database already has");

@@ -5,6 +5,7 @@
 
 #include "codegen/SchedulePythonSource.h"
 #include "codegen/ScheduleSource.h"
+#include "util/AtomicFile.h"
 #include "util/Error.h"
 
 #include <filesystem>
@@ -55,14 +56,9 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
                 python ? schedulePythonSource(*best.state, &best.cost, function, calls)
                        : scheduleSource(*best.state, &best.cost, function, calls);
             // Written next to the target and renamed, so a failed write never leaves half a file.
-            const std::string temp = args->out + ".tmp";
-            {
-                std::ofstream out(temp);
-                if (!out) throw Error("cannot write '" + args->out + "'");
-                out << source;
-                if (!out.flush()) throw Error("cannot write '" + args->out + "'");
-            }
-            std::filesystem::rename(temp, args->out);
+            AtomicFile file(args->out);
+            file.stream() << source;
+            file.commit();
             std::cout << "wrote " << args->out << ": " << function
                       << (python ? "(pipeline)" : "(Halide::Pipeline)") << ", predicted "
                       << best.cost.total << " ms on " << engine.options().gpu.name << "\n";

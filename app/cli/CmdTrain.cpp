@@ -12,12 +12,10 @@
 #include "tune/LeaveOneAppOut.h"
 #include "tune/StageFeaturesCsv.h"
 #include "tune/TrainingData.h"
+#include "util/AtomicFile.h"
 #include "util/Error.h"
 
 #include <chrono>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -103,30 +101,21 @@ TrainOptions trainOptions(const ModelArgs &args) {
 /// Writes one CSV line per row: app, record, measured ms and noise, the analytic and PolyMage
 /// predictions, then the features (for analysis outside Beamscope).
 void writeFeaturesCsv(const std::string &path, const std::vector<LabelledSchedule> &rows) {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << "app,record,measured_ms,noise,analytic_ms,polymage";
-        for (const std::string &name : scheduleFeatureNames())
-            out << "," << name;
+    AtomicFile file(path);
+    std::ostream &out = file.stream();
+    out << "app,record,measured_ms,noise,analytic_ms,polymage";
+    for (const std::string &name : scheduleFeatureNames())
+        out << "," << name;
+    out << "\n";
+    out.precision(9);
+    for (const LabelledSchedule &s : rows) {
+        out << s.app << "," << s.recordId << "," << s.row.measuredMs << "," << s.noise << ","
+            << s.row.analyticMs << "," << s.polymageScore;
+        for (float f : s.row.features)
+            out << "," << f;
         out << "\n";
-        out.precision(9);
-        for (const LabelledSchedule &s : rows) {
-            out << s.app << "," << s.recordId << "," << s.row.measuredMs << "," << s.noise << ","
-                << s.row.analyticMs << "," << s.polymageScore;
-            for (float f : s.row.features)
-                out << "," << f;
-            out << "\n";
-        }
-        out.flush();
-        if (!out) {
-            std::remove(temporary.c_str());
-            throw Error("cannot write '" + path + "'");
-        }
     }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) throw Error("cannot write '" + path + "': " + ec.message());
+    file.commit();
 }
 
 int report(const ModelArgs &args, const Split &split, ModelComparison comparison,

@@ -3,6 +3,7 @@
 // device at once, one measurement per device; --runner slurm: a job array on a cluster), recorded
 // in the measurement database, and retraining. Ctrl-C stops after killing the running workers;
 // every row measured so far is in the database and --resume continues.
+#include "CliOption.h"
 #include "Commands.h"
 #include "InterruptScope.h"
 #include "MeasureCliOptions.h"
@@ -63,9 +64,8 @@ void addTuneCommand(CLI::App &app, CommandAction &action) {
         ->check(CLI::Range(1, 1024));
     args->measuring.addTo(*command, "measured after the last round: " + baselineNames());
     args->search.addTo(*command, /*gpuFromDevice=*/true);
-    command->add_option("--db", args->db,
-                        "measurement database (default: " +
-                            std::string("$XDG_DATA_HOME/beamscope/measurements.sqlite)"));
+    addOption(*command, options::database, args->db,
+              " (default: $XDG_DATA_HOME/beamscope/measurements.sqlite)");
     command->add_option("--run-id", args->runId,
                         "name of the run (default: from the pipeline, "
                         "device, batch and seed)");

@@ -1,6 +1,8 @@
 // Parsing of the shared search options.
 #include "SearchCliOptions.h"
 
+#include "CliOption.h"
+
 #include "cost/CostModelFactory.h"
 #include "cost/PretrainedModel.h"
 
@@ -8,14 +10,10 @@ namespace beamscope::cli {
 
 void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
     if (gpuFromDevice) gpu.clear();
-    command.add_option("--beam", beam, "beam size (1: greedy)")->check(CLI::Range(1, 4096));
-    command.add_option("--passes", passes, "passes (hash depth grows per pass)")
-        ->check(CLI::Range(1, 16));
-    command.add_option("--seed", seed, "seed of the sampling PRNG");
-    command.add_option(
-        "--gpu", gpu,
-        std::string("GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file") +
-            (gpuFromDevice ? " (default: from the device)" : ""));
+    addOption(command, options::beam, beam);
+    addOption(command, options::passes, passes);
+    addOption(command, options::seed, seed);
+    addOption(command, options::gpu, gpu, gpuFromDevice ? " (default: from the device)" : "");
     command.add_flag("--no-sampling", noSampling,
                      "cost every candidate (no hierarchical sampling)");
     command.add_flag("--no-freezing", noFreezing, "no root/inline pre-pass and freezing");
@@ -26,17 +24,14 @@ void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
     command.add_flag("--no-parallel-filter", noParallelFilter,
                      "keep root tilings with fewer than 2x the SMs' blocks or idle cores in the "
                      "last wave (no parallelism filter)");
-    command.add_option("--pins", pins, "JSON pin file");
+    addOption(command, options::pins, pins);
     command
         .add_option("--freeze", freezeFuncs,
                     "freeze exactly these Funcs after the pre-pass (comma-separated names) in "
                     "place of the N - log2(N) cheapest: an experiment, e.g. another "
                     "implementation's frozen set")
         ->delimiter(',');
-    command.add_option("--cost-model", costModel,
-                       "cost model: analytic (appendix B), polymage (PolyMage-GPU's scorer), "
-                       "pretrained (the learned model shipped for NVIDIA GPUs) or a learned model "
-                       "file (default: pretrained on NVIDIA presets, else analytic)");
+    addOption(command, options::costModel, costModel);
 }
 
 SearchOptions SearchCliOptions::build() const {

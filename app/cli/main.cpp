@@ -1,6 +1,7 @@
 // beamscope-cli: the headless front end over beamscope_core (no Qt). Parses the command line,
 // runs one subcommand, and turns every error into one line on stderr and a non-zero exit:
 // 2 for usage errors, 1 for failures.
+#include "CliOption.h"
 #include "Commands.h"
 
 #include "measure/WorkerRunner.h"
@@ -25,30 +26,16 @@ void addPipelineOptions(CLI::App &command, PipelineSource &source) {
                     "catalog app name, or generator name with --generator-lib or --generator-py, "
                     "or a name for the --pipeline-file pipeline")
         ->required();
-    command.add_option("--generator-lib", source.generatorLibrary,
-                       "shared library of Halide generators built against Beamscope's Halide");
-    command.add_option("--generator-py", source.generatorPython,
-                       "Python file of @hl.generator classes (Halide's Python bindings)");
-    command.add_option("--pipeline-file", source.pipelineFile,
-                       "pipeline written by Halide's serialize_pipeline (.hlpipe); give input "
-                       "estimates with --estimate and scalars with --input");
+    addOption(command, options::generatorLib, source.generatorLibrary);
+    addOption(command, options::generatorPy, source.generatorPython);
+    addOption(command, options::pipelineFile, source.pipelineFile);
     command
         .add_option("--build-timeout", buildTimeoutS,
                     "seconds a user's generator may take to build (default 60)")
         ->check(CLI::PositiveNumber);
-    command.add_option("-p,--param", source.params, "parameter as key=value (repeatable)")
-        ->allow_extra_args(false);
-    command
-        .add_option("--estimate", source.estimates,
-                    "output (or input buffer) estimate as NAME=MIN:EXTENT[,MIN:EXTENT...] "
-                    "(repeatable), e.g. "
-                    "output=0:1920,0:1080")
-        ->allow_extra_args(false);
-    command
-        .add_option("--input", source.inputs,
-                    "scalar input value as NAME=VALUE (repeatable), e.g. amount=0.5; an input not "
-                    "given takes its estimate, else the generator's default")
-        ->allow_extra_args(false);
+    addOption(command, options::param, source.params)->allow_extra_args(false);
+    addOption(command, options::estimate, source.estimates)->allow_extra_args(false);
+    addOption(command, options::input, source.inputs)->allow_extra_args(false);
 }
 
 } // namespace beamscope::cli

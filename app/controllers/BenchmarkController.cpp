@@ -5,13 +5,12 @@
 #include "store/MeasurementStore.h"
 #include "util/Error.h"
 
-#include <optional>
 #include <utility>
 
 namespace beamscope {
 
 BenchmarkController::BenchmarkController(QObject *parent)
-    : QObject(parent), m_jobs(this, QStringLiteral("beamscope-bench")) {
+    : MeasureController(QStringLiteral("beamscope-bench"), parent) {
     qRegisterMetaType<Measurement>();
     qRegisterMetaType<BenchReportPtr>();
     qRegisterMetaType<RunnerProgress>();
@@ -19,22 +18,10 @@ BenchmarkController::BenchmarkController(QObject *parent)
 
 BenchmarkController::~BenchmarkController() = default;
 
-void BenchmarkController::setBusy(bool busy) {
-    if (busy == m_busy) return;
-    m_busy = busy;
-    Q_EMIT busyChanged(busy);
-}
-
-void BenchmarkController::cancel() {
-    m_jobs.cancel();
-}
-
 void BenchmarkController::start(BenchOptions options) {
-    m_jobs.restart(); // a run still going ends at once; its results are dropped
-    setBusy(true);
     options.origin = "gui-bench";
-    m_jobs.post([this, options = std::move(options),
-                 databasePath = m_databasePath](const JobTracker::Job &job) mutable {
+    post([this, options = std::move(options),
+          databasePath = databasePath()](const JobTracker::Job &job) mutable {
         // The database lives as long as the run; one that cannot be opened is one line and the
         // run goes on without recording.
         std::unique_ptr<MeasurementStore> store;
@@ -64,24 +51,13 @@ void BenchmarkController::start(BenchOptions options) {
         options.onMeasured = [this, job](const Measurement &m, bool baseline) {
             job.deliver([this, m, baseline] { Q_EMIT measured(m, baseline); });
         };
-        std::optional<QString> failure;
-        BenchReportPtr report;
-        try {
-            report = std::make_shared<const BenchReport>(runBenchmark(options));
-        } catch (const std::exception &e) {
-            failure = QString::fromStdString(detail::firstLine(e.what()));
-        } catch (...) {
-            failure = QStringLiteral("unexpected error in the benchmark worker");
-        }
-        job.deliver([this, report, failure] {
-            setBusy(false);
-            if (failure) {
-                Q_EMIT error(*failure);
-            } else {
+        runAndDeliver<BenchReport>(
+            job, QStringLiteral("unexpected error in the benchmark worker"),
+            [&] { return std::make_shared<const BenchReport>(runBenchmark(options)); },
+            [this](BenchReportPtr report) {
                 m_lastReport = report;
                 Q_EMIT finished(report);
-            }
-        });
+            });
     });
 }
 

@@ -3,14 +3,14 @@
 // thread never waits on a compiler or a device. Rows come back one by one as they finish, with
 // structured progress; cancel() kills the running worker and the run ends with what it measured.
 // A newer start() cancels the older run and its late results are dropped (the JobTracker's
-// generations). A failing candidate is a row with a failure, never an error.
+// generations). A failing candidate is a row with a failure, never an error. The busy state, the
+// worker and the delivery of the outcome are MeasureController's (shared with TuneController).
 #pragma once
 
 #include "bench/BenchRun.h"
-#include "controllers/JobTracker.h"
+#include "controllers/MeasureController.h"
 
 #include <QMetaType>
-#include <QObject>
 #include <QString>
 #include <memory>
 
@@ -24,30 +24,24 @@ Q_DECLARE_METATYPE(beamscope::RunnerProgress)
 
 namespace beamscope {
 
-class BenchmarkController : public QObject {
+class BenchmarkController : public MeasureController {
     Q_OBJECT
 public:
     explicit BenchmarkController(QObject *parent = nullptr);
     /// Cancels the running benchmark (its worker process is killed) and joins the thread.
     ~BenchmarkController() override;
 
-    /// True from start() until the run's finished() or error() has been delivered.
-    bool isBusy() const { return m_busy; }
     /// The report of the last run that finished (cancelled ones included); nullptr before.
     BenchReportPtr lastReport() const { return m_lastReport; }
     quint64 generation() const { return m_jobs.generation(); }
-    /// The measurement database the next runs record into (origin "gui-bench"); "" : none.
-    /// It is opened on the worker thread at the start of each run.
-    void setDatabasePath(const QString &path) { m_databasePath = path; }
-    QString databasePath() const { return m_databasePath; }
+    // setDatabasePath(): the database the next runs record into (origin "gui-bench"); "": none.
 
 public Q_SLOTS:
     /// Runs a benchmark with `options` (its progress/onProgress/onMeasured/cancel are the
     /// controller's own and are replaced). A run still going is cancelled first.
     void start(beamscope::BenchOptions options);
-    /// Stops the running benchmark: the worker process is killed, nothing further is measured,
-    /// and finished() comes with what was measured so far (report->cancelled set).
-    void cancel();
+    // cancel(): the worker process is killed, nothing further is measured, and finished() comes
+    // with what was measured so far (report->cancelled set).
 
 Q_SIGNALS:
     /// Before each compile/measure job: `done` of `total` jobs finished, `label` the next one.
@@ -58,20 +52,12 @@ Q_SIGNALS:
     void runnerProgress(const beamscope::RunnerProgress &progress);
     /// The run ended (completely or cancelled).
     void finished(beamscope::BenchReportPtr report);
-    /// The run could not start or stopped on an error (bad options, no such device,
-    /// pipeline not loadable); `message` is one line fit for a user.
-    void error(const QString &message);
-    void busyChanged(bool busy);
+    // error(): bad options, no such device, pipeline not loadable.
     /// The measurement database could not be opened (one line); the run goes on without it.
     void storeUnavailable(const QString &message);
 
 private:
-    void setBusy(bool busy);
-
-    bool m_busy = false;
     BenchReportPtr m_lastReport;
-    QString m_databasePath;
-    JobTracker m_jobs; ///< last: joined before the members its jobs use go
 };
 
 } // namespace beamscope

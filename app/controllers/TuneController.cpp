@@ -5,13 +5,12 @@
 #include "store/MeasurementStore.h"
 #include "util/Error.h"
 
-#include <optional>
 #include <utility>
 
 namespace beamscope {
 
 TuneController::TuneController(QObject *parent)
-    : QObject(parent), m_jobs(this, QStringLiteral("beamscope-tune")) {
+    : MeasureController(QStringLiteral("beamscope-tune"), parent) {
     qRegisterMetaType<Measurement>();
     qRegisterMetaType<TuneProgress>();
     qRegisterMetaType<TuneRound>();
@@ -21,22 +20,10 @@ TuneController::TuneController(QObject *parent)
 
 TuneController::~TuneController() = default;
 
-void TuneController::setBusy(bool busy) {
-    if (busy == m_busy) return;
-    m_busy = busy;
-    Q_EMIT busyChanged(busy);
-}
-
-void TuneController::cancel() {
-    m_jobs.cancel();
-}
-
 void TuneController::start(TuneOptions options) {
-    m_jobs.restart(); // a run still going stops; its results are dropped
-    setBusy(true);
     options.origin = "gui-tune";
-    m_jobs.post([this, options = std::move(options),
-                 databasePath = m_databasePath](const JobTracker::Job &job) mutable {
+    post([this, options = std::move(options),
+          databasePath = databasePath()](const JobTracker::Job &job) mutable {
         options.cancel = &job.cancelFlag();
         options.log = [this, job](const std::string &line) {
             const QString text = QString::fromStdString(line);
@@ -54,29 +41,20 @@ void TuneController::start(TuneOptions options) {
         options.onRound = [this, job](const TuneRound &r) {
             job.deliver([this, r] { Q_EMIT roundFinished(r); });
         };
-        std::optional<QString> failure;
-        TuneReportPtr report;
-        try {
-            if (databasePath.isEmpty())
-                throw UsageError("tuning records into a measurement database, and none is set "
-                                 "(File ▸ Measurement database…)");
-            MeasurementStore store(databasePath.toStdString());
-            options.store = &store;
-            report = std::make_shared<const TuneReport>(runTune(options));
-        } catch (const std::exception &e) {
-            failure = QString::fromStdString(detail::firstLine(e.what()));
-        } catch (...) {
-            failure = QStringLiteral("unexpected error in the tune worker");
-        }
-        job.deliver([this, report, failure] {
-            setBusy(false);
-            if (failure) {
-                Q_EMIT error(*failure);
-            } else {
+        runAndDeliver<TuneReport>(
+            job, QStringLiteral("unexpected error in the tune worker"),
+            [&] {
+                if (databasePath.isEmpty())
+                    throw UsageError("tuning records into a measurement database, and none is "
+                                     "set (File ▸ Measurement database…)");
+                MeasurementStore store(databasePath.toStdString());
+                options.store = &store;
+                return std::make_shared<const TuneReport>(runTune(options));
+            },
+            [this](TuneReportPtr report) {
                 m_lastReport = report;
                 Q_EMIT finished(report);
-            }
-        });
+            });
     });
 }
 

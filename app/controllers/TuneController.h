@@ -4,15 +4,15 @@
 // back as queued signals; cancel() stops the run after the row in flight (nothing measured is
 // lost: every row is committed as soon as it is measured) and finished() brings what was done.
 // A resumed run continues the same run id. The measurement database is opened on the worker from
-// the path set here; one that cannot be opened is an error (a tune run needs it).
+// the path set here; one that cannot be opened is an error (a tune run needs it). The busy
+// state, the worker and the delivery of the outcome are MeasureController's.
 #pragma once
 
 #include "controllers/BenchmarkController.h" // the Measurement metatype
-#include "controllers/JobTracker.h"
+#include "controllers/MeasureController.h"
 #include "tune/Tuner.h"
 
 #include <QMetaType>
-#include <QObject>
 #include <QString>
 
 #include <memory>
@@ -27,27 +27,22 @@ Q_DECLARE_METATYPE(beamscope::TuneReportPtr)
 
 namespace beamscope {
 
-class TuneController : public QObject {
+class TuneController : public MeasureController {
     Q_OBJECT
 public:
     explicit TuneController(QObject *parent = nullptr);
     /// Cancels the running run (its worker process is killed) and joins the thread.
     ~TuneController() override;
 
-    /// True from start() until the run's finished() or error() has been delivered.
-    bool isBusy() const { return m_busy; }
     /// The report of the last run that ended (cancelled ones included); nullptr before.
     TuneReportPtr lastReport() const { return m_lastReport; }
-    /// The measurement database the runs record into and resume from (origin "gui-tune").
-    void setDatabasePath(const QString &path) { m_databasePath = path; }
-    QString databasePath() const { return m_databasePath; }
+    // setDatabasePath(): the database the runs record into and resume from (origin "gui-tune").
 
 public Q_SLOTS:
     /// Runs `options` (its store, origin, cancel and callbacks are the controller's own and are
     /// replaced). A run still going is cancelled first and its late results are dropped.
     void start(beamscope::TuneOptions options);
-    /// Stops the running run after the row in flight; finished() follows with what was done.
-    void cancel();
+    // cancel(): stops the run after the row in flight; finished() follows with what was done.
 
 Q_SIGNALS:
     /// Where the run is (round, phase, jobs of the round done).
@@ -62,17 +57,9 @@ Q_SIGNALS:
     void logLine(const QString &line);
     /// The run ended, completely or cancelled.
     void finished(beamscope::TuneReportPtr report);
-    /// The run could not start or stopped on an error (one line fit for a user).
-    void error(const QString &message);
-    void busyChanged(bool busy);
 
 private:
-    void setBusy(bool busy);
-
-    bool m_busy = false;
     TuneReportPtr m_lastReport;
-    QString m_databasePath;
-    JobTracker m_jobs; ///< last: joined before the members its jobs use go
 };
 
 } // namespace beamscope

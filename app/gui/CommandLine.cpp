@@ -1,6 +1,8 @@
 // CommandLine: QCommandLineParser set-up and validation of the catalog app and its parameters.
 #include "CommandLine.h"
 
+#include "SharedOptions.h"
+
 #include "measure/Baselines.h"
 #include "pipeline/AppCatalog.h"
 #include "pipeline/random/RandomPipeline.h"
@@ -13,6 +15,16 @@
 namespace beamscope {
 
 namespace {
+
+/// The option `definition` (shared with beamscope-cli), its help line followed by `helpSuffix`.
+QCommandLineOption sharedOption(const options::Definition &definition,
+                                const QString &helpSuffix = {}) {
+    QStringList names;
+    if (*definition.shortName) names << QString::fromLatin1(definition.shortName);
+    names << QString::fromLatin1(definition.name);
+    return QCommandLineOption(names, QString::fromUtf8(definition.help) + helpSuffix,
+                              QString::fromLatin1(definition.valueName));
+}
 
 int positiveInt(const QString &text, const char *what, int max) {
     bool ok = false;
@@ -97,6 +109,11 @@ QStringList withoutQtOptions(const QStringList &arguments) {
     return out;
 }
 
+/// The value of integer option `definition`, checked against its range (its minimum is 1).
+int positiveInt(const QString &text, const options::Definition &definition) {
+    return positiveInt(text, definition.name, definition.max);
+}
+
 } // namespace
 
 bool asksForHelp(const QStringList &arguments) {
@@ -120,34 +137,22 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         QStringLiteral("app"),
         QStringLiteral("catalog app, or generator name with --generator-lib or --generator-py"),
         QStringLiteral("APP"));
-    const QCommandLineOption param({QStringLiteral("p"), QStringLiteral("param")},
-                                   QStringLiteral("parameter key=value (repeatable)"),
-                                   QStringLiteral("key=value"));
-    const QCommandLineOption lib(QStringLiteral("generator-lib"),
-                                 QStringLiteral("shared library of Halide generators"),
-                                 QStringLiteral("PATH"));
-    const QCommandLineOption python(QStringLiteral("generator-py"),
-                                    QStringLiteral("Python file of @hl.generator classes"),
-                                    QStringLiteral("FILE.py"));
-    const QCommandLineOption hlpipe(QStringLiteral("pipeline-file"),
-                                    QStringLiteral("pipeline from Halide's serialize_pipeline"),
-                                    QStringLiteral("FILE.hlpipe"));
-    const QCommandLineOption estimate(
-        QStringLiteral("estimate"),
-        QStringLiteral("output estimate NAME=MIN:EXTENT[,MIN:EXTENT...] (repeatable)"),
-        QStringLiteral("spec"));
-    const QCommandLineOption beam(QStringLiteral("beam"), QStringLiteral("beam size"),
-                                  QStringLiteral("N"));
-    const QCommandLineOption passes(QStringLiteral("passes"), QStringLiteral("search passes"),
-                                    QStringLiteral("N"));
-    const QCommandLineOption seed(QStringLiteral("seed"),
-                                  QStringLiteral("seed of the sampling PRNG"), QStringLiteral("N"));
-    const QCommandLineOption gpu(QStringLiteral("gpu"), QStringLiteral("GPU preset or JSON file"),
-                                 QStringLiteral("NAME"));
-    const QCommandLineOption pins(
-        QStringLiteral("pins"),
-        QStringLiteral("JSON pin file (as for beamscope-cli search --pins)"),
-        QStringLiteral("FILE"));
+    // The pipeline and search options beamscope-cli takes too (app/common/SharedOptions.h).
+    const QCommandLineOption param = sharedOption(options::param);
+    const QCommandLineOption lib = sharedOption(options::generatorLib);
+    const QCommandLineOption python = sharedOption(options::generatorPy);
+    const QCommandLineOption hlpipe = sharedOption(options::pipelineFile);
+    const QCommandLineOption estimate = sharedOption(options::estimate);
+    const QCommandLineOption input = sharedOption(options::input);
+    const QCommandLineOption beam = sharedOption(options::beam);
+    const QCommandLineOption passes = sharedOption(options::passes);
+    const QCommandLineOption seed = sharedOption(options::seed);
+    const QCommandLineOption gpu = sharedOption(options::gpu);
+    const QCommandLineOption pins =
+        sharedOption(options::pins, QStringLiteral(" (as for beamscope-cli search --pins)"));
+    const QCommandLineOption costModel = sharedOption(options::costModel);
+    const QCommandLineOption db =
+        sharedOption(options::database, QStringLiteral(" (default: the saved setting)"));
     const QCommandLineOption steps(
         QStringLiteral("steps"), QStringLiteral("steps to take once loaded"), QStringLiteral("N"));
     const QCommandLineOption shot(
@@ -170,17 +175,6 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         QStringLiteral("with --screenshot: once the pipeline is loaded, tune it in the Tune dock "
                        "(ROUNDS rounds of BATCH measurements on the local device) first"),
         QStringLiteral("ROUNDS,BATCH"));
-    const QCommandLineOption db(
-        QStringLiteral("db"),
-        QStringLiteral("measurement database for this run (default: the saved setting)"),
-        QStringLiteral("PATH"));
-    const QCommandLineOption costModel(
-        QStringLiteral("cost-model"),
-        QStringLiteral("cost model of the search: analytic, polymage, pretrained or a model file"),
-        QStringLiteral("SPEC"));
-    const QCommandLineOption input(QStringLiteral("input"),
-                                   QStringLiteral("scalar input value NAME=VALUE (repeatable)"),
-                                   QStringLiteral("NAME=VALUE"));
     const QCommandLineOption showStep(
         QStringLiteral("show-step"),
         QStringLiteral("with --screenshot: once the search settles, go back to step K (1-based) "
@@ -238,8 +232,8 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     }
     if (out.source && !out.session.isEmpty())
         throw UsageError("give either --app or a session file, not both");
-    if (parser.isSet(beam)) out.beam = positiveInt(parser.value(beam), "beam", 4096);
-    if (parser.isSet(passes)) out.passes = positiveInt(parser.value(passes), "passes", 16);
+    if (parser.isSet(beam)) out.beam = positiveInt(parser.value(beam), options::beam);
+    if (parser.isSet(passes)) out.passes = positiveInt(parser.value(passes), options::passes);
     if (parser.isSet(seed)) {
         bool ok = false;
         out.seed = parser.value(seed).toULongLong(&ok);

@@ -1,8 +1,8 @@
-// Contents: GPU spec for a device; the candidates (given or sampled); BenchRun, runBenchmark's
-// steps (device; GPU spec and cost model; candidates and their jobs; batches of jobs run with
-// progress, cancellation, reuse and recording; measuring the candidates; the choice; the
-// baselines; the report's totals). The report as JSON and as a table is in BenchReport.cpp.
-#include "bench/BenchRun.h"
+// BenchRun: runBenchmark's steps in order (BenchRunSteps.h): the device; the GPU spec and cost
+// model; the candidates (given or sampled) and their jobs; measuring the candidates; the choice;
+// the baselines; the report's totals. Running a batch of jobs is in BenchBatch.cpp, the GPU
+// model of a device in GpuForDevice.cpp, the report as JSON and as a table in BenchReport.cpp.
+#include "bench/BenchRunSteps.h"
 
 #include "bench/CandidateSampler.h"
 #include "cost/CostOf.h"
@@ -31,12 +31,6 @@
 namespace beamscope {
 
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
 
 std::string referenceCachePath() {
     const char *dir = std::getenv("TMPDIR");
@@ -80,87 +74,6 @@ CandidateSet candidateSet(const BenchOptions &options, const SearchOptions &sear
 }
 
 } // namespace
-
-GpuSpec gpuSpecForDevice(const DeviceInfo &device) {
-    if (device.kind == DeviceKind::OpenCL && device.openclType == "CPU")
-        return GpuSpec::load("pocl-cpu");
-    if (device.kind == DeviceKind::Cuda) {
-        const std::string name = lower(device.name);
-        for (const auto &[key, preset] : std::vector<std::pair<std::string, std::string>>{
-                 {"h100", "h100"}, {"a100", "a100"}, {"v100", "v100"}, {"4090", "rtx4090"}}) {
-            if (name.find(key) != std::string::npos) return GpuSpec::load(preset);
-        }
-        GpuSpec spec = GpuSpec::load("v100");
-        spec.name = device.name + " (v100 model)";
-        if (device.computeUnits > 0) spec.smCount = device.computeUnits;
-        spec.computeCapability = device.computeCapability;
-        return spec;
-    }
-    return GpuSpec::load("v100");
-}
-
-namespace {
-
-/// A benchmark run as the steps runBenchmark takes in order; the state they share is here.
-class BenchRun {
-public:
-    explicit BenchRun(const BenchOptions &options)
-        : m_options(options), m_start(std::chrono::steady_clock::now()) {
-        m_report.mode = options.mode;
-    }
-
-    /// The device, and the Halide target candidates run on ("" : compile only).
-    void detectTheDevice();
-    /// The GPU spec and cost model the candidates are searched and ranked with, and the PTX
-    /// capability their registers are reported for.
-    void chooseGpuAndModel();
-    /// The candidates (sampled, or the caller's) and the jobs that compile or run them.
-    void sampleCandidates();
-    /// Compiles every candidate (and measures each in top-k mode) into report.candidates.
-    void measureCandidates();
-    /// The fastest correct survivor (top-k), or the best predicted one (one-shot, measured
-    /// alone when asked).
-    void chooseCandidate();
-    void measureBaselines();
-    /// Counts, the cancelled flag, the final progress and the run's time.
-    BenchReport finish();
-
-private:
-    /// One job of a batch: candidate `index`, or a baseline (index -1).
-    struct Item {
-        BenchJob job;
-        bool baseline = false;
-        int index = -1;
-    };
-    void say(const std::string &line) const {
-        if (m_options.progress) m_options.progress(line);
-    }
-    bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
-    bool storable(const Item &item, bool measure) const {
-        return measure && (item.baseline || m_options.stageProducers);
-    }
-    /// Runs a batch of jobs with the runner: a row that runs on the device is recorded as it
-    /// arrives; a candidate the store already has on this device is reused instead. nullopt
-    /// for a job the cancel flag stopped.
-    std::vector<std::optional<Measurement>> runBatch(std::vector<Item> items, bool measure);
-    /// The stored row `item` may reuse instead of running (counted and reported as done).
-    std::optional<Measurement> reuse(const BenchJob &job);
-    void recordRow(const Item &item, const Measurement &m, bool measure);
-
-    const BenchOptions &m_options;
-    const std::chrono::steady_clock::time_point m_start;
-    BenchReport m_report;
-    SearchOptions m_search;
-    CandidateSet m_set;
-    std::string m_referenceCache;
-    BenchJob m_base;
-    std::vector<BenchJob> m_jobs; ///< one per candidate
-    bool m_canRun = false, m_measureAll = false, m_compileAll = false;
-    bool m_measureBaselines = false, m_measureChosen = false;
-    std::optional<BenchRecorder> m_recorder;
-    BenchProgress m_progress;
-    std::unique_ptr<MeasurementRunner> m_measuring, m_compiling;
-};
 
 void BenchRun::detectTheDevice() {
     m_report.device = detectDevice(m_options.device);
@@ -249,80 +162,6 @@ void BenchRun::sampleCandidates() {
     }
 }
 
-std::optional<Measurement> BenchRun::reuse(const BenchJob &job) {
-    std::optional<Measurement> stored = m_recorder->reusable(job.schedule);
-    if (!stored) return std::nullopt;
-    stored->label = job.label;
-    stored->predicted = job.predicted;
-    m_progress.label = "reusing " + job.label;
-    say(job.label + ": reused from the measurement database");
-    if (m_options.onProgress) m_options.onProgress(m_progress);
-    ++m_progress.done;
-    ++m_report.reused;
-    if (m_options.onMeasured) m_options.onMeasured(*stored, false);
-    return stored;
-}
-
-void BenchRun::recordRow(const Item &item, const Measurement &m, bool measure) {
-    if (m.failed()) say(item.job.label + ": " + m.failure);
-    if (storable(item, measure) && m_recorder->active()) {
-        const nlohmann::json terms = item.index >= 0
-                                         ? costOf(*m_set.candidates[size_t(item.index)].state,
-                                                  m_search.costModel, m_search.gpu)
-                                               .termsByName()
-                                         : nlohmann::json();
-        m_recorder->record(m, item.job.schedule, terms, item.job.baseline);
-    }
-    ++m_progress.done;
-    if (m_options.onMeasured) m_options.onMeasured(m, item.baseline);
-}
-
-std::vector<std::optional<Measurement>> BenchRun::runBatch(std::vector<Item> items, bool measure) {
-    std::vector<std::optional<Measurement>> out(items.size());
-    std::vector<size_t> toRun;
-    std::vector<BenchJob> jobs;
-    for (size_t k = 0; k < items.size(); ++k) {
-        if (cancelled()) return out;
-        BenchJob &job = items[k].job;
-        job.target = measure ? m_report.target : "";
-        if (storable(items[k], measure) && !items[k].baseline && !m_options.fresh) {
-            if (std::optional<Measurement> stored = reuse(job)) {
-                out[k] = stored;
-                continue;
-            }
-        }
-        toRun.push_back(k);
-        jobs.push_back(job);
-    }
-    if (jobs.empty()) return out;
-    std::unique_ptr<MeasurementRunner> &runner = measure ? m_measuring : m_compiling;
-    if (!runner) {
-        RunnerOptions o;
-        o.kind = measure ? m_options.runner : RunnerKind::Local; // compile-only work stays here
-        o.jobs = m_options.jobs;
-        o.worker.workerPath = m_options.workerPath;
-        o.worker.cancel = m_options.cancel;
-        o.slurm = m_options.slurm;
-        runner = makeRunner(o, m_report.device);
-    }
-    RunnerCallbacks callbacks;
-    callbacks.log = [this](const std::string &line) { say(line); };
-    callbacks.onStart = [&](size_t j) {
-        m_progress.label = std::string(measure ? "measuring " : "compiling ") + jobs[j].label;
-        say(m_progress.label);
-        if (m_options.onProgress) m_options.onProgress(m_progress);
-    };
-    callbacks.onDone = [&](size_t j, const Measurement &m) {
-        if (m.failure == kCancelledFailure) return; // not a measurement
-        recordRow(items[toRun[j]], m, measure);
-    };
-    callbacks.onProgress = m_options.onRunnerProgress;
-    const std::vector<Measurement> rows = runner->run(jobs, callbacks);
-    for (size_t j = 0; j < rows.size(); ++j)
-        if (rows[j].failure != kCancelledFailure) out[toRun[j]] = rows[j];
-    return out;
-}
-
 void BenchRun::measureCandidates() {
     std::vector<std::optional<Measurement>> rows(m_jobs.size());
     if (m_compileAll) {
@@ -408,8 +247,6 @@ BenchReport BenchRun::finish() {
             .count();
     return std::move(m_report);
 }
-
-} // namespace
 
 BenchReport runBenchmark(const BenchOptions &options) {
     BenchRun run(options);

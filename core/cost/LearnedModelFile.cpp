@@ -3,6 +3,7 @@
 // read with one-line errors for unreadable, corrupt or incompatible files.
 #include "cost/LearnedCostModel.h"
 
+#include "util/AtomicFile.h"
 #include "util/Error.h"
 
 #include <xgboost/c_api.h>
@@ -58,22 +59,9 @@ void LearnedCostModel::save(const std::string &path) const {
                           {"metadata", metadataToJson(m_meta)},
                           {"booster", nlohmann::json::parse(std::string(buffer, length))}};
     const std::string text = doc.dump() + "\n";
-    const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::remove(temporary.c_str());
-            throw Error("cannot write cost model file '" + path + "'");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::remove(temporary.c_str());
-        throw Error("cannot write cost model file '" + path + "': " + ec.message());
-    }
+    AtomicFile file(path, "cost model file", ".tmp." + std::to_string(::getpid()));
+    file.stream() << text;
+    file.commit();
 }
 
 std::shared_ptr<LearnedCostModel> LearnedCostModel::load(const std::string &path,

@@ -2,17 +2,11 @@
 
 #include "cost/StageFeatures.h"
 #include "dag/FunctionDAG.h"
-#include "util/Error.h"
-
-#include <cstdio>
-#include <filesystem>
 
 namespace beamscope {
 
 StageFeaturesCsv::StageFeaturesCsv(std::string path)
-    : m_path(std::move(path)), m_temporary(m_path + ".tmp"),
-      m_out(m_temporary, std::ios::binary | std::ios::trunc) {
-    if (!m_out) throw Error("cannot write '" + m_path + "'");
+    : m_file(std::move(path)), m_out(m_file.stream()) {
     m_out << "app,record,measured_ms,kernel,kernel_root,node,stage,stage_name";
     for (size_t f = 0; f < size_t(Feature::Count); ++f) m_out << "," << featureName(Feature(f));
     for (size_t t = 0; t < kCostTerms; ++t) m_out << ",analytic_" << costTermName(CostTerm(t));
@@ -41,15 +35,7 @@ void StageFeaturesCsv::add(const FeaturizedRow &r) {
 }
 
 void StageFeaturesCsv::finish() {
-    m_out.flush();
-    m_out.close();
-    if (!m_out) {
-        std::remove(m_temporary.c_str());
-        throw Error("cannot write '" + m_path + "'");
-    }
-    std::error_code ec;
-    std::filesystem::rename(m_temporary, m_path, ec);
-    if (ec) throw Error("cannot write '" + m_path + "': " + ec.message());
+    m_file.commit();
 }
 
 } // namespace beamscope

@@ -5,8 +5,9 @@
 #pragma once
 
 #include "tune/TrainingData.h"
+#include "util/AtomicFile.h"
 
-#include <fstream>
+#include <ostream>
 #include <string>
 
 namespace beamscope {
@@ -21,8 +22,8 @@ public:
     void finish();
 
 private:
-    std::string m_path, m_temporary;
-    std::ofstream m_out;
+    AtomicFile m_file;
+    std::ostream &m_out; ///< m_file's stream
 };
 
 } // namespace beamscope

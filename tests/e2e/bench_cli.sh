@@ -6,16 +6,10 @@
 # Usage: bench_cli.sh BEAMSCOPE_CLI
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BEAMSCOPE_CLI" >&2
-    exit 2
-fi
-cli=$1
-tmp=$(mktemp -d)
+source "$(dirname "$0")/common.sh"
+begin_cli_test "$@"
 # The user's measurement database is neither read nor written: every row is measured here.
 export XDG_DATA_HOME="$tmp/xdg"
-trap 'rm -rf "$tmp"' EXIT
-source "$(dirname "$0")/common.sh"
 
 require_opencl
 

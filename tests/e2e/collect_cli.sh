@@ -11,14 +11,8 @@
 # Usage: collect_cli.sh BEAMSCOPE_CLI
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BEAMSCOPE_CLI" >&2
-    exit 2
-fi
-cli=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/common.sh"
+begin_cli_test "$@"
 require_opencl
 
 # Rows of a database: all, with origin collect, and (pipeline, schedule, device) keys seen twice.

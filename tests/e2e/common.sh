@@ -1,8 +1,21 @@
-# Shared by the end-to-end scripts (sourced, never run): a failure counter and the device check.
-# A script sources it after `set -u`, calls `fail "message"` for each failed check and ends with
-# `finish`, which prints the count and sets the exit status.
+# Shared by the end-to-end scripts (sourced, never run): the start of a script that tests the
+# CLI, a failure counter and the device check. A script sources it after `set -u`, calls
+# `fail "message"` for each failed check and ends with `finish`, which prints the count and sets
+# the exit status.
 
 failed=0
+
+# `begin_cli_test "$@"`, first thing after sourcing: the script takes one argument, the
+# beamscope-cli it tests (then in $cli), and works in a scratch directory $tmp, removed on exit.
+begin_cli_test() {
+    if [ $# -ne 1 ]; then
+        echo "usage: $0 BEAMSCOPE_CLI" >&2
+        exit 2
+    fi
+    cli=$1
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+}
 
 fail() {
     failed=$((failed + 1))

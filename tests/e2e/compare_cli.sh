@@ -6,15 +6,9 @@
 # Usage: compare_cli.sh BEAMSCOPE_CLI
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BEAMSCOPE_CLI" >&2
-    exit 2
-fi
-cli=$1
-tmp=$(mktemp -d)
-export XDG_DATA_HOME="$tmp/xdg"
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/common.sh"
+begin_cli_test "$@"
+export XDG_DATA_HOME="$tmp/xdg"
 
 require_opencl
 

@@ -8,14 +8,8 @@
 # Usage: db_cli.sh BEAMSCOPE_CLI
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BEAMSCOPE_CLI" >&2
-    exit 2
-fi
-cli=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/common.sh"
+begin_cli_test "$@"
 records() { "$cli" db stats --db "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])'; }
 # Lines of a file (0 when empty).
 lines() { grep -c '' "$1"; }

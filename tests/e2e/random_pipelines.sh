@@ -13,15 +13,9 @@
 # Usage: random_pipelines.sh BEAMSCOPE_CLI
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BEAMSCOPE_CLI" >&2
-    exit 2
-fi
-cli=$1
 here=$(dirname "$0")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$here/common.sh"
+begin_cli_test "$@"
 require_opencl
 
 # 1. Stored digests (tests/data/random_pipelines/dag_sha256.txt: "NAME SHA256" per line).

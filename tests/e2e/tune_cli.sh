@@ -7,14 +7,8 @@
 # Usage: tune_cli.sh BEAMSCOPE_CLI
 set -u
 
-if [ $# -ne 1 ]; then
-    echo "usage: $0 BEAMSCOPE_CLI" >&2
-    exit 2
-fi
-cli=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$(dirname "$0")/common.sh"
+begin_cli_test "$@"
 records() { "$cli" db stats --db "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])'; }
 unique_schedules() {
     "$cli" db export --db "$1" --csv "$tmp/x.csv" >/dev/null &&

@@ -11,17 +11,14 @@
 #include "views/runner/RunnerProgressModel.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -65,62 +62,25 @@ QString shortDeviceName(const DeviceInfo &device) {
 } // namespace
 
 BenchPanel::BenchPanel(QWidget *parent)
-    : QWidget(parent), m_model(new BenchResultsModel(this)),
-      m_chart(new PredictedMeasuredChart(m_model)), m_table(new QTableView),
-      m_progress(new QProgressBar), m_runnerModel(new RunnerProgressModel(this)),
-      m_runnerTable(RunnerChoice::progressTable(m_runnerModel)), m_hint(new QLabel),
-      m_verdict(new QLabel), m_notRecorded(new QLabel) {
+    : MeasurePanel(parent), m_model(new BenchResultsModel(this)),
+      m_chart(new PredictedMeasuredChart(m_model)), m_notRecorded(new QLabel) {
     setObjectName(QStringLiteral("benchPanel"));
-    m_table->setModel(m_model);
+    showRowsOf(m_model);
     m_table->setObjectName(QStringLiteral("benchTable"));
-    m_table->verticalHeader()->hide();
-    // Compact rows, as in the other tables: the top k and the baselines should fit unscrolled.
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(BenchResultsModel::FailureColumn,
                                                       QHeaderView::Stretch);
-    m_table->setWordWrap(false);
     connect(m_model, &QAbstractItemModel::modelReset, this, &BenchPanel::hideEmptyColumns);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &BenchPanel::hideEmptyColumns);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &BenchPanel::hideEmptyColumns);
     hideEmptyColumns();
-    m_hint->setWordWrap(true);
     m_hint->setObjectName(QStringLiteral("benchHint"));
-    m_verdict->setWordWrap(true);
-    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notRecorded->setObjectName(QStringLiteral("benchNotRecorded"));
     m_notRecorded->setWordWrap(true);
     m_notRecorded->setStyleSheet(QStringLiteral("color: #b03000;"));
     m_notRecorded->hide();
-    m_progress->setTextVisible(true);
-    m_progress->setFormat(tr("idle"));
-    m_progress->setValue(0);
-
-    auto *split = new QSplitter(Qt::Horizontal);
-    split->addWidget(m_table);
-    split->addWidget(m_chart);
-    split->addWidget(m_runnerTable);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 1);
     // The table's columns first, the chart beside, the jobs per node last.
-    split->setSizes({560, 400, 300});
-    split->setChildrenCollapsible(false);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(4);
-    layout->addWidget(createControls());
-    auto *status = new QHBoxLayout;
-    status->addWidget(m_hint, 1);
-    status->addWidget(m_progress);
-    layout->addLayout(status);
-    layout->addWidget(split, 1);
-    layout->addWidget(m_verdict);
-    layout->addWidget(m_notRecorded);
+    arrange(createControls(), m_chart, {3, 2, 1}, {560, 400, 300}, m_notRecorded);
     setAvailable(false, tr("Load a pipeline and run the search: benchmarks measure complete "
                            "schedules from the beam."));
 }
@@ -134,9 +94,6 @@ void BenchPanel::hideEmptyColumns() {
             filled = !m_model->index(row, column).data().toString().isEmpty();
         m_table->setColumnHidden(column, !filled);
     }
-    // Once rows are in, the verdict names the device and pipeline: the hint's lines go to the
-    // rows (a laptop's bottom dock is short), the hint to the progress bar's tooltip.
-    m_hint->setVisible(m_model->rowCount() == 0);
 }
 
 QWidget *BenchPanel::createControls() {
@@ -144,13 +101,8 @@ QWidget *BenchPanel::createControls() {
     // Wraps onto a second line when the dock is narrow (a laptop screen).
     auto *row = new FlowLayout(controls, 10);
     row->setContentsMargins(0, 0, 0, 0);
-    m_device = new QComboBox;
-    m_device->addItem(tr("auto"), int(DevicePreference::Auto));
-    m_device->addItem(tr("OpenCL"), int(DevicePreference::OpenCL));
-    m_device->addItem(tr("CUDA"), int(DevicePreference::Cuda));
-    m_device->addItem(tr("none (compile only)"), int(DevicePreference::None));
-    m_device->setToolTip(tr("Where candidates run: auto picks CUDA, else OpenCL, else compiles "
-                            "only (registers and spills, no times)"));
+    createDeviceChoice(true, tr("Where candidates run: auto picks CUDA, else OpenCL, else "
+                                "compiles only (registers and spills, no times)"));
     m_mode = new QComboBox;
     // In BenchPick's order: the search's result first, as Export saves it and the CLI's
     // bench measures it.
@@ -174,7 +126,6 @@ QWidget *BenchPanel::createControls() {
     m_run->setObjectName(QStringLiteral("benchRun"));
     m_cancel = new QPushButton(tr("Cancel"));
     m_cancel->setObjectName(QStringLiteral("benchCancel"));
-    m_progress->setMinimumWidth(160);
 
     row->addWidget(controlGroup({new QLabel(tr("Device")), m_device}));
     row->addWidget(controlGroup({new QLabel(tr("Measure")), m_mode, m_count, m_greedy}));
@@ -196,31 +147,18 @@ QWidget *BenchPanel::createControls() {
     row->addWidget(m_baselineButton);
     updateBaselineButton();
     menu->setToolTipsVisible(true);
-    m_runner = new RunnerChoice;
-    row->addWidget(m_runner);
+    row->addWidget(createRunnerChoice());
     row->addWidget(controlGroup({m_run, m_cancel}));
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &BenchPanel::updateEnabled);
-    connect(m_runner, &RunnerChoice::settingsChanged, this, &BenchPanel::runnerChanged);
-    // The jobs per node matter on a cluster; on this machine the progress bar says it all,
-    // and the table's width goes to the results.
-    const auto showJobs = [this](const RunnerSettings &runner) {
-        m_runnerTable->setVisible(runner.kind == RunnerKind::Slurm);
-    };
-    connect(m_runner, &RunnerChoice::settingsChanged, this, showJobs);
-    showJobs(m_runner->settings());
     connect(m_run, &QPushButton::clicked, this, [this] { Q_EMIT runRequested(settings()); });
-    connect(m_cancel, &QPushButton::clicked, this, [this] {
-        m_cancel->setEnabled(false);
-        m_progress->setFormat(tr("cancelling…"));
-        Q_EMIT cancelRequested();
-    });
+    makeStopButton(m_cancel, tr("cancelling…"), [this] { Q_EMIT cancelRequested(); });
     return controls;
 }
 
 BenchSettings BenchPanel::settings() const {
     BenchSettings s;
-    s.device = DevicePreference(m_device->currentData().toInt());
+    s.device = chosenDevice();
     s.pick = BenchPick(m_mode->currentIndex());
     s.count = s.pick == BenchPick::TopK ? m_count->value() : 1;
     s.greedySamples = m_greedy->value();
@@ -232,7 +170,7 @@ BenchSettings BenchPanel::settings() const {
 }
 
 void BenchPanel::setSettings(const BenchSettings &s) {
-    m_device->setCurrentIndex(std::max(0, m_device->findData(int(s.device))));
+    chooseDevice(s.device);
     m_mode->setCurrentIndex(int(s.count > 1 ? BenchPick::TopK : s.pick));
     if (s.count > 1) m_count->setValue(s.count);
     m_greedy->setValue(s.greedySamples);
@@ -242,7 +180,7 @@ void BenchPanel::setSettings(const BenchSettings &s) {
 }
 
 QString BenchPanel::verdictText() const {
-    return m_verdict->text();
+    return m_resultLine->text();
 }
 
 QString BenchPanel::notRecordedText() const {
@@ -254,17 +192,6 @@ void BenchPanel::showNotRecorded(const QString &message) {
     m_notRecorded->show();
 }
 
-QString BenchPanel::hint() const {
-    return m_hint->text();
-}
-
-void BenchPanel::setAvailable(bool available, const QString &hint) {
-    m_available = available;
-    m_hint->setText(hint);
-    m_progress->setToolTip(hint);
-    updateEnabled();
-}
-
 void BenchPanel::updateBaselineButton() {
     QStringList chosen;
     for (QAction *action : m_baselines) {
@@ -273,11 +200,6 @@ void BenchPanel::updateBaselineButton() {
     m_baselineButton->setText(
         tr("Baselines: %1 ▾")
             .arg(chosen.isEmpty() ? tr("none") : chosen.join(QStringLiteral(", "))));
-}
-
-void BenchPanel::setBusy(bool busy) {
-    m_busy = busy;
-    updateEnabled();
 }
 
 void BenchPanel::updateEnabled() {
@@ -296,7 +218,7 @@ void BenchPanel::beginRun(const QString &predictedFor) {
     m_model->clear();
     m_runnerModel->clear();
     m_chart->setContext(predictedFor, QString());
-    m_verdict->clear();
+    m_resultLine->clear();
     m_progress->setRange(0, 0); // busy until the first progress report
     m_progress->setFormat(tr("starting…"));
 }
@@ -311,14 +233,10 @@ void BenchPanel::addMeasurement(const Measurement &measurement, bool baseline) {
     m_model->addMeasurement(measurement, baseline);
 }
 
-void BenchPanel::setRunnerProgress(const RunnerProgress &progress) {
-    m_runnerModel->setProgress(progress);
-}
-
 void BenchPanel::showReport(std::shared_ptr<const BenchReport> report) {
     if (!report) {
         m_model->clear();
-        m_verdict->clear();
+        m_resultLine->clear();
         m_progress->setRange(0, 1);
         m_progress->setValue(0);
         m_progress->setFormat(tr("idle"));
@@ -326,7 +244,7 @@ void BenchPanel::showReport(std::shared_ptr<const BenchReport> report) {
     }
     m_model->setResults(report->candidates, report->baselines, report->chosen);
     m_chart->setContext(QString::fromStdString(report->gpu.name), shortDeviceName(report->device));
-    m_verdict->setText(QString::fromStdString(benchVerdict(*report).text()));
+    m_resultLine->setText(QString::fromStdString(benchVerdict(*report).text()));
     const int rows = int(report->candidates.size() + report->baselines.size());
     m_progress->setRange(0, std::max(1, rows));
     m_progress->setValue(rows);
@@ -338,10 +256,7 @@ void BenchPanel::showReport(std::shared_ptr<const BenchReport> report) {
 }
 
 void BenchPanel::showError(const QString &message) {
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("failed"));
-    m_verdict->setText(tr("Benchmark failed: %1").arg(message));
+    showFailure(tr("Benchmark failed: %1").arg(message));
 }
 
 } // namespace beamscope

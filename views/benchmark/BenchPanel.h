@@ -8,21 +8,19 @@
 
 #include "measure/DeviceDetect.h"
 #include "measure/Measurement.h"
+#include "views/common/MeasurePanel.h"
 #include "views/runner/RunnerSettings.h"
 
 #include <QString>
 #include <QStringList>
-#include <QWidget>
 
 #include <memory>
 
 class QAction;
 class QComboBox;
 class QLabel;
-class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTableView;
 class QToolButton;
 
 namespace beamscope {
@@ -30,8 +28,6 @@ namespace beamscope {
 struct BenchReport;
 class BenchResultsModel;
 class PredictedMeasuredChart;
-class RunnerChoice;
-class RunnerProgressModel;
 
 /// Which schedules a run measures.
 enum class BenchPick {
@@ -50,7 +46,8 @@ struct BenchSettings {
     RunnerSettings runner;              ///< this machine, or a Slurm cluster
 };
 
-class BenchPanel : public QWidget {
+/// The table, runner, hint and progress are MeasurePanel's (shared with the Tune dock).
+class BenchPanel : public MeasurePanel {
     Q_OBJECT
 public:
     explicit BenchPanel(QWidget *parent = nullptr);
@@ -59,31 +56,18 @@ public:
     void setSettings(const BenchSettings &settings);
     BenchResultsModel *model() const { return m_model; }
     PredictedMeasuredChart *chart() const { return m_chart; }
-    QTableView *table() const { return m_table; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *cancelButton() const { return m_cancel; }
-    RunnerChoice *runnerChoice() const { return m_runner; }
-    /// Jobs per node of the run going (or the last one).
-    RunnerProgressModel *runnerProgress() const { return m_runnerModel; }
-    QTableView *runnerTable() const { return m_runnerTable; }
-    /// The line under the controls: what Run will measure, or why it cannot.
-    QString hint() const;
     /// The verdict line under the results (empty before a report).
     QString verdictText() const;
     /// The note that this run's rows are not recorded ("" when they are).
     QString notRecordedText() const;
 
 public Q_SLOTS:
-    /// Whether Run may be pressed, and the hint saying what it will measure or why not.
-    void setAvailable(bool available, const QString &hint);
-    /// A run started (true) or ended (false): Run/Cancel and the settings follow.
-    void setBusy(bool busy);
     /// A new run: clears the rows, names the chart's prediction axis.
     void beginRun(const QString &predictedFor);
     void setProgress(int done, int total, const QString &label);
     void addMeasurement(const beamscope::Measurement &measurement, bool baseline);
-    /// The runner's jobs per node (pending/running/done).
-    void setRunnerProgress(const beamscope::RunnerProgress &progress);
     /// A finished (or cancelled) run, or one restored from a session: every row, the choice,
     /// the device, the verdict. nullptr clears the panel.
     void showReport(std::shared_ptr<const beamscope::BenchReport> report);
@@ -96,12 +80,12 @@ public Q_SLOTS:
 Q_SIGNALS:
     void runRequested(const beamscope::BenchSettings &settings);
     void cancelRequested();
-    /// The user changed where runs measure (the coordinator keeps it across sessions).
-    void runnerChanged(const beamscope::RunnerSettings &runner);
+
+protected:
+    void updateEnabled() override;
 
 private:
     QWidget *createControls();
-    void updateEnabled();
     /// The baseline button names the chosen baselines.
     void updateBaselineButton();
     /// Hides the columns no row fills (registers and spills without a PTX report, a search
@@ -110,8 +94,6 @@ private:
 
     BenchResultsModel *m_model;
     PredictedMeasuredChart *m_chart;
-    QTableView *m_table;
-    QComboBox *m_device;
     QComboBox *m_mode;
     QSpinBox *m_count;
     QSpinBox *m_greedy;
@@ -119,15 +101,7 @@ private:
     QToolButton *m_baselineButton = nullptr;
     QPushButton *m_run;
     QPushButton *m_cancel;
-    QProgressBar *m_progress;
-    RunnerChoice *m_runner = nullptr;
-    RunnerProgressModel *m_runnerModel;
-    QTableView *m_runnerTable;
-    QLabel *m_hint;
-    QLabel *m_verdict;
     QLabel *m_notRecorded;
-    bool m_available = false;
-    bool m_busy = false;
 };
 
 } // namespace beamscope

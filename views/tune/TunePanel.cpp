@@ -10,15 +10,11 @@
 #include "views/tune/TuneRoundsModel.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSplitter>
 #include <QTableView>
-#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -72,57 +68,15 @@ QString tuneSummary(const TuneReport &report) {
 }
 
 TunePanel::TunePanel(QWidget *parent)
-    : QWidget(parent), m_model(new TuneRoundsModel(this)), m_charts(new TuneCharts(m_model)),
-      m_table(new QTableView), m_progress(new QProgressBar),
-      m_runnerModel(new RunnerProgressModel(this)),
-      m_runnerTable(RunnerChoice::progressTable(m_runnerModel)), m_hint(new QLabel),
-      m_summary(new QLabel) {
+    : MeasurePanel(parent), m_model(new TuneRoundsModel(this)), m_charts(new TuneCharts(m_model)) {
     setObjectName(QStringLiteral("tunePanel"));
-    m_table->setModel(m_model);
+    showRowsOf(m_model);
     m_table->setObjectName(QStringLiteral("tuneTable"));
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
     m_table->setMinimumWidth(180);
-    m_hint->setWordWrap(true);
-    // Once rounds are in, the hint's lines go to the rounds (a laptop's bottom dock is short);
-    // the progress bar's tooltip keeps it.
-    const auto showHint = [this] { m_hint->setVisible(m_model->rowCount() == 0); };
-    connect(m_model, &QAbstractItemModel::modelReset, this, showHint);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, showHint);
-    m_summary->setWordWrap(true);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_progress->setTextVisible(true);
-    m_progress->setMinimumWidth(160);
-    m_progress->setFormat(tr("idle"));
-    m_progress->setValue(0);
-
-    auto *split = new QSplitter(Qt::Horizontal);
-    split->addWidget(m_table);
-    split->addWidget(m_charts);
-    split->addWidget(m_runnerTable);
     // The table's first columns (round, round best, best, τ) and the charts' legends whole on a
     // laptop's 1280 px: the charts take most of the width, the table scrolls to its later
     // columns.
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 3);
-    split->setStretchFactor(2, 1);
-    split->setSizes({280, 720, 300});
-    split->setChildrenCollapsible(false);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(4);
-    layout->addWidget(createControls());
-    auto *status = new QHBoxLayout;
-    status->addWidget(m_hint, 1);
-    status->addWidget(m_progress);
-    layout->addLayout(status);
-    layout->addWidget(split, 1);
-    layout->addWidget(m_summary);
+    arrange(createControls(), m_charts, {1, 3, 1}, {280, 720, 300});
     setAvailable(false, tr("Load a pipeline: tuning searches it, measures a batch of schedules "
                            "per round (on this machine or a Slurm cluster) and retrains "
                            "the cost model."));
@@ -133,11 +87,7 @@ QWidget *TunePanel::createControls() {
     // Wraps onto a second line when the dock is narrow (a laptop screen).
     auto *row = new FlowLayout(controls, 10);
     row->setContentsMargins(0, 0, 0, 0);
-    m_device = new QComboBox;
-    m_device->addItem(tr("auto"), int(DevicePreference::Auto));
-    m_device->addItem(tr("OpenCL"), int(DevicePreference::OpenCL));
-    m_device->addItem(tr("CUDA"), int(DevicePreference::Cuda));
-    m_device->setToolTip(tr("Where schedules are measured: auto picks CUDA, else OpenCL"));
+    createDeviceChoice(false, tr("Where schedules are measured: auto picks CUDA, else OpenCL"));
     m_rounds = new QSpinBox;
     m_rounds->setRange(1, 100);
     m_rounds->setValue(5);
@@ -159,30 +109,18 @@ QWidget *TunePanel::createControls() {
     m_resume->setToolTip(tr("Continue the stopped run (same run id) up to the rounds asked for"));
     row->addWidget(controlGroup({new QLabel(tr("Device")), m_device}));
     row->addWidget(controlGroup({m_rounds, m_batch}));
-    m_runner = new RunnerChoice;
-    row->addWidget(m_runner);
+    row->addWidget(createRunnerChoice());
     row->addWidget(controlGroup({m_start, m_stop, m_resume}));
-    connect(m_runner, &RunnerChoice::settingsChanged, this, &TunePanel::runnerChanged);
-    // The jobs per node matter on a cluster; on this machine the progress bar says it all,
-    // and the table's width goes to the results.
-    const auto showJobs = [this](const RunnerSettings &runner) {
-        m_runnerTable->setVisible(runner.kind == RunnerKind::Slurm);
-    };
-    connect(m_runner, &RunnerChoice::settingsChanged, this, showJobs);
-    showJobs(m_runner->settings());
     connect(m_start, &QPushButton::clicked, this, [this] { Q_EMIT startRequested(settings()); });
     connect(m_resume, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(settings()); });
-    connect(m_stop, &QPushButton::clicked, this, [this] {
-        m_stop->setEnabled(false);
-        m_progress->setFormat(tr("stopping after the row in flight…"));
-        Q_EMIT stopRequested();
-    });
+    makeStopButton(m_stop, tr("stopping after the row in flight…"),
+                   [this] { Q_EMIT stopRequested(); });
     return controls;
 }
 
 TuneSettings TunePanel::settings() const {
     TuneSettings s;
-    s.device = DevicePreference(m_device->currentData().toInt());
+    s.device = chosenDevice();
     s.rounds = m_rounds->value();
     s.batch = m_batch->value();
     s.runner = m_runner->settings();
@@ -190,34 +128,18 @@ TuneSettings TunePanel::settings() const {
 }
 
 void TunePanel::setSettings(const TuneSettings &s) {
-    m_device->setCurrentIndex(std::max(0, m_device->findData(int(s.device))));
+    chooseDevice(s.device);
     m_rounds->setValue(s.rounds);
     m_batch->setValue(s.batch);
     m_runner->setSettings(s.runner);
 }
 
-QString TunePanel::hint() const {
-    return m_hint->text();
-}
-
 QString TunePanel::summary() const {
-    return m_summary->text();
-}
-
-void TunePanel::setAvailable(bool available, const QString &hint) {
-    m_available = available;
-    m_hint->setText(hint);
-    m_progress->setToolTip(hint);
-    updateEnabled();
+    return m_resultLine->text();
 }
 
 void TunePanel::setResumable(bool resumable) {
     m_resumable = resumable;
-    updateEnabled();
-}
-
-void TunePanel::setBusy(bool busy) {
-    m_busy = busy;
     updateEnabled();
 }
 
@@ -234,7 +156,7 @@ void TunePanel::updateEnabled() {
 void TunePanel::beginRun(bool resume) {
     if (!resume) m_model->clear();
     m_runnerModel->clear();
-    m_summary->clear();
+    m_resultLine->clear();
     m_progress->setRange(0, 0);
     m_progress->setFormat(resume ? tr("resuming…") : tr("starting…"));
 }
@@ -259,14 +181,10 @@ void TunePanel::addRound(const TuneRound &round) {
     m_model->addRound(round);
 }
 
-void TunePanel::setRunnerProgress(const RunnerProgress &progress) {
-    m_runnerModel->setProgress(progress);
-}
-
 void TunePanel::showReport(std::shared_ptr<const TuneReport> report) {
     if (!report) {
         m_model->clear();
-        m_summary->clear();
+        m_resultLine->clear();
         return;
     }
     // A resumed run reports only its own rounds: the model keeps the earlier ones.
@@ -277,14 +195,11 @@ void TunePanel::showReport(std::shared_ptr<const TuneReport> report) {
     m_progress->setFormat(report->cancelled
                               ? tr("stopped after %1").arg(rounds(m_model->rowCount()))
                               : tr("done: %1").arg(rounds(m_model->rowCount())));
-    m_summary->setText(tuneSummary(*report));
+    m_resultLine->setText(tuneSummary(*report));
 }
 
 void TunePanel::showError(const QString &message) {
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("failed"));
-    m_summary->setText(tr("Tuning failed: %1").arg(message));
+    showFailure(tr("Tuning failed: %1").arg(message));
 }
 
 } // namespace beamscope
