@@ -1,5 +1,6 @@
 // Importing a plugin's or a file's schedule of a pipeline.
 #include "bench/BaselineImport.h"
+#include "util/Text.h"
 
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
@@ -15,7 +16,8 @@ Halide::Target importTarget(const GpuSpec &gpu) {
     return Halide::Target("host-cuda-cuda_capability_" + std::to_string(std::min(capability, 86)));
 }
 
-ForeignSchedule importBaseline(Baseline baseline, const PipelineSource &source, const GpuSpec &gpu) {
+ForeignSchedule importBaseline(Baseline baseline, const PipelineSource &source,
+                               const GpuSpec &gpu) {
     const Halide::Target target = importTarget(gpu);
     ForeignSchedule out;
     out.what = baselineName(baseline);
@@ -42,8 +44,9 @@ ForeignSchedule importScheduleFile(const std::string &path, const PipelineSource
                                    const GpuSpec &gpu) {
     const std::string ext = std::filesystem::path(path).extension().string();
     if (ext == ".h" || ext == ".hpp" || ext == ".cpp" || ext == ".cc") {
-        throw Error("'" + path + "' is C++: Beamscope imports a schedule it can apply without a "
-                                 "compiler, a JSON schedule as Beamscope writes it");
+        throw Error("'" + path +
+                    "' is C++: Beamscope imports a schedule it can apply without a "
+                    "compiler, a JSON schedule as Beamscope writes it");
     }
     std::ifstream in(path);
     if (!in) throw Error("cannot read '" + path + "'");
@@ -73,10 +76,7 @@ ForeignSchedule importScheduleFile(const std::string &path, const PipelineSource
 ForeignSchedule importForeign(const std::string &with, const PipelineSource &source,
                               const GpuSpec &gpu) {
     for (Baseline b : allBaselines()) {
-        std::string lower = with;
-        std::transform(lower.begin(), lower.end(), lower.begin(),
-                       [](unsigned char c) { return char(std::tolower(c)); });
-        if (lower == baselineName(b)) return importBaseline(b, source, gpu);
+        if (asciiLower(with) == baselineName(b)) return importBaseline(b, source, gpu);
     }
     if (!std::filesystem::exists(with)) {
         throw UsageError("--with '" + with + "' is neither a Halide autoscheduler (" +

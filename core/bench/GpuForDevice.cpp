@@ -1,5 +1,6 @@
 // gpuSpecForDevice: the GPU model a detected device is searched and ranked with.
 #include "bench/BenchRun.h"
+#include "util/Text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,21 +9,11 @@
 
 namespace beamscope {
 
-namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-} // namespace
-
 GpuSpec gpuSpecForDevice(const DeviceInfo &device) {
     if (device.kind == DeviceKind::OpenCL && device.openclType == "CPU")
         return GpuSpec::load("pocl-cpu");
     if (device.kind == DeviceKind::Cuda) {
-        const std::string name = lower(device.name);
+        const std::string name = asciiLower(device.name);
         for (const auto &[key, preset] : std::vector<std::pair<std::string, std::string>>{
                  {"h100", "h100"}, {"a100", "a100"}, {"v100", "v100"}, {"4090", "rtx4090"}}) {
             if (name.find(key) != std::string::npos) return GpuSpec::load(preset);

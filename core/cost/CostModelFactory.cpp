@@ -6,20 +6,13 @@
 #include "cost/PolyMageCostModel.h"
 #include "cost/PretrainedModel.h"
 #include "util/Error.h"
+#include "util/Text.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 
 namespace beamscope {
-
-namespace {
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-} // namespace
 
 bool isCostModelFile(const std::string &spec) {
     std::error_code ec;
@@ -32,7 +25,7 @@ std::shared_ptr<CostModel> makeCostModel(const std::string &spec, const GpuSpec 
     if (spec == kPretrainedName) return loadPretrained(gpu);
     if (spec == "analytic") return std::make_shared<AnalyticalGpuCostModel>(gpu);
     if (spec == "polymage") {
-        const std::string name = lower(gpu.name);
+        const std::string name = asciiLower(gpu.name);
         const bool pascal = name.find("1080") != std::string::npos;
         return std::make_shared<PolyMageCostModel>(gpu, pascal ? PolyMageWeights::gtx1080Ti()
                                                                : PolyMageWeights::v100());

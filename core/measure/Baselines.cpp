@@ -2,6 +2,7 @@
 // on the Funcs of a fresh instance); the params Halide's autoschedulers run with (the plugins
 // are loaded and run by measure/UpstreamAutoscheduler).
 #include "measure/Baselines.h"
+#include "util/Text.h"
 
 #include "dag/FunctionDAG.h"
 #include "measure/UpstreamAutoscheduler.h"
@@ -82,9 +83,7 @@ std::string baselineNames() {
 }
 
 Baseline parseBaseline(const std::string &name) {
-    std::string lower = name;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string lower = asciiLower(name);
     for (Baseline b : allBaselines())
         if (lower == baselineName(b)) return b;
     throw UsageError("unknown baseline '" + name + "' (" + baselineNames() + ")");

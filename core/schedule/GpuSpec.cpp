@@ -6,6 +6,7 @@
 
 #include "util/Error.h"
 #include "util/InstallLayout.h"
+#include "util/Text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -65,12 +66,6 @@ const std::vector<Field> &fields() {
 }
 
 const char *const kPresetNames[] = {"v100", "a100", "h100", "rtx4090", "pocl-cpu"};
-
-std::string toLower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
 
 std::string joinedPresetNames() {
     std::string out;
@@ -267,7 +262,7 @@ std::string GpuSpec::presetDirectory() {
 }
 
 GpuSpec GpuSpec::load(const std::string &nameOrFile) {
-    const std::string lower = toLower(nameOrFile);
+    const std::string lower = asciiLower(nameOrFile);
     for (const char *preset : kPresetNames) {
         if (lower == preset) {
             return loadFile((fs::path(presetDirectory()) / (lower + ".json")).string());

@@ -1,5 +1,6 @@
 // Locating the loaded libHalide, its headers and its plugins.
 #include "util/HalideInstall.h"
+#include "util/Text.h"
 
 #include "util/Error.h"
 
@@ -64,11 +65,8 @@ HalideInstall locateHalideInstall() {
 }
 
 fs::path autoschedulerPluginPath(const std::string &name) {
-    std::string lower;
-    for (char c : name)
-        lower += char(std::tolower(static_cast<unsigned char>(c)));
     const fs::path path =
-        loadedHalideLibrary().parent_path() / ("libautoschedule_" + lower + ".so");
+        loadedHalideLibrary().parent_path() / ("libautoschedule_" + asciiLower(name) + ".so");
     if (!fs::exists(path)) throw Error("autoscheduler plugin not found: " + path.string());
     return path;
 }

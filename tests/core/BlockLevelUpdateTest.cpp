@@ -10,13 +10,15 @@
 #include "SmallMatmul.h"
 
 #include "codegen/ScheduleApplier.h"
-#include "cost/Featurizer.h"
 #include "codegen/ScheduleImport.h"
+#include "cost/Featurizer.h"
 #include "search/Pins.h"
 #include "search/SearchSpace.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>
+
+#include <optional>
 
 #include <unistd.h>
 
@@ -84,11 +86,9 @@ TEST(BlockLevelUpdate, TheSearchAndPinsOfferTheBlockLevelOfARootTiledConsumer) {
     std::vector<std::string> labels;
     for (const Candidate &c : kept)
         labels.push_back(c.label);
-    EXPECT_NE(std::find(labels.begin(), labels.end(), "block of output serial 4x2"),
-              labels.end());
+    EXPECT_NE(std::find(labels.begin(), labels.end(), "block of output serial 4x2"), labels.end());
     // 8x8 serial points per thread are more than the search unrolls.
-    EXPECT_EQ(std::find(labels.begin(), labels.end(), "block of output serial 8x8"),
-              labels.end());
+    EXPECT_EQ(std::find(labels.begin(), labels.end(), "block of output serial 8x8"), labels.end());
 
     Pin pin;
     pin.func = "prod";
@@ -142,21 +142,23 @@ TEST(BlockLevelUpdate, TheUpdateReadsAndWritesItsSharedPointsOncePerRVarIteratio
     auto dag = matmulDag();
     const StatePtr s = sharedMemoryMatmul(dag);
     Featurizer featurizer(GpuSpec::load("h100"), false);
-    const StageFeatures *update = nullptr;
+    // A copy: the rows live only as long as featurize's result.
+    std::optional<StageFeatures> update;
     double sharedOccupancy = 0;
     for (const auto &kernel : featurizer.featurize(*s)) {
         for (const StageFeatureRow &row : *kernel) {
             if (row.node != dag->find("prod") || row.stage != 1) continue;
-            update = &row.features;
+            update = row.features;
             sharedOccupancy = row.features[Feature::shared_mem_occupancy];
         }
     }
-    ASSERT_NE(update, nullptr);
+    ASSERT_TRUE(update.has_value());
     using F = Feature;
     // Once per block (4 blocks), 64x16 floats in shared memory per block.
     EXPECT_EQ((*update)[F::num_realizations], 4);
     EXPECT_EQ((*update)[F::shared_bytes_at_task], 64 * 16 * 4);
-    EXPECT_DOUBLE_EQ(sharedOccupancy, 64.0 * 16 * 4 / GpuSpec::load("h100").sharedMemoryPerBlockBytes);
+    EXPECT_DOUBLE_EQ(sharedOccupancy,
+                     64.0 * 16 * 4 / GpuSpec::load("h100").sharedMemoryPerBlockBytes);
     // 16x8 threads are 4 warps; a warp's 16x2 lanes with 4x2 points each cover 64x4 floats:
     // 1024 bytes, 8 transactions of 32 banks x 4 bytes, times 4-way bank conflicts (lanes 4
     // floats apart), stored at every one of the 64 RVar iterations (8 points per thread stay
@@ -177,9 +179,10 @@ TEST(BlockLevelUpdate, TheStateComesBackFromTheFuncsItWasAppliedTo) {
 }
 
 TEST(BlockLevelUpdate, TheExportedHeaderLowersLikeTheApplier) {
-    expectExportsLowerLikeTheApplier(
-        {{"schedule_shared_matmul", [] { return buildApp("matmul", kSmallMatmul); },
-          sharedMemoryMatmul(matmulDag()), {}}});
+    expectExportsLowerLikeTheApplier({{"schedule_shared_matmul",
+                                       [] { return buildApp("matmul", kSmallMatmul); },
+                                       sharedMemoryMatmul(matmulDag()),
+                                       {}}});
 }
 
 TEST(BlockLevelUpdate, SharedMemoryMatmulRunsCorrectlyOnOpenCl) {
