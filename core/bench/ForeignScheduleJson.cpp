@@ -74,13 +74,12 @@ ForeignSchedule importForeignInChild(const std::string &with, const PipelineSour
                     gpu.toJson().dump()},
                    run);
     if (result.cancelled) throw ImportCancelled();
-    const std::string answer = lastLine(result.out);
-    nlohmann::json json;
-    if (!answer.empty()) json = nlohmann::json::parse(answer, nullptr, false);
+    // The worker's answer is its last stdout line (discarded when it is not JSON).
+    const nlohmann::json json = nlohmann::json::parse(lastLine(result.out), nullptr, false);
     if (result.succeeded() && json.is_object() && !json.contains("failure"))
         return foreignScheduleFromJson(json, dag);
     if (json.is_object() && json.contains("failure") && json["failure"].is_string())
-        throw Error(json["failure"].get<std::string>()); // the plugin's or the import's error
+        throw Error(json.at("failure").get<std::string>()); // the plugin's or the import's error
     const std::string last = lastLine(result.err);
     throw Error("importing " + with + " " +
                 (result.timedOut ? "did not finish in time"

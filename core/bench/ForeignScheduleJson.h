@@ -30,7 +30,7 @@ ForeignSchedule foreignScheduleFromJson(const nlohmann::json &json,
 /// How to run the import in a child process.
 struct ChildImportOptions {
     std::string workerPath;                    ///< beamscope-worker (required)
-    const std::atomic<bool> *cancel = nullptr; ///< set: the child is killed, Cancelled thrown
+    const std::atomic<bool> *cancel = nullptr; ///< set: the child is killed, ImportCancelled thrown
     double timeoutS = 0;                       ///< 0: no limit
 };
 
