@@ -105,7 +105,8 @@ gpu_flag=()
 
 # 1. Leave-one-app-out models on the shared rows (seconds each).
 for app in "${apps[@]}"; do
-    if [ -f "$bundle/models/$app.json" ] && [ -z "${RETRAIN:-}" ]; then
+    # The bundle's models were trained on the bundle's rows: another TRAIN_DB trains its own.
+    if [ -f "$bundle/models/$app.json" ] && [ -z "${RETRAIN:-}" ] && [ -z "${TRAIN_DB:-}" ]; then
         cp "$bundle/models/$app.json" "$work/models/$app.model"
     else
         train_loao "$CLI" "$work/train.sqlite" "$app" "$work/models/$app.model" \
