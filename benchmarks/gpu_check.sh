@@ -71,7 +71,7 @@ device=${DEVICE:-cuda}
 sizes_mode=${SIZES:-default}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/reports" "$work/logs" "$work/models" "$work/dags"
+mkdir -p "$work/reports" "$work/logs" "$work/models" "$work/dags" "$work/bench"
 log() { printf '[%4ds] %s\n' $(($(date +%s) - start)) "$*" | tee -a "$work/logs/gpu_check.log" >&2; }
 left() { echo $((budget - ($(date +%s) - start))); }
 
@@ -122,7 +122,8 @@ bench_app() { # APP SECONDS
     timeout --kill-after=5 "$limit" "$CLI" bench "$app" ${small_sizes[$app]:-} --device "$device" \
         "${gpu_flag[@]}" --mode topk --top 5 --repeats 10 --warmup 2 --timeout 120 \
         --baseline "${BASELINES:-anderson2021,anderson2021-paper,li2018,naive}" \
-        "${model[@]}" --no-db --json >"$work/reports/$app.json" 2>"$work/logs/bench-$app.log"
+        "${model[@]}" --db "$work/bench/$app.sqlite" --json >"$work/reports/$app.json" \
+        2>"$work/logs/bench-$app.log"
     local rc=$?
     log "bench $app: rc $rc"
     # shellcheck disable=SC2086
@@ -179,6 +180,14 @@ cp "$work/collect.json" "$out/collect.json" 2>/dev/null
 [ -f "$work/collect.sqlite" ] && python3 -c 'import sqlite3, sys
 src = sqlite3.connect(sys.argv[1]); dst = sqlite3.connect(sys.argv[2]); src.backup(dst); dst.close()' \
     "$work/collect.sqlite" "$out/collect.sqlite"
+# Every bench row (each app recorded into its own file: no row is reused, none waits on another
+# app's writes) in one database: measured catalog schedules for the next model.
+for db in "$work"/bench/*.sqlite; do
+    [ -f "$db" ] && "$CLI" db import --db "$work/bench.sqlite" "$db" >>"$work/logs/bench-import.log" 2>&1
+done
+[ -f "$work/bench.sqlite" ] && python3 -c 'import sqlite3, sys
+src = sqlite3.connect(sys.argv[1]); dst = sqlite3.connect(sys.argv[2]); src.backup(dst); dst.close()' \
+    "$work/bench.sqlite" "$out/bench.sqlite"
 cp "$work/logs/environment.txt" "$out/environment.txt"
 tar -cJf "$out/reports.tar.xz" -C "$work" reports dags
 tar -cJf "$out/logs.tar.xz" -C "$work" logs models

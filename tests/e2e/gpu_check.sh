@@ -29,7 +29,7 @@ elapsed=$(($(date +%s) - start))
 [ "$elapsed" -le $((budget + 30)) ] || fail "took ${elapsed} s for a budget of ${budget} s"
 files=$(find "$tmp/out" -type f | wc -l)
 [ "$files" -le 8 ] || fail "$files files in OUT (at most 8 come back from a GPU machine)"
-for f in table.md collect.sqlite collect.json reports.tar.xz logs.tar.xz; do
+for f in table.md collect.sqlite collect.json reports.tar.xz logs.tar.xz bench.sqlite; do
     [ -s "$tmp/out/$f" ] || fail "OUT lacks $f"
 done
 # harris's row: a measured one-shot and naive time, and a bandwidth figure.
@@ -54,4 +54,11 @@ sys.exit(1 if "harris" in apps or len(apps) != 15 else 0)
 PY
 rows=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from measurements where origin = ?", ("collect",)).fetchone()[0])' "$tmp/out/collect.sqlite")
 [ "$rows" -ge 1 ] || fail "collect recorded no row ($rows)"
+# The bench rows come back too: harris's measured candidates and its baseline, one row each.
+bench_rows=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from measurements where app = ? and origin = ?", ("harris", "bench")).fetchone()[0])' "$tmp/out/bench.sqlite")
+report_rows=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+print(sum(1 for c in r["candidates"] + r["baselines"] if c.get("measured_ms") or c.get("failure")))' "$tmp/r/reports/harris.json")
+[ "$bench_rows" -ge 1 ] && [ "$bench_rows" -eq "$report_rows" ] ||
+    fail "bench.sqlite holds $bench_rows harris rows, the report $report_rows that ran"
 finish e2e.gpu_check
