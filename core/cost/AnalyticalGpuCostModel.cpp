@@ -33,6 +33,7 @@ AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
     c.secondsPerOp = 1.0 / (double(gpu.smCount) * gpu.fp32LanesPerSm * hz);
     c.dramSecondsPerByte = 1.0 / dram;
     c.l2SecondsPerByte = 1.0 / (5.0 * dram);
+    c.sharedSecondsPerWavefront = 1.0 / (double(gpu.smCount) * hz);
     c.launchSeconds = gpu.kernelLaunchOverheadUs * 1e-6;
     c.spillSecondsPerByte = 4.0 / (5.0 * dram);
     c.registerBudgetBytes = gpu.registersPerThreadMax * 4;
@@ -53,6 +54,7 @@ struct StageDemand {
     double compute = 0; ///< seconds at the FP32 peak over the lanes a warp keeps busy
     double dramLoad = 0, dramStore = 0; ///< compulsory global bytes read, and written by the root
     double l2Load = 0, l2Store = 0;     ///< global sectors moved through L2, in bytes
+    double sharedLoad = 0, sharedStore = 0; ///< seconds of shared-memory wavefronts
 };
 
 StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoefficients &c,
@@ -71,6 +73,11 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoeffi
                             gpu.globalTransactionBytes,
                         f[F::num_tasks] * f[F::unique_bytes_read_per_task]);
     d.l2Store = f[F::num_blocks] * f[F::num_global_mem_stores_per_block] * gpu.globalTransactionBytes;
+    // Shared memory serves one wavefront (every bank once) per SM per clock; the features count
+    // wavefronts with their bank conflicts. An update kept in shared memory with a rolled serial
+    // loop pays a load and a store per RVar iteration here (Featurizer: stores).
+    d.sharedLoad = f[F::num_blocks] * f[F::num_shared_mem_loads_per_block] * c.sharedSecondsPerWavefront;
+    d.sharedStore = f[F::num_blocks] * f[F::num_shared_mem_stores_per_block] * c.sharedSecondsPerWavefront;
     return d;
 }
 
@@ -92,6 +99,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         sum.dramStore += d.dramStore;
         sum.l2Load += d.l2Load;
         sum.l2Store += d.l2Store;
+        sum.sharedLoad += d.sharedLoad;
+        sum.sharedStore += d.sharedStore;
     }
     // The roofline: arithmetic and memory overlap, so the kernel takes the longer of the two;
     // memory is bound by DRAM bytes or by L2 sectors, whichever takes longer. Overlap is never
@@ -104,17 +113,18 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     };
     const double dramSeconds = (sum.dramLoad + sum.dramStore) * m_c.dramSecondsPerByte;
     const double l2Seconds = (sum.l2Load + sum.l2Store) * m_c.l2SecondsPerByte;
-    const double memorySeconds = overlapped(dramSeconds, l2Seconds);
+    const double sharedSeconds = sum.sharedLoad + sum.sharedStore;
+    const double memorySeconds = overlapped(overlapped(dramSeconds, l2Seconds), sharedSeconds);
     const double fill =
         root ? std::clamp((*root)[F::inner_parallelism] / m_c.threadsToFill, 1e-3, 1.0) : 1.0;
     const double kernelSeconds = overlapped(sum.compute, memorySeconds) / fill;
     const double demandSeconds = sum.compute + memorySeconds;
     const double scale = demandSeconds > 0 ? kernelSeconds / demandSeconds : 0.0;
-    // Each stage's part of the memory time: its bytes at both levels, weighted by their speed.
-    const auto memoryWeight = [&](double dram, double l2) {
-        return dram * m_c.dramSecondsPerByte + l2 * m_c.l2SecondsPerByte;
+    // Each stage's part of the memory time: its bytes at each level, weighted by their speed.
+    const auto memoryWeight = [&](double dram, double l2, double shared) {
+        return dram * m_c.dramSecondsPerByte + l2 * m_c.l2SecondsPerByte + shared;
     };
-    const double memoryWeights = dramSeconds + l2Seconds;
+    const double memoryWeights = dramSeconds + l2Seconds + sharedSeconds;
 
     std::vector<StageCost> costs;
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -128,8 +138,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         term(CostTerm::Compute) = d.compute * scale;
         if (memoryWeights > 0) {
             const double perWeight = memorySeconds / memoryWeights * scale;
-            term(CostTerm::Load) = memoryWeight(d.dramLoad, d.l2Load) * perWeight;
-            term(CostTerm::Store) = memoryWeight(d.dramStore, d.l2Store) * perWeight;
+            term(CostTerm::Load) = memoryWeight(d.dramLoad, d.l2Load, d.sharedLoad) * perWeight;
+            term(CostTerm::Store) = memoryWeight(d.dramStore, d.l2Store, d.sharedStore) * perWeight;
         }
         const bool isRoot = rows[i].node == rootNode;
         term(CostTerm::Parallelism) =

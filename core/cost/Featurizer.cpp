@@ -341,7 +341,7 @@ private:
         f[innermostAtTask] = innermostTask;
 
         loads(node, stageIndex, stage, v, f);
-        stores(node, stage, v, f);
+        stores(node, stage, v, leaf.unrolled, f);
         if (stageIndex > 0 && v.storage == MemoryType::Shared) ownSharedLoads(f);
         return f;
     }
@@ -450,7 +450,8 @@ private:
         f[F::num_shared_mem_loads_per_block] = others + own;
     }
 
-    void stores(int node, const Stage &stage, const StageView &v, StageFeatures &f) const {
+    void stores(int node, const Stage &stage, const StageView &v, bool unrolled,
+                StageFeatures &f) const {
         using F = Feature;
         const Node &n = m_dag.node(node);
         Box own(size_t(n.dimensions), Interval{0, 0});
@@ -461,13 +462,18 @@ private:
         const double warps = double(ceilDiv(v.threads, warp));
         const double points = double(boxVolume(own) * n.bytesPerPoint);
         // An update runs its pure serial loops inside its RVars (ScheduleCalls: serial, RVars,
-        // threads, blocks, inside out), so on a GPU it writes its serial points once per RVar
-        // iteration; with one point per thread the accumulator stays in a register and is
-        // written once. (On an H100, matmul with 16 points per thread under a 2048-long RVar
-        // ran 3.8x slower than the naive schedule, while counted as one store per point.) A
-        // write-back cache (a CPU's, PoCL) absorbs the repeated stores.
-        const double writes =
-            v.pureSerial > 1 && !m_gpu.storesWriteBack ? double(v.rvarIterations) : 1.0;
+        // threads, blocks, inside out). With one point per thread, or with the serial points
+        // unrolled (constant offsets), LLVM keeps the accumulators in registers across the RVar
+        // loop and each point is written once. A rolled serial loop indexes them by its
+        // variable: every RVar iteration loads and stores each of them. On the H100 (runs of
+        // 2026-11-26): matmul with 16 rolled points per thread under a 2048-long RVar ran 3.8x
+        // slower than the naive schedule; with 2 unrolled points as fast as the best rows; at
+        // the block level (shared memory) conv_layer's and matmul's 16 rolled points ran
+        // 17 and 28 ms where 8 unrolled ran 2.5 ms. A write-back cache (a CPU's, PoCL) absorbs
+        // the repeated stores.
+        const double writes = v.pureSerial > 1 && !unrolled && !m_gpu.storesWriteBack
+                                  ? double(v.rvarIterations)
+                                  : 1.0;
         if (v.storage == MemoryType::Global) {
             const double tx = warps * sectors(node, own, double(rowsOf(own))) * writes;
             f[F::num_global_mem_stores_per_block] = tx;

@@ -15,9 +15,11 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused. 4: the analytic terms of the per-kernel
+/// with, and a model of another version is refused. 5: updates write their points once unless
+/// a rolled serial loop sits inside their RVars, an update's bytes at realization without its
+/// RVars, and shared-memory wavefronts in the roofline; 4: the analytic terms of the per-kernel
 /// roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 4;
+constexpr int kScheduleFeatureSchema = 5;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,
