@@ -30,6 +30,8 @@ CompareView::CompareView(SelectionHub *hub, QWidget *parent)
       m_loopNestB(new QPushButton(tr("B in Loop nest"), this)), m_import(new QComboBox(this)),
       m_importStatus(new QLabel(this)), m_summary(new QLabel(this)) {
     setObjectName(QStringLiteral("compareView"));
+    m_captionA->setObjectName(QStringLiteral("compareCaptionA"));
+    m_captionB->setObjectName(QStringLiteral("compareCaptionB"));
     for (QLabel *caption : {m_captionA, m_captionB}) {
         caption->setWordWrap(true);
         caption->setTextFormat(Qt::RichText);
@@ -184,7 +186,10 @@ QString CompareView::sideCaption(int which) const {
             .arg(name, which == 1 ? tr(", or Import B…") : QString());
     QString text = tr("<b>%1</b>: %2").arg(name, s.label.toHtmlEscaped());
     if (s.cost) text += tr("<br>predicted %1").arg(format::ms(s.cost->total));
-    if (s.measuredMs) text += tr(", <b>measured %1</b>").arg(format::ms(*s.measuredMs));
+    if (s.measuredMs) {
+        text += tr(", <b>measured %1</b>").arg(format::ms(*s.measuredMs));
+        if (!s.measuredAs.isEmpty()) text += QStringLiteral(" (%1)").arg(s.measuredAs.toHtmlEscaped());
+    }
     return text;
 }
 
