@@ -128,8 +128,8 @@ void CompareCoordinator::compareCosted(CompareSide side, int which) {
 }
 
 bool CompareCoordinator::isPluginName(const QString &with) {
-    for (const char *plugin : {"anderson2021", "anderson2021-paper", "li2018", "mullapudi2016",
-                               "naive"}) {
+    for (const char *plugin :
+         {"anderson2021", "anderson2021-paper", "li2018", "mullapudi2016", "naive"}) {
         if (with == QLatin1String(plugin)) return true;
     }
     return false;
@@ -225,8 +225,7 @@ void CompareCoordinator::fillMeasuredBySchedule(CompareSide &side) const {
     const BenchReportPtr report = m_bench ? m_bench->lastReport() : nullptr;
     if (!report || !side.state || report->pipeline != side.state->dag().pipelineName()) return;
     const nlohmann::json schedule = scheduleToJson(*side.state);
-    for (size_t row = 0; row < report->candidates.size() && row < report->schedules.size();
-         ++row) {
+    for (size_t row = 0; row < report->candidates.size() && row < report->schedules.size(); ++row) {
         const Measurement &m = report->candidates[row];
         if (report->schedules[row] != schedule || !m.measuredMs || m.failed()) continue;
         side.measuredMs = m.measuredMs->median;
