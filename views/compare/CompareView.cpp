@@ -186,16 +186,23 @@ QString CompareView::sideCaption(int which) const {
             .arg(name, which == 1 ? tr(", or Import B…") : QString());
     QString text = tr("<b>%1</b>: %2").arg(name, s.label.toHtmlEscaped());
     if (s.cost) text += tr("<br>predicted %1").arg(format::ms(s.cost->total));
-    if (s.measuredMs) {
-        text += tr(", <b>measured %1</b>").arg(format::ms(*s.measuredMs));
-        if (!s.measuredAs.isEmpty()) text += QStringLiteral(" (%1)").arg(s.measuredAs.toHtmlEscaped());
-    }
+    if (s.measuredMs) text += tr(", <b>measured %1</b>").arg(format::ms(*s.measuredMs));
     return text;
+}
+
+QString CompareView::sideToolTip(int which) const {
+    // Where and as what the side was measured: in the tooltip, so that the caption keeps to
+    // two lines and leaves the tree and the chart their height.
+    const CompareSide &s = m_model->side(which);
+    if (!s.measuredMs || s.measuredAs.isEmpty()) return QString();
+    return tr("Measured %1: %2").arg(format::ms(*s.measuredMs), s.measuredAs);
 }
 
 void CompareView::refresh() {
     m_captionA->setText(sideCaption(0));
     m_captionB->setText(sideCaption(1));
+    m_captionA->setToolTip(sideToolTip(0));
+    m_captionB->setToolTip(sideToolTip(1));
     // The term choices follow the model that costed the sides.
     const CompareSide &any = m_model->side(0).isSet() ? m_model->side(0) : m_model->side(1);
     const std::vector<std::string> names =
