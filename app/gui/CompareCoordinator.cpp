@@ -208,10 +208,19 @@ std::pair<QString, QString> CompareCoordinator::importSummary(const ForeignSched
     return {text, details.join(QLatin1Char('\n'))};
 }
 
+bool CompareCoordinator::benchmarkedSameDag(const FunctionDAG &dag) const {
+    const BenchReportPtr report = m_bench ? m_bench->lastReport() : nullptr;
+    if (!report) return false;
+    // The run's own DAG when it had one: the same pipeline at another size has other
+    // measurements (and maybe the same tilings).
+    if (const auto ran = m_bench->lastReportDag()) return ran.get() == &dag;
+    return report->pipeline == dag.pipelineName();
+}
+
 void CompareCoordinator::fillMeasured(CompareSide &side, const std::string &baseline) const {
     const BenchReportPtr report = m_bench ? m_bench->lastReport() : nullptr;
     const DagPtr dag = m_search->dag();
-    if (!report || !dag || report->pipeline != dag->pipelineName()) return;
+    if (!report || !dag || !benchmarkedSameDag(*dag)) return;
     for (const Measurement &m : report->baselines) {
         if (m.label == "baseline:" + baseline && m.measuredMs && !m.failed()) {
             side.measuredMs = m.measuredMs->median;
@@ -223,7 +232,7 @@ void CompareCoordinator::fillMeasured(CompareSide &side, const std::string &base
 
 void CompareCoordinator::fillMeasuredBySchedule(CompareSide &side) const {
     const BenchReportPtr report = m_bench ? m_bench->lastReport() : nullptr;
-    if (!report || !side.state || report->pipeline != side.state->dag().pipelineName()) return;
+    if (!report || !side.state || !benchmarkedSameDag(side.state->dag())) return;
     const nlohmann::json schedule = scheduleToJson(*side.state);
     for (size_t row = 0; row < report->candidates.size() && row < report->schedules.size(); ++row) {
         const Measurement &m = report->candidates[row];

@@ -98,6 +98,8 @@ private:
     /// `side`'s measured median from the Benchmark dock's last report of this pipeline, when
     /// one of its candidates ran that very schedule (same schedule JSON, whatever its label).
     void fillMeasuredBySchedule(CompareSide &side) const;
+    /// True when the Benchmark dock's last run measured schedules of `dag`.
+    bool benchmarkedSameDag(const FunctionDAG &dag) const;
     /// After a benchmark: the measured times of the sides it measured.
     void refreshMeasured();
 };
