@@ -54,8 +54,9 @@ void BenchmarkController::start(BenchOptions options) {
         runAndDeliver<BenchReport>(
             job, QStringLiteral("unexpected error in the benchmark worker"),
             [&] { return std::make_shared<const BenchReport>(runBenchmark(options)); },
-            [this](BenchReportPtr report) {
+            [this, dag = options.dag](BenchReportPtr report) {
                 m_lastReport = report;
+                m_lastReportDag = dag;
                 Q_EMIT finished(report);
             });
     });

@@ -33,6 +33,9 @@ public:
 
     /// The report of the last run that finished (cancelled ones included); nullptr before.
     BenchReportPtr lastReport() const { return m_lastReport; }
+    /// The DAG that run was given (BenchOptions::dag; nullptr when it loaded its own): what its
+    /// schedules are schedules of, to the size.
+    std::shared_ptr<const FunctionDAG> lastReportDag() const { return m_lastReportDag; }
     quint64 generation() const { return m_jobs.generation(); }
     // setDatabasePath(): the database the next runs record into (origin "gui-bench"); "": none.
 
@@ -58,6 +61,7 @@ Q_SIGNALS:
 
 private:
     BenchReportPtr m_lastReport;
+    std::shared_ptr<const FunctionDAG> m_lastReportDag;
 };
 
 } // namespace beamscope

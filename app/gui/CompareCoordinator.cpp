@@ -25,6 +25,18 @@
 
 namespace beamscope {
 
+namespace {
+
+/// Where a benchmark ran, short enough for a caption: "NVIDIA H100", "OpenCL CPU" (PoCL's
+/// times say nothing about a GPU's).
+QString deviceInWords(const DeviceInfo &device) {
+    if (device.kind == DeviceKind::OpenCL)
+        return QStringLiteral("OpenCL ") + QString::fromStdString(device.openclType);
+    return QString::fromStdString(device.name);
+}
+
+} // namespace
+
 CompareCoordinator::CompareCoordinator(CompareView *view, SelectionHub *hub,
                                        SearchController *search, std::function<void()> raise,
                                        QObject *parent)
@@ -42,6 +54,7 @@ std::optional<CompareSide> CompareCoordinator::fromBeam(int rank) const {
         side.cost = step->best->cost;
         side.termNames = step->termNames;
         side.label = tr("the search's result at step %1").arg(step->index + 1);
+        fillMeasuredBySchedule(side);
         return side;
     }
     if (!step || rank < 0 || rank >= int(step->beam.size())) return std::nullopt;
@@ -53,6 +66,7 @@ std::optional<CompareSide> CompareCoordinator::fromBeam(int rank) const {
     side.label = rank == cheapestRow(step->beam)
                      ? tr("best of the beam at step %1").arg(step->index + 1)
                      : tr("beam #%1 at step %2").arg(rank + 1).arg(step->index + 1);
+    fillMeasuredBySchedule(side);
     return side;
 }
 
@@ -69,6 +83,7 @@ std::optional<CompareSide> CompareCoordinator::fromHistory(int k) const {
                      .arg(k + 1)
                      .arg(step->pass)
                      .arg(QString::fromStdString(step->func));
+    fillMeasuredBySchedule(side);
     return side;
 }
 
@@ -110,6 +125,14 @@ void CompareCoordinator::compareCosted(CompareSide side, int which) {
         }
         job.finish([this, costed = std::move(costed), which] { compare(costed, which); });
     });
+}
+
+bool CompareCoordinator::isPluginName(const QString &with) {
+    for (const char *plugin :
+         {"anderson2021", "anderson2021-paper", "li2018", "mullapudi2016", "naive"}) {
+        if (with == QLatin1String(plugin)) return true;
+    }
+    return false;
 }
 
 QString CompareCoordinator::importedName(const QString &with) {
@@ -185,13 +208,59 @@ std::pair<QString, QString> CompareCoordinator::importSummary(const ForeignSched
     return {text, details.join(QLatin1Char('\n'))};
 }
 
+bool CompareCoordinator::benchmarkedSameDag(const FunctionDAG &dag) const {
+    const BenchReportPtr report = m_bench ? m_bench->lastReport() : nullptr;
+    if (!report) return false;
+    // The run's own DAG when it had one: the same pipeline at another size has other
+    // measurements (and maybe the same tilings).
+    if (const auto ran = m_bench->lastReportDag()) return ran.get() == &dag;
+    return report->pipeline == dag.pipelineName();
+}
+
 void CompareCoordinator::fillMeasured(CompareSide &side, const std::string &baseline) const {
     const BenchReportPtr report = m_bench ? m_bench->lastReport() : nullptr;
     const DagPtr dag = m_search->dag();
-    if (!report || !dag || report->pipeline != dag->pipelineName()) return;
+    if (!report || !dag || !benchmarkedSameDag(*dag)) return;
     for (const Measurement &m : report->baselines) {
-        if (m.label == "baseline:" + baseline && m.measuredMs && !m.failed())
+        if (m.label == "baseline:" + baseline && m.measuredMs && !m.failed()) {
             side.measuredMs = m.measuredMs->median;
+            side.measuredAs = tr("%1, Benchmark dock: the plugin's own application")
+                                  .arg(deviceInWords(report->device));
+        }
+    }
+}
+
+void CompareCoordinator::fillMeasuredBySchedule(CompareSide &side) const {
+    const BenchReportPtr report = m_bench ? m_bench->lastReport() : nullptr;
+    if (!report || !side.state || !benchmarkedSameDag(side.state->dag())) return;
+    const nlohmann::json schedule = scheduleToJson(*side.state);
+    for (size_t row = 0; row < report->candidates.size() && row < report->schedules.size(); ++row) {
+        const Measurement &m = report->candidates[row];
+        if (report->schedules[row] != schedule || !m.measuredMs || m.failed()) continue;
+        side.measuredMs = m.measuredMs->median;
+        side.measuredAs = tr("%1, Benchmark dock: %2")
+                              .arg(deviceInWords(report->device),
+                                   QString::fromStdString(candidateLabelInWords(m.label)));
+        return;
+    }
+}
+
+void CompareCoordinator::refreshMeasured() {
+    for (int which : {0, 1}) {
+        const CompareSide &shown = m_view->model()->side(which);
+        if (!shown.isSet()) continue;
+        CompareSide side = shown;
+        // A plugin's schedule imported as B: its measured time is the plugin's own
+        // application (a baseline row); anything else, the candidate that ran its schedule.
+        const bool importedPlugin = which == 1 && !m_importedBaseline.isEmpty() &&
+                                    side.state == m_importedState &&
+                                    isPluginName(m_importedBaseline);
+        if (importedPlugin)
+            fillMeasured(side, m_importedBaseline.toStdString());
+        else
+            fillMeasuredBySchedule(side);
+        if (side.measuredMs != shown.measuredMs || side.measuredAs != shown.measuredAs)
+            m_view->setSide(which, side);
     }
 }
 
@@ -265,7 +334,10 @@ void CompareCoordinator::importSide(const QString &with) {
             m_view->setImportStatus(text, details);
             if (!result->side) return;
             CompareSide side = *result->side;
-            fillMeasured(side, what.toStdString());
+            if (isPluginName(what))
+                fillMeasured(side, what.toStdString());
+            else // a schedule file: Beamscope's applier runs it, as it runs any candidate
+                fillMeasuredBySchedule(side);
             // Beside the search's best when A is empty.
             if (!m_view->model()->side(0).isSet()) {
                 const SearchStepPtr &step = m_hub->step();
@@ -311,14 +383,9 @@ void CompareCoordinator::watchTimeline(TimelinePanel *timeline) {
 
 void CompareCoordinator::watchBenchTable(QTableView *table, BenchmarkController *bench) {
     m_bench = bench;
-    // A benchmark of the baseline imported as B gives B its measured time.
-    connect(bench, &BenchmarkController::finished, this, [this] {
-        const CompareSide &b = m_view->model()->side(1);
-        if (m_importedBaseline.isEmpty() || b.state != m_importedState) return;
-        CompareSide measured = b;
-        fillMeasured(measured, m_importedBaseline.toStdString());
-        if (measured.measuredMs != b.measuredMs) m_view->setSide(1, measured);
-    });
+    // A benchmark that measured a side's schedule (or the baseline imported as B) gives it its
+    // measured time.
+    connect(bench, &BenchmarkController::finished, this, &CompareCoordinator::refreshMeasured);
     table->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table, &QTableView::customContextMenuRequested, this, [this, table, bench](QPoint pos) {
         const QModelIndex index = table->indexAt(pos);

@@ -63,6 +63,9 @@ public:
     /// for the tooltip): the Funcs not representable with each construct, or the Funcs
     /// Beamscope's applier lowers differently.
     static std::pair<QString, QString> importSummary(const ForeignSchedule &imported);
+    /// True for the names of the plugins (and the naive schedule) Import B… runs; false for a
+    /// schedule file's path.
+    static bool isPluginName(const QString &with);
     /// "Anderson2021's schedule", "Li2018's schedule", "the schedule in FILE".
     static QString importedName(const QString &with);
     /// True while an import runs.
@@ -89,7 +92,16 @@ private:
     /// a later benchmark of that baseline fills in its measured time.
     QString m_importedBaseline;
     StatePtr m_importedState;
+    /// `side`'s measured median from the Benchmark dock's last report of this pipeline: the
+    /// plugin's own application of `baseline`'s schedule.
     void fillMeasured(CompareSide &side, const std::string &baseline) const;
+    /// `side`'s measured median from the Benchmark dock's last report of this pipeline, when
+    /// one of its candidates ran that very schedule (same schedule JSON, whatever its label).
+    void fillMeasuredBySchedule(CompareSide &side) const;
+    /// True when the Benchmark dock's last run measured schedules of `dag`.
+    bool benchmarkedSameDag(const FunctionDAG &dag) const;
+    /// After a benchmark: the measured times of the sides it measured.
+    void refreshMeasured();
 };
 
 } // namespace beamscope

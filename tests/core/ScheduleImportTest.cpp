@@ -18,9 +18,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace beamscope {
@@ -60,7 +62,15 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> kAndersonRep
     // prod and conv, with their updates, in shared memory at their consumer's block level.
     {"matmul", {"m=64", "n=64", "k=64"}},
     {"conv_layer", {"batch=1", "in_channels=8", "out_channels=8", "width=16", "height=12"}},
+    // Sxx, Sxy and Syy root, their updates tiled 16x2 like their pure stages.
+    {"harris", {"width=128", "height=96"}},
 };
+
+/// Apps whose root updates Anderson2021 splits with RoundUp where Beamscope's applier guards
+/// them (GuardWithIf): the same loops, but Halide's loop partitioning copies Beamscope's
+/// guarded loop nest for the tails (docs/import.md), which the import does not name because
+/// the splits leave no tail at the estimated sizes.
+const std::set<std::string> kGuardedUpdateTails = {"harris"};
 
 /// A difference in the loops a schedule lowers to (not a tail, a layout, or a register copy,
 /// whose loops are unrolled away).
@@ -217,6 +227,29 @@ std::string joinLines(const std::vector<std::string> &lines) {
     return out;
 }
 
+/// `skeleton` without the copies Halide's loop partitioning makes of a guarded loop nest (the
+/// steady state, then one copy per tail): a nest identical to the sibling nest just before it
+/// is dropped.
+std::vector<std::string> withoutPartitionCopies(const std::vector<std::string> &skeleton) {
+    const auto depth = [](const std::string &line) { return std::stoi(line); };
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < skeleton.size()) {
+        size_t end = i + 1;
+        while (end < skeleton.size() && depth(skeleton[end]) > depth(skeleton[i]))
+            ++end;
+        const size_t length = end - i;
+        if (out.size() >= length &&
+            std::equal(skeleton.begin() + std::ptrdiff_t(i), skeleton.begin() + std::ptrdiff_t(end),
+                       out.end() - std::ptrdiff_t(length))) {
+            i = end; // the same nest again, right after itself
+            continue;
+        }
+        out.push_back(skeleton[i++]);
+    }
+    return out;
+}
+
 TEST(ScheduleImport, RepresentableAnderson2021ScheduleLowersToTheSameLoops) {
     for (const auto &[app, params] : kAndersonRepresentable) {
         const GpuSpec gpu = GpuSpec::load("h100");
@@ -237,7 +270,14 @@ TEST(ScheduleImport, RepresentableAnderson2021ScheduleLowersToTheSameLoops) {
         const std::vector<std::string> a = loopSkeleton(theirs.pipeline);
         const std::vector<std::string> b = loopSkeleton(ours.pipeline);
         ASSERT_FALSE(a.empty()) << app;
-        if (differences.empty()) {
+        if (kGuardedUpdateTails.count(app)) {
+            // Beamscope's guarded update nests come in copies; Anderson2021's rounded-up ones
+            // do not; once the copies are dropped the loops are the same.
+            EXPECT_TRUE(differences.empty()) << app << "\n" << differences;
+            EXPECT_EQ(joinLines(withoutPartitionCopies(a)), joinLines(a)) << app;
+            EXPECT_NE(joinLines(a), joinLines(b)) << app;
+            EXPECT_EQ(joinLines(a), joinLines(withoutPartitionCopies(b))) << app;
+        } else if (differences.empty()) {
             EXPECT_EQ(joinLines(a), joinLines(b)) << app;
         } else {
             // The loop differences the import names show in the lowered loops.

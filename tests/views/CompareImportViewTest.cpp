@@ -6,13 +6,19 @@
 // "B in Loop nest" inspects it. Mullapudi2016 on bilateral_grid is not representable (its
 // histogram update puts GPU thread loops inside serial ones): the dock names the Func and
 // leaves B empty. A file that cannot be read is one line. --compare-with is checked before the
-// window opens. Small sizes (about a second).
+// window opens. Small sizes (about a second). A real benchmark on PoCL (the search's result and
+// the naive baseline, 64x64) gives both captions their measured medians: A's matched by its
+// schedule, when the benchmark finishes after the import and when the import follows it.
 #include "RealSearch.h"
 
 #include "CommandLine.h"
 #include "CompareCoordinator.h"
+#include "bench/CandidateSampler.h"
+#include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
+#include "measure/DeviceDetect.h"
 #include "util/Error.h"
+#include "views/common/Format.h"
 #include "views/common/SelectionHub.h"
 #include "views/compare/CompareModel.h"
 #include "views/compare/CompareView.h"
@@ -22,6 +28,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
 
 #include <cmath>
@@ -124,6 +131,79 @@ private Q_SLOTS:
         loops->click();
         QCOMPARE(dock.hub.state(), model->side(1).state);
         QVERIFY(dock.hub.stateLabel().contains("naive"));
+    }
+
+    void measuredTimesComeFromTheBenchmarkDock() {
+        QVERIFY2(detectOpenClDevice().kind == DeviceKind::OpenCL,
+                 "no OpenCL device: PoCL is part of the test machine's set-up");
+        Dock dock;
+        const std::vector<std::string> params = {"length=3", "width=64", "height=64"};
+        QVERIFY(dock.load("stencil_chain", params, true));
+        BenchmarkController bench;
+        QTableView table;
+        dock.coordinator.watchBenchTable(&table, &bench);
+        auto *captionA = dock.view.findChild<QLabel *>(QStringLiteral("compareCaptionA"));
+        auto *captionB = dock.view.findChild<QLabel *>(QStringLiteral("compareCaptionB"));
+        QVERIFY(captionA && captionB);
+
+        // Imported before any benchmark: neither side has a measured time.
+        QVERIFY(dock.import(QStringLiteral("naive")));
+        const CompareModel *model = dock.view.model();
+        QVERIFY2(model->side(1).isSet(), qPrintable(dock.view.importStatus()));
+        QVERIFY(!captionA->text().contains("measured"));
+        QVERIFY(!captionB->text().contains("measured"));
+
+        // The Benchmark dock measures the search's result and the naive baseline on PoCL.
+        BenchOptions options;
+        options.source = {"stencil_chain", "", params};
+        options.search = dock.search.options();
+        options.dag = dock.hub.dag();
+        options.device = DevicePreference::OpenCL;
+        options.mode = BenchMode::TopK;
+        const SearchStepPtr step = dock.hub.step();
+        options.candidates = topOfBeam(&*step->best, step->beam, 1, Measurement::kUnknown);
+        options.baselines = {Baseline::Naive};
+        options.repeats = 2;
+        QSignalSpy finished(&bench, &BenchmarkController::finished);
+        bench.start(options);
+        QVERIFY(waitFor([&] { return !finished.isEmpty(); }, 300000));
+        const BenchReportPtr report = bench.lastReport();
+        // The expected medians, read from the report's rows by label.
+        std::optional<double> result, naive;
+        for (const Measurement &m : report->candidates)
+            if (m.label == "result" && m.measuredMs) result = m.measuredMs->median;
+        for (const Measurement &m : report->baselines)
+            if (m.label == "baseline:naive" && m.measuredMs) naive = m.measuredMs->median;
+        QVERIFY2(result && naive, "the benchmark measured no result or no baseline");
+
+        // Finished after the import: A (the search's result, matched by its schedule) and B
+        // (the plugin's own application) carry their medians.
+        QCOMPARE(model->side(0).measuredMs, result);
+        QCOMPARE(model->side(1).measuredMs, naive);
+        const QString measuredA = QStringLiteral("measured %1").arg(format::ms(*result));
+        QVERIFY2(captionA->text().contains(measuredA), qPrintable(captionA->text()));
+        QVERIFY2(captionB->text().contains(QStringLiteral("measured %1").arg(format::ms(*naive))),
+                 qPrintable(captionB->text()));
+        // Where and as what each was measured, in the tooltip: PoCL's times are a CPU's.
+        QCOMPARE(captionA->toolTip(), QStringLiteral("Measured %1: OpenCL CPU, Benchmark dock: "
+                                                     "result")
+                                          .arg(format::ms(*result)));
+        QVERIFY2(captionB->toolTip().contains("OpenCL CPU, Benchmark dock: the plugin's own"),
+                 qPrintable(captionB->toolTip()));
+
+        // Imported after the benchmark: A has its measured time at once.
+        dock.view.setSide(0, CompareSide{});
+        QVERIFY(dock.import(QStringLiteral("naive")));
+        QCOMPARE(model->side(0).measuredMs, result);
+        QVERIFY2(captionA->text().contains(measuredA), qPrintable(captionA->text()));
+
+        // The pipeline loaded again is another DAG: the same schedule is not taken as measured
+        // by a run of the old one (it may have had another size).
+        QVERIFY(dock.load("stencil_chain", params, true));
+        dock.view.setSide(0, CompareSide{});
+        QVERIFY(dock.import(QStringLiteral("naive")));
+        QVERIFY(model->side(0).isSet() && model->side(1).isSet());
+        QVERIFY(!model->side(0).measuredMs && !model->side(1).measuredMs);
     }
 
     void unrepresentableImportNamesTheConstructs() {

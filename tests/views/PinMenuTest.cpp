@@ -1,16 +1,59 @@
 // The DAG view's pin menu on a real search: which choices a Func offers (outputs stay at root,
 // Funcs with updates at root or, accumulators, a consumer's block or thread level; fusion hosts
 // are the consumers), the pins each choice asks for, and that "freeze at current decision" gives
-// a pin the engine accepts and reproduces exactly.
+// a pin the engine accepts and reproduces exactly. With BEAMSCOPE_SHOT_DIR set it saves matmul's
+// prod menu open on its block level, with the consumer's tooltip (docs/images/pin-menu-prod.png).
 #include "RealSearch.h"
 
 #include "views/common/PinEdits.h"
 #include "views/common/SelectionHub.h"
 #include "views/dag/DagPinMenu.h"
 
+#include <QApplication>
+#include <QPainter>
 #include <QTest>
+#include <QToolTip>
 
 using namespace beamscope;
+
+namespace {
+
+/// With BEAMSCOPE_SHOT_DIR set, saves `menu` open with its submenu `sub` open beside it, as the
+/// user sees them after a right click, as NAME.png there (the menus are separate windows: each
+/// is painted at its place).
+void shootOpenMenu(QMenu &menu, QMenu *sub, const QString &name) {
+    const QString dir = qEnvironmentVariable("BEAMSCOPE_SHOT_DIR");
+    if (dir.isEmpty()) return;
+    menu.popup(QPoint(20, 20));
+    QVERIFY(QTest::qWaitForWindowExposed(&menu));
+    menu.setActiveAction(sub->menuAction());
+    sub->popup(QPoint(menu.geometry().right(),
+                      menu.actionGeometry(sub->menuAction()).top() + menu.geometry().top()));
+    QVERIFY(QTest::qWaitForWindowExposed(sub));
+    // The first entry's tooltip, as hovering shows it.
+    QAction *entry = sub->actions().front();
+    sub->setActiveAction(entry);
+    const QRect entryRect = sub->actionGeometry(entry).translated(sub->geometry().topLeft());
+    QToolTip::showText(entryRect.bottomLeft() + QPoint(16, 4), entry->toolTip(), sub);
+    QWidget *tip = nullptr;
+    for (QWidget *w : QApplication::topLevelWidgets())
+        if (w->isVisible() && w->inherits("QTipLabel")) tip = w;
+    QVERIFY(tip);
+    QRect all = menu.geometry().united(sub->geometry()).united(tip->geometry());
+    all.adjust(-20, -20, 20, 20);
+    QImage image(all.size(), QImage::Format_RGB32);
+    image.fill(QColor(235, 235, 235));
+    QPainter painter(&image);
+    for (QWidget *w : {static_cast<QWidget *>(&menu), static_cast<QWidget *>(sub), tip})
+        painter.drawPixmap(w->geometry().topLeft() - all.topLeft(), w->grab());
+    painter.end();
+    QToolTip::hideText();
+    QVERIFY(image.save(dir + QLatin1Char('/') + name + QStringLiteral(".png")));
+    sub->hide();
+    menu.hide();
+}
+
+} // namespace
 
 class PinMenuTest : public QObject {
     Q_OBJECT
@@ -31,7 +74,7 @@ private Q_SLOTS:
         DagPinMenu menu(m_hub, output, nullptr);
         QVERIFY(menu.action("Compute at root")->isEnabled());
         QVERIFY(!menu.action("Inline")->isEnabled());
-        QVERIFY(!menu.action("At block level of")->isEnabled());
+        QVERIFY(!menu.action("Shared memory, at block level of")->isEnabled());
         QVERIFY(!menu.action("Unpin")->isEnabled());
     }
 
@@ -46,8 +89,20 @@ private Q_SLOTS:
         hub.setStep(mm.steps.back());
         DagPinMenu menu(hub, mm.dag->find("prod"), nullptr);
         QVERIFY(!menu.action("Inline")->isEnabled());
-        QVERIFY(menu.action("At block level of")->isEnabled());
-        QVERIFY(menu.action("At thread level of")->isEnabled());
+        QCOMPARE(menu.action("Inline")->toolTip(),
+                 QStringLiteral("A Func with updates is never inlined"));
+        QVERIFY(menu.action("Shared memory, at block level of")->isEnabled());
+        QVERIFY(menu.action("Registers, at thread level of")->isEnabled());
+        // The consumer's entry says where prod and its update go.
+        const QMenu *block = menu.action("Shared memory, at block level of")->menu();
+        QCOMPARE(block->actions().size(), 1);
+        QCOMPARE(block->actions().front()->text(), QStringLiteral("output"));
+        QCOMPARE(block->actions().front()->toolTip(),
+                 QStringLiteral("prod computed in each GPU block of output, stored in shared "
+                                "memory, on the block's threads; its update runs there too, on "
+                                "the same threads, each thread updating its own points"));
+        shootOpenMenu(menu.menu(), menu.action("Shared memory, at block level of")->menu(),
+                      QStringLiteral("pin-menu-prod"));
     }
 
     void fusionHostsAreTheConsumers() {

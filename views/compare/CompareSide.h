@@ -18,7 +18,8 @@ struct CompareSide {
     StatePtr state;
     std::optional<StateCost> cost;
     QString label;
-    std::optional<double> measuredMs;   ///< median measured time, when benchmarked
+    std::optional<double> measuredMs; ///< median measured time, when benchmarked
+    QString measuredAs; ///< where and as what ("OpenCL CPU, Benchmark dock: result"), or empty
     std::vector<std::string> termNames; ///< the cost model's terms (empty: the analytic ones)
 
     bool isSet() const { return state != nullptr; }

@@ -30,6 +30,8 @@ CompareView::CompareView(SelectionHub *hub, QWidget *parent)
       m_loopNestB(new QPushButton(tr("B in Loop nest"), this)), m_import(new QComboBox(this)),
       m_importStatus(new QLabel(this)), m_summary(new QLabel(this)) {
     setObjectName(QStringLiteral("compareView"));
+    m_captionA->setObjectName(QStringLiteral("compareCaptionA"));
+    m_captionB->setObjectName(QStringLiteral("compareCaptionB"));
     for (QLabel *caption : {m_captionA, m_captionB}) {
         caption->setWordWrap(true);
         caption->setTextFormat(Qt::RichText);
@@ -188,9 +190,19 @@ QString CompareView::sideCaption(int which) const {
     return text;
 }
 
+QString CompareView::sideToolTip(int which) const {
+    // Where and as what the side was measured: in the tooltip, so that the caption keeps to
+    // two lines and leaves the tree and the chart their height.
+    const CompareSide &s = m_model->side(which);
+    if (!s.measuredMs || s.measuredAs.isEmpty()) return QString();
+    return tr("Measured %1: %2").arg(format::ms(*s.measuredMs), s.measuredAs);
+}
+
 void CompareView::refresh() {
     m_captionA->setText(sideCaption(0));
     m_captionB->setText(sideCaption(1));
+    m_captionA->setToolTip(sideToolTip(0));
+    m_captionB->setToolTip(sideToolTip(1));
     // The term choices follow the model that costed the sides.
     const CompareSide &any = m_model->side(0).isSet() ? m_model->side(0) : m_model->side(1);
     const std::vector<std::string> names =

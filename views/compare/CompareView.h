@@ -68,6 +68,7 @@ private:
     void refresh();
     void selectFunc(int node);
     QString sideCaption(int which) const;
+    QString sideToolTip(int which) const;
 
     SelectionHub *m_hub;
     CompareModel *m_model;

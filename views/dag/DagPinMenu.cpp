@@ -5,6 +5,7 @@
 #include "views/common/SelectionHub.h"
 #include "views/dag/TileSizeDialog.h"
 
+#include <functional>
 #include <set>
 
 namespace beamscope {
@@ -28,6 +29,49 @@ Pin locationPin(const std::string &func, ComputeKind kind, const std::string &ho
     pin.location = kind;
     pin.host = host;
     return pin;
+}
+
+/// The submenu of consumers for a fusion level: the memory it puts the Func in comes first,
+/// as the DAG's legend pairs them ("block (shared)", "thread (registers)").
+QString levelTitle(ComputeKind kind) {
+    return kind == ComputeKind::Block ? QObject::tr("Shared memory, at block level of")
+                                      : QObject::tr("Registers, at thread level of");
+}
+
+/// What computing `n` at `host`'s `kind` level means, for the consumer's entry.
+QString levelToolTip(const Node &n, ComputeKind kind, const std::string &host) {
+    const QString func = QString::fromStdString(n.name), consumer = QString::fromStdString(host);
+    const int updates = int(n.stages.size()) - 1;
+    const QString theUpdates = updates == 1 ? QObject::tr("its update runs")
+                                            : QObject::tr("its %1 updates run").arg(updates);
+    if (kind == ComputeKind::Block) {
+        const QString text =
+            QObject::tr("%1 computed in each GPU block of %2, stored in shared memory, on the "
+                        "block's threads")
+                .arg(func, consumer);
+        return updates == 0 ? text
+                            : text + QObject::tr("; %1 there too, on the same threads, each "
+                                                 "thread updating its own points")
+                                         .arg(theUpdates);
+    }
+    const QString text =
+        QObject::tr("%1 computed by each GPU thread of %2, in registers").arg(func, consumer);
+    return updates == 0 ? text : text + QObject::tr("; %1 there too").arg(theUpdates);
+}
+
+/// Adds `kind`'s submenu of `n`'s consumers to `parent`; each entry is handed to `choose` with
+/// its consumer's name.
+QMenu *addLevelMenu(QMenu &parent, const FunctionDAG &dag, const Node &n, ComputeKind kind,
+                    const std::function<void(QAction *, const std::string &)> &choose) {
+    QMenu *level = parent.addMenu(levelTitle(kind));
+    level->setToolTipsVisible(true);
+    for (int c : consumersOf(dag, n.index)) {
+        const std::string host = dag.node(c).name;
+        QAction *entry = level->addAction(QString::fromStdString(host));
+        entry->setToolTip(levelToolTip(n, kind, host));
+        choose(entry, host);
+    }
+    return level;
 }
 
 QAction *findAction(const QMenu &menu, const QString &text) {
@@ -58,15 +102,17 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
         withPin(pins, locationPin(name, ComputeKind::Root));
     QAction *inlineAction = m_menu.addAction(QObject::tr("Inline"));
     inlineAction->setEnabled(canMove);
+    if (!canMove)
+        inlineAction->setToolTip(n.isOutput ? QObject::tr("An output is computed at root")
+                                            : QObject::tr("A Func with updates is never inlined"));
     m_choices[inlineAction] = withPin(pins, locationPin(name, ComputeKind::Inline));
-    QMenu *block = m_menu.addMenu(QObject::tr("At block level of"));
-    QMenu *thread = m_menu.addMenu(QObject::tr("At thread level of"));
-    for (int c : consumersOf(dag, node)) {
-        const std::string host = dag.node(c).name;
-        m_choices[block->addAction(QString::fromStdString(host))] =
-            withPin(pins, locationPin(name, ComputeKind::Block, host));
-        m_choices[thread->addAction(QString::fromStdString(host))] =
-            withPin(pins, locationPin(name, ComputeKind::Thread, host));
+    QMenu *block = nullptr, *thread = nullptr;
+    for (ComputeKind kind : {ComputeKind::Block, ComputeKind::Thread}) {
+        QMenu *level =
+            addLevelMenu(m_menu, dag, n, kind, [&](QAction *entry, const std::string &host) {
+                m_choices[entry] = withPin(pins, locationPin(name, kind, host));
+            });
+        (kind == ComputeKind::Block ? block : thread) = level;
     }
     block->setEnabled(canFuse && !block->isEmpty());
     thread->setEnabled(canFuse && !thread->isEmpty());
@@ -92,14 +138,13 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
     QAction *whyInline = why->addAction(QObject::tr("Inline"));
     whyInline->setEnabled(canMove);
     m_why[whyInline] = locationPin(name, ComputeKind::Inline);
-    QMenu *whyBlock = why->addMenu(QObject::tr("At block level of"));
-    QMenu *whyThread = why->addMenu(QObject::tr("At thread level of"));
-    for (int c : consumersOf(dag, node)) {
-        const std::string host = dag.node(c).name;
-        m_why[whyBlock->addAction(QString::fromStdString(host))] =
-            locationPin(name, ComputeKind::Block, host);
-        m_why[whyThread->addAction(QString::fromStdString(host))] =
-            locationPin(name, ComputeKind::Thread, host);
+    QMenu *whyBlock = nullptr, *whyThread = nullptr;
+    for (ComputeKind kind : {ComputeKind::Block, ComputeKind::Thread}) {
+        QMenu *level =
+            addLevelMenu(*why, dag, n, kind, [&](QAction *entry, const std::string &host) {
+                m_why[entry] = locationPin(name, kind, host);
+            });
+        (kind == ComputeKind::Block ? whyBlock : whyThread) = level;
     }
     whyBlock->setEnabled(canFuse && !whyBlock->isEmpty());
     whyThread->setEnabled(canFuse && !whyThread->isEmpty());

@@ -1,7 +1,9 @@
 // DagPinMenu: the context menu of a Func in the DAG view — pin its compute location (root,
-// inline, block or thread level of a consumer), pin root tile sizes (a dialog), freeze it at the
-// inspected state's decision, or unpin it — and the pin list each choice asks for. Its "Why
-// not…?" submenu offers the same decisions and asks the search what happened to the one chosen.
+// inline, a consumer's block level in shared memory or thread level in registers, each
+// consumer's entry saying in its tooltip what that computes where), pin root tile sizes (a
+// dialog), freeze it at the inspected state's decision, or unpin it — and the pin list each
+// choice asks for. Its "Why not…?" submenu offers the same decisions and asks the search what
+// happened to the one chosen.
 #pragma once
 
 #include "search/Pins.h"
