@@ -14,7 +14,9 @@ pretrained_here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pretrained_shared_db="${SHARED_DB:-$pretrained_here/../shared/data/h100-2026-11-26/measurements.sqlite}"
 pretrained_collected_dbs=("$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26/collect.sqlite"
     "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26b/collect.sqlite"
-    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26b/bench.sqlite")
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26b/bench.sqlite"
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26c/collect.sqlite"
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26c/bench.sqlite")
 
 # pretrained_db CLI OUT: the training rows in one database file OUT (a copy; nothing is written
 # to the shared data or the collected files).

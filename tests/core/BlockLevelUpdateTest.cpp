@@ -36,9 +36,10 @@ namespace {
 /// output at root (16x4 threads, 4x4 serial per thread: 64x16 tiles, 1x4 blocks), prod in
 /// shared memory at output's block level with 4x2 serial per thread, the input wrappers
 /// inlined.
-StatePtr sharedMemoryMatmul(const std::shared_ptr<const FunctionDAG> &dag) {
+StatePtr sharedMemoryMatmul(const std::shared_ptr<const FunctionDAG> &dag,
+                            const std::vector<int64_t> &prodSerial = {4, 2}) {
     StatePtr s = rootTiled(ScheduleState::initial(dag), "output", {16, 4}, {4, 4});
-    s = s->withBlock(dag->find("prod"), dag->find("output"), {4, 2});
+    s = s->withBlock(dag->find("prod"), dag->find("output"), prodSerial);
     s = s->withInline(dag->find("A_im"));
     return s->withInline(dag->find("B_im"));
 }
@@ -138,33 +139,48 @@ TEST(BlockLevelUpdate, HalideRunsTheUpdateOnTheBlocksThreadsInSharedMemory) {
     EXPECT_EQ(stmt.find("for (prod.s1.y"), std::string::npos) << stmt;
 }
 
-TEST(BlockLevelUpdate, TheUpdateReadsAndWritesItsSharedPointsOncePerRVarIteration) {
+namespace {
+
+/// The features of prod's update computed in shared memory with `serial` points per thread.
+StageFeatures sharedUpdateFeatures(const std::vector<int64_t> &serial) {
     auto dag = matmulDag();
-    const StatePtr s = sharedMemoryMatmul(dag);
+    const StatePtr s = sharedMemoryMatmul(dag, serial);
     Featurizer featurizer(GpuSpec::load("h100"), false);
     // A copy: the rows live only as long as featurize's result.
     std::optional<StageFeatures> update;
-    double sharedOccupancy = 0;
     for (const auto &kernel : featurizer.featurize(*s)) {
         for (const StageFeatureRow &row : *kernel) {
-            if (row.node != dag->find("prod") || row.stage != 1) continue;
-            update = row.features;
-            sharedOccupancy = row.features[Feature::shared_mem_occupancy];
+            if (row.node == dag->find("prod") && row.stage == 1) update = row.features;
         }
     }
-    ASSERT_TRUE(update.has_value());
+    EXPECT_TRUE(update.has_value());
+    return update.value_or(StageFeatures{});
+}
+
+} // namespace
+
+// Unrolled serial points stay in registers across the RVar loop (one load before it, one store
+// after it: LLVM promotes constant offsets; benchmarks/ptx_accumulators.py shows it in Halide's
+// PTX); a rolled serial loop reads and writes its shared points at every RVar iteration.
+TEST(BlockLevelUpdate, TheUpdateReadsAndWritesItsSharedPointsPerRVarIterationOnlyWhenRolled) {
     using F = Feature;
+    const StageFeatures unrolled = sharedUpdateFeatures({4, 2});
     // Once per block (4 blocks), 64x16 floats in shared memory per block.
-    EXPECT_EQ((*update)[F::num_realizations], 4);
-    EXPECT_EQ((*update)[F::shared_bytes_at_task], 64 * 16 * 4);
-    EXPECT_DOUBLE_EQ(sharedOccupancy,
+    EXPECT_EQ(unrolled[F::num_realizations], 4);
+    EXPECT_EQ(unrolled[F::shared_bytes_at_task], 64 * 16 * 4);
+    EXPECT_DOUBLE_EQ(unrolled[F::shared_mem_occupancy],
                      64.0 * 16 * 4 / GpuSpec::load("h100").sharedMemoryPerBlockBytes);
     // 16x8 threads are 4 warps; a warp's 16x2 lanes with 4x2 points each cover 64x4 floats:
     // 1024 bytes, 8 transactions of 32 banks x 4 bytes, times 4-way bank conflicts (lanes 4
-    // floats apart), stored at every one of the 64 RVar iterations (8 points per thread stay
-    // in shared memory): 4 x 8 x 4 x 64 stores, and as many loads of the same points.
-    EXPECT_EQ((*update)[F::num_shared_mem_stores_per_block], 4 * 8 * 4 * 64);
-    EXPECT_EQ((*update)[F::num_shared_mem_loads_per_block], 4 * 8 * 4 * 64);
+    // floats apart); 8 unrolled points are stored once, and loaded once.
+    EXPECT_EQ(unrolled[F::num_shared_mem_stores_per_block], 4 * 8 * 4);
+    EXPECT_EQ(unrolled[F::num_shared_mem_loads_per_block], 4 * 8 * 4);
+    // 4x4 = 16 points per thread are a rolled loop: 16x4 threads are 2 warps, a warp's 16x2
+    // lanes cover 64x8 floats (16 transactions, the same 4-way conflicts), at every one of the
+    // 64 RVar iterations, and as many loads.
+    const StageFeatures rolled = sharedUpdateFeatures({4, 4});
+    EXPECT_EQ(rolled[F::num_shared_mem_stores_per_block], 2 * 16 * 4 * 64);
+    EXPECT_EQ(rolled[F::num_shared_mem_loads_per_block], 2 * 16 * 4 * 64);
 }
 
 TEST(BlockLevelUpdate, TheStateComesBackFromTheFuncsItWasAppliedTo) {

@@ -100,8 +100,8 @@ private Q_SLOTS:
         }
         QVERIFY(m_output >= 0 && m_changed >= 0);
         StatePtr b = buildState(m_dag, m_changed);
-        m_a = {a, buildCost(*a, -1, 0), QStringLiteral("left"), std::nullopt, {}};
-        m_b = {b, buildCost(*b, m_output, 0.5), QStringLiteral("right"), 1.5, {}};
+        m_a = {a, buildCost(*a, -1, 0), QStringLiteral("left"), std::nullopt, {}, {}};
+        m_b = {b, buildCost(*b, m_output, 0.5), QStringLiteral("right"), 1.5, {}, {}};
     }
 
     void compareModelAlignsFuncsAndHighlightsTheDifference() {
