@@ -193,7 +193,12 @@ StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &ti
         }
         const CallVar v{stage.loops[l].name, false};
         const int64_t s = std::max<int64_t>(1, tiling.serial[l]);
-        if (s > 1) {
+        if (tiling.threads[l] == 1 && s > 1) {
+            // Serial over the whole region per block (a histogram's bins): no thread loop of
+            // one iteration, which would make a fourth GPU thread dimension to fuse away.
+            serial.push_back(v);
+            serialProduct *= s;
+        } else if (s > 1) {
             const CallVar thread = names.fresh(v.name + "_t");
             const CallVar ser = names.fresh(v.name + "_s");
             plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, thread, ser}, s));
@@ -204,7 +209,7 @@ StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &ti
             threads.push_back(v);
         }
     }
-    if (threads.empty()) {
+    if (threads.empty() && serial.empty()) {
         singleThread(plan, stageIndex, names, false);
         return plan;
     }
@@ -214,10 +219,14 @@ StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &ti
         order.insert(order.end(), threads.begin(), threads.end());
         plan.calls.push_back(makeCall(CallKind::Reorder, stageIndex, order));
     }
-    fuseToThree(plan, stageIndex, threads, names, "fused_t");
-    plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
+    if (threads.empty()) {
+        singleThread(plan, stageIndex, names, false);
+    } else {
+        fuseToThree(plan, stageIndex, threads, names, "fused_t");
+        plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
+        plan.threadVars = threads;
+    }
     unrollSmall(plan, stageIndex, serial, serialProduct);
-    plan.threadVars = threads;
     return plan;
 }
 

@@ -435,9 +435,13 @@ std::string fuseRefusal(const ScheduleState &state, int node, int host, LoopLeve
         return "computed at the " + at + ", which is not at root (" + computeKindName(hp.kind) +
                "): Beamscope fuses only into root Funcs";
     }
-    if (n.stages.size() > 1 && !n.pointwiseUpdates) {
+    if (n.stages.size() > 1 && !n.pointwiseUpdates && n.scatteredDims.empty()) {
         return "has updates and is computed at the " + at +
                ": its updates do not write only the points they are computed over";
+    }
+    if (n.stages.size() > 1 && !n.pointwiseUpdates && level == LoopLevel::Thread) {
+        return "has updates that scatter into a data-dependent coordinate and is computed at "
+               "the " + at + ": Beamscope computes such a Func at root or at a block level";
     }
     if (h.stages.size() > 1) return "computed at the " + at + ", which has updates";
     return "computed at the " + at + ", where Beamscope cannot place it (a consumer is outside "
