@@ -307,6 +307,13 @@ ReadTiling readTiling(const Stage &stage, const ReadStage &read, bool withBlocks
     ReadTiling t{std::vector<int64_t>(n, 1), std::vector<int64_t>(n, 1),
                  std::vector<int64_t>(n, 1)};
     enum { Outside, Threads, Inside } phase = Outside;
+    // A Func at a block level with no GPU thread loop runs its serial loops on one thread
+    // (Halide's serial code in a block): one thread, the loops its serial part.
+    if (!withBlocks && std::none_of(read.loops.begin(), read.loops.end(), [](const ReadLoop &l) {
+            return l.type == ForType::GPUThread;
+        })) {
+        phase = Threads;
+    }
     for (const ReadLoop &loop : read.loops) {
         const int64_t extent = loop.extent();
         const std::string what = stage.name + ": loop '" + shortName(loop.var) + "' (" +

@@ -200,6 +200,39 @@ TEST(ScheduleImport, NamesEveryConstructOutsideTheSpace) {
     EXPECT_EQ(byFunc["stage_2"], "");
 }
 
+/// Declared below with the lowering test's helpers.
+std::vector<std::string> loopSkeleton(Halide::Pipeline p);
+std::string joinLines(const std::vector<std::string> &lines);
+
+TEST(ScheduleImport, ABlockLevelFuncWithoutThreadLoopsIsOneThreadsSerialLoops) {
+    // interpolate's interpolated_7 as Anderson2021 computes it at the default size: at its
+    // consumer's block level with no GPU thread loop, its points serial on one thread. Here
+    // stage_3 in output's 16x16 blocks with no directive of its own: its 16x16 region per
+    // block (output reads it pointwise) serial.
+    const AppParams params = {{"length", 3}, {"width", 128}, {"height", 96}};
+    PipelineInstance theirs = buildApp("stencil_chain", params);
+    auto dag = std::make_shared<const FunctionDAG>(theirs);
+    const auto func = [&](const std::string &name) {
+        return Halide::Func(dag->node(dag->find(name)).function);
+    };
+    Halide::Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    func("output").gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+    func("stage_3").compute_at(func("output"), xo);
+    func("stage_2").compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+    func("stage_1").compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+    const ScheduleImport imported = importSchedule(dag);
+    ASSERT_TRUE(imported.state) << constructsOf(imported);
+    const FuncPlacement &p = imported.state->placement(dag->find("stage_3"));
+    EXPECT_EQ(p.kind, ComputeKind::Block);
+    EXPECT_EQ(p.tilings[0].threads, (std::vector<int64_t>{1, 1}));
+    EXPECT_EQ(p.tilings[0].serial, (std::vector<int64_t>{16, 16}));
+    // Beamscope's application of the state lowers to the same loops as the calls above.
+    PipelineInstance ours = buildApp("stencil_chain", params);
+    applySchedule(*imported.state, ours, cudaTarget(),
+                  ScheduleCallOptions::forGpu(GpuSpec::load("h100")));
+    EXPECT_EQ(joinLines(loopSkeleton(theirs.pipeline)), joinLines(loopSkeleton(ours.pipeline)));
+}
+
 /// The loops of a lowered statement (before GPU loops become kernels), one line per loop:
 /// nesting depth, kind (for, gpu_block, gpu_thread, unrolled, ...), the Func and stage it
 /// iterates, and its extent when constant. Loop names are left out: the schedules name their
