@@ -184,7 +184,7 @@ StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &ti
     const Stage &stage = node.stages[size_t(stageIndex)];
     StageNames names(node, stageIndex);
     StagePlan plan;
-    std::vector<CallVar> serial, rvars, threads;
+    std::vector<CallVar> serial, rvars, threads, once;
     int64_t serialProduct = 1;
     for (size_t l = 0; l < stage.loops.size(); ++l) {
         if (stage.loops[l].isReduction) {
@@ -194,17 +194,21 @@ StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &ti
         const CallVar v{stage.loops[l].name, false};
         const int64_t s = std::max<int64_t>(1, tiling.serial[l]);
         if (s > 1) {
+            // The split keeps the serial loop's extent constant where Halide's region per
+            // block is not (a hull of calls); an outer part of one iteration (serial over the
+            // whole region, a histogram's bins) stays a serial loop outside the threads rather
+            // than a thread loop of one, which would make a fourth GPU dimension to fuse.
             const CallVar thread = names.fresh(v.name + "_t");
             const CallVar ser = names.fresh(v.name + "_s");
             plan.calls.push_back(makeCall(CallKind::Split, stageIndex, {v, thread, ser}, s));
             serial.push_back(ser);
-            threads.push_back(thread);
+            (tiling.threads[l] == 1 ? once : threads).push_back(thread);
             serialProduct *= s;
         } else {
             threads.push_back(v);
         }
     }
-    if (threads.empty()) {
+    if (threads.empty() && serial.empty()) {
         singleThread(plan, stageIndex, names, false);
         return plan;
     }
@@ -212,12 +216,17 @@ StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &ti
         std::vector<CallVar> order = serial;
         order.insert(order.end(), rvars.begin(), rvars.end());
         order.insert(order.end(), threads.begin(), threads.end());
+        order.insert(order.end(), once.begin(), once.end());
         plan.calls.push_back(makeCall(CallKind::Reorder, stageIndex, order));
     }
-    fuseToThree(plan, stageIndex, threads, names, "fused_t");
-    plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
+    if (threads.empty()) {
+        singleThread(plan, stageIndex, names, false);
+    } else {
+        fuseToThree(plan, stageIndex, threads, names, "fused_t");
+        plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
+        plan.threadVars = threads;
+    }
     unrollSmall(plan, stageIndex, serial, serialProduct);
-    plan.threadVars = threads;
     return plan;
 }
 

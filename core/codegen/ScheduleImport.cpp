@@ -307,6 +307,13 @@ ReadTiling readTiling(const Stage &stage, const ReadStage &read, bool withBlocks
     ReadTiling t{std::vector<int64_t>(n, 1), std::vector<int64_t>(n, 1),
                  std::vector<int64_t>(n, 1)};
     enum { Outside, Threads, Inside } phase = Outside;
+    // A Func at a block level with no GPU thread loop runs its serial loops on one thread
+    // (Halide's serial code in a block): one thread, the loops its serial part.
+    if (!withBlocks && std::none_of(read.loops.begin(), read.loops.end(), [](const ReadLoop &l) {
+            return l.type == ForType::GPUThread;
+        })) {
+        phase = Threads;
+    }
     for (const ReadLoop &loop : read.loops) {
         const int64_t extent = loop.extent();
         const std::string what = stage.name + ": loop '" + shortName(loop.var) + "' (" +
@@ -435,9 +442,13 @@ std::string fuseRefusal(const ScheduleState &state, int node, int host, LoopLeve
         return "computed at the " + at + ", which is not at root (" + computeKindName(hp.kind) +
                "): Beamscope fuses only into root Funcs";
     }
-    if (n.stages.size() > 1 && !n.pointwiseUpdates) {
+    if (n.stages.size() > 1 && !n.pointwiseUpdates && n.scatteredDims.empty()) {
         return "has updates and is computed at the " + at +
                ": its updates do not write only the points they are computed over";
+    }
+    if (n.stages.size() > 1 && !n.pointwiseUpdates && level == LoopLevel::Thread) {
+        return "has updates that scatter into a data-dependent coordinate and is computed at "
+               "the " + at + ": Beamscope computes such a Func at root or at a block level";
     }
     if (h.stages.size() > 1) return "computed at the " + at + ", which has updates";
     return "computed at the " + at + ", where Beamscope cannot place it (a consumer is outside "

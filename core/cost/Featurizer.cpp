@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
+#include <set>
 
 namespace beamscope {
 
@@ -342,6 +344,8 @@ private:
 
         loads(node, stageIndex, stage, v, f);
         stores(node, stage, v, leaf.unrolled, f);
+        if (stageIndex > 0 && v.storage == MemoryType::Shared && !n.scatteredDims.empty())
+            scatteredSharedStores(node, stage, v, f);
         if (stageIndex > 0 && v.storage == MemoryType::Shared) ownSharedLoads(f);
         return f;
     }
@@ -448,6 +452,53 @@ private:
                                             own * f[F::shared_mem_store_efficiency]) /
                                            (others + own);
         f[F::num_shared_mem_loads_per_block] = others + own;
+    }
+
+    /// An update that scatters into shared memory (a histogram at a block level,
+    /// Node::scatteredDims) moves the point it writes with the data at every RVar iteration, so
+    /// no register holds its accumulator: each iteration stores (and loads, ownSharedLoads) one
+    /// shared point per thread. Lanes write at their own pure coordinates and the data's; with
+    /// the data's the same across a warp (neighbouring pixels fall in one bin) lanes collide
+    /// when their offsets meet in a bank: a warp's transactions are the most distinct words
+    /// one bank holds. No atomics: each thread owns its pure point.
+    void scatteredSharedStores(int node, const Stage &stage, const StageView &v,
+                               StageFeatures &f) const {
+        using F = Feature;
+        const Node &n = m_dag.node(node);
+        const FuncPlacement &p = m_s.placement(node);
+        const StageTiling &t = p.tilings[size_t(stage.index)];
+        std::vector<int64_t> stride(size_t(n.dimensions), 1);
+        for (size_t d = 1; d < stride.size(); ++d)
+            stride[d] = stride[d - 1] * p.region[d - 1].extent();
+        const int64_t bank = m_gpu.sharedBankWidthBytes, banks = m_gpu.sharedMemoryBanks;
+        const std::vector<int64_t> lanes = lanesFor(stage, t.threads, m_gpu.warpSize);
+        std::vector<int64_t> offsets{0}; // in points, one per lane
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            if (stage.loops[l].funcDim < 0 || lanes[l] <= 1) continue;
+            const int64_t step = t.serial[l] * stride[size_t(stage.loops[l].funcDim)];
+            std::vector<int64_t> next;
+            for (int64_t o : offsets)
+                for (int64_t i = 0; i < lanes[l]; ++i)
+                    next.push_back(o + i * step);
+            offsets = std::move(next);
+        }
+        std::map<int64_t, std::set<int64_t>> wordsOfBank;
+        const int64_t wordsPerPoint = std::max<int64_t>(1, ceilDiv(n.bytesPerPoint, bank));
+        for (int64_t o : offsets)
+            for (int64_t w = 0; w < wordsPerPoint; ++w) {
+                const int64_t word = o * n.bytesPerPoint / bank + w;
+                wordsOfBank[word % banks].insert(word);
+            }
+        size_t degree = 1;
+        for (const auto &[b, words] : wordsOfBank)
+            degree = std::max(degree, words.size());
+        const double warps = double(ceilDiv(v.threads, m_gpu.warpSize));
+        const double iterations = double(v.rvarIterations);
+        const double tx = warps * double(degree) * iterations;
+        f[F::num_shared_mem_stores_per_block] = tx;
+        f[F::shared_mem_store_efficiency] =
+            std::min(1.0, double(v.threads * n.bytesPerPoint) * iterations /
+                              (tx * double(banks * bank)));
     }
 
     void stores(int node, const Stage &stage, const StageView &v, bool unrolled,

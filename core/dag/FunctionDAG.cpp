@@ -93,6 +93,27 @@ bool writesAndReadsItsOwnPoint(const Function &f, const Definition &update) {
     return check.atOwnPoint;
 }
 
+/// The dimensions an update writes at a coordinate other than its own pure Var (any
+/// expression but another dimension's pure Var), when it writes its own point in the others
+/// and reads f only where it writes; nullopt when it does not.
+std::optional<std::vector<int>> scatteredDimsOf(const Function &f, const Definition &update) {
+    const std::vector<std::string> pure = f.args();
+    const std::vector<Expr> &lhs = update.args();
+    if (lhs.size() != pure.size()) return std::nullopt;
+    std::vector<int> scattered;
+    for (size_t a = 0; a < lhs.size(); ++a) {
+        const Variable *v = lhs[a].as<Variable>();
+        if (v && v->name == pure[a]) continue;
+        if (v && std::find(pure.begin(), pure.end(), v->name) != pure.end()) return std::nullopt;
+        scattered.push_back(int(a));
+    }
+    SelfCallsAtOwnPoint check(f.name(), lhs);
+    for (const Expr &e : definitionExprs(update))
+        e.accept(&check);
+    if (!check.atOwnPoint) return std::nullopt;
+    return scattered;
+}
+
 int64_t bytesOf(const std::vector<Type> &types) {
     int64_t bytes = 0;
     for (const Type &t : types)
@@ -271,6 +292,16 @@ private:
             defs.size() > 1 && std::all_of(defs.begin() + 1, defs.end(), [&](const Definition &u) {
                 return writesAndReadsItsOwnPoint(node.function, u);
             });
+        if (defs.size() > 1 && !node.pointwiseUpdates) {
+            std::set<int> scattered;
+            bool scatters = true;
+            for (size_t u = 1; u < defs.size() && scatters; ++u) {
+                const auto dims = scatteredDimsOf(node.function, defs[u]);
+                scatters = dims.has_value();
+                if (dims) scattered.insert(dims->begin(), dims->end());
+            }
+            if (scatters) node.scatteredDims.assign(scattered.begin(), scattered.end());
+        }
         for (size_t s = 0; s < defs.size(); ++s) {
             Stage stage;
             stage.node = index;

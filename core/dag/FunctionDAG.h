@@ -94,6 +94,13 @@ struct Node {
     /// any box of points its updates touch that box alone, so it can be computed per thread
     /// tile of a consumer, its accumulators in registers (matmul's and conv_layer's sums).
     bool pointwiseUpdates = false;
+    /// Has updates that each write, in the dimensions listed here, a coordinate computed from
+    /// the data (a histogram's bin: histogram(x, y, zi, c) += ...) and in every other dimension
+    /// the point its pure Var names, reading the Func only at the point they write. Threads
+    /// over the update's pure loops then never write the same point, so the Func can be
+    /// computed at a consumer's block level, over its whole range in these dimensions (the
+    /// range Halide's bounds inference gives a data-dependent write). Empty otherwise.
+    std::vector<int> scatteredDims;
 };
 
 class FunctionDAG {

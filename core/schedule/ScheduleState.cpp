@@ -298,7 +298,11 @@ bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
     // accumulators in registers; at the block level (shared memory) each stage runs on the
     // block's threads over the Func's region per block, its RVars serial (Anderson et al.
     // 2021's compute_at at the block level, the reduction into shared memory).
-    if (n.stages.size() != 1 && !n.pointwiseUpdates) return false;
+    // A Func whose updates scatter (a histogram, Node::scatteredDims) only at the block level:
+    // its threads own their pure points and the scattered dimensions are whole in shared
+    // memory; registers need constant indices, which a data-dependent one is not.
+    const bool scatters = !n.scatteredDims.empty() && level == LoopLevel::Block;
+    if (n.stages.size() != 1 && !n.pointwiseUpdates && !scatters) return false;
     const FuncPlacement &h = *m_placements[size_t(host)];
     // Only a root host's tiles have a constant size (its tile splits shift inwards; a block-level
     // host's loops and tiles longer than the stage are guarded): a Func fused into a variable
@@ -362,6 +366,7 @@ Box ScheduleState::loopBoxWithin(int consumer, int stageIndex, int host, LoopLev
 Box ScheduleState::regionWithin(int node, int host, LoopLevel level) const {
     const Node &n = m_dag->node(node);
     Box region(size_t(n.dimensions));
+    bool reached = false;
     for (int e : n.outgoing) {
         const Edge &edge = m_dag->edge(e);
         const Box box = loopBoxWithin(edge.consumer, edge.consumerStage, host, level);
@@ -369,9 +374,16 @@ Box ScheduleState::regionWithin(int node, int host, LoopLevel level) const {
             !m_dag->node(edge.consumer).stages[size_t(edge.consumerStage)].loops.empty()) {
             continue;
         }
+        reached = true;
         const Box required = edge.requiredRegion(box);
         for (size_t d = 0; d < region.size() && d < required.size(); ++d)
             region[d].unite(required[d]);
+    }
+    // An update that writes a data-dependent coordinate may write anywhere in the Func's range
+    // there: Halide's bounds inference realizes it whole in that dimension.
+    if (reached) {
+        for (int d : n.scatteredDims)
+            region[size_t(d)].unite(n.region[size_t(d)]);
     }
     return region;
 }

@@ -151,9 +151,15 @@ std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const Functio
         }
         const bool fused = r.location == ComputeKind::Block || r.location == ComputeKind::Thread;
         if (fused) {
-            if (n.stages.size() > 1 && !n.pointwiseUpdates) {
-                throw Error(what + "a Func whose updates write other points than their own can "
-                                   "only be computed at root");
+            const bool blockScatter =
+                !n.scatteredDims.empty() && r.location == ComputeKind::Block;
+            if (n.stages.size() > 1 && !n.pointwiseUpdates && !blockScatter) {
+                throw Error(what + (n.scatteredDims.empty()
+                                        ? "a Func whose updates write other points than their "
+                                          "own can only be computed at root"
+                                        : "a Func whose updates scatter into a data-dependent "
+                                          "coordinate is computed at root or at a consumer's "
+                                          "block level"));
             }
             if (pin.host.empty()) throw Error(what + "block and thread locations need a host Func");
             r.host = dag.find(pin.host);

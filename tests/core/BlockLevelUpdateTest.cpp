@@ -97,15 +97,15 @@ TEST(BlockLevelUpdate, TheSearchAndPinsOfferTheBlockLevelOfARootTiledConsumer) {
     pin.location = ComputeKind::Block;
     pin.serial = {4, 2};
     EXPECT_NO_THROW(resolvePins({pin}, *dag, GpuSpec::load("v100")));
-    // bilateral_grid's histogram scatters into a data-dependent z: root only.
-    auto grid = std::make_shared<const FunctionDAG>(
-        buildApp("bilateral_grid", {{"width", 128}, {"height", 96}}));
-    pin.func = "histogram";
-    pin.host = "blurz";
+    // iir_blur's scans read the row before the one they write: root only. (bilateral_grid's
+    // histogram, which scatters: BlockLevelScatterTest.)
+    auto iir = std::make_shared<const FunctionDAG>(buildApp("iir_blur", {}));
+    pin.func = "blur_y_blur";
+    pin.host = "blur_y_transpose";
     pin.serial = {};
     try {
-        resolvePins({pin}, *grid, GpuSpec::load("v100"));
-        ADD_FAILURE() << "a block-level pin of histogram was accepted";
+        resolvePins({pin}, *iir, GpuSpec::load("v100"));
+        ADD_FAILURE() << "a block-level pin of an IIR scan was accepted";
     } catch (const Error &e) {
         EXPECT_NE(std::string(e.what()).find("write other points than their own"),
                   std::string::npos)

@@ -105,6 +105,25 @@ private Q_SLOTS:
                       QStringLiteral("pin-menu-prod"));
     }
 
+    void aHistogramOffersItsConsumersBlockLevelOnly() {
+        // bilateral_grid's histogram scatters into a data-dependent z: shared memory at a
+        // consumer's block level (whole in z), never registers (their indices are constants).
+        test::RealSearch grid = test::runSearch("bilateral_grid", {"width=128", "height=96"},
+                                                test::testOptions(4, 1));
+        SelectionHub hub;
+        hub.setDag(grid.dag);
+        hub.setStep(grid.steps.back());
+        DagPinMenu menu(hub, grid.dag->find("histogram"), nullptr);
+        QVERIFY(!menu.action("Inline")->isEnabled());
+        QVERIFY(menu.action("At block level of")->isEnabled());
+        QVERIFY(!menu.action("At thread level of")->isEnabled());
+        QAction *host = menu.action("blurz");
+        QVERIFY(host);
+        const auto pins = menu.pinsFor(host);
+        QVERIFY(pins && pins->size() == 1 && pins->front().location == ComputeKind::Block);
+        resolvePins(*pins, *grid.dag, GpuSpec::load("h100")); // throws if refused
+    }
+
     void fusionHostsAreTheConsumers() {
         const int node = m_search.dag->find("stage_1");
         DagPinMenu menu(m_hub, node, nullptr);

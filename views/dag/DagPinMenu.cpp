@@ -94,8 +94,10 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
     const std::vector<Pin> &pins = hub.pins();
     const bool canMove = n.stages.size() == 1 && !n.isOutput; // else: always compute_root
     // A Func with updates that touch only their own point can also be computed at a consumer's
-    // block level (shared memory) or thread level (registers) (ScheduleState::canFuse).
+    // block level (shared memory) or thread level (registers) (ScheduleState::canFuse); one
+    // whose updates scatter (a histogram) at the block level only.
     const bool canFuse = canMove || (!n.isOutput && n.pointwiseUpdates);
+    const bool canBlock = canFuse || (!n.isOutput && !n.scatteredDims.empty());
 
     m_menu.addSection(QObject::tr("Pin %1").arg(QString::fromStdString(name)));
     m_choices[m_menu.addAction(QObject::tr("Compute at root"))] =
@@ -114,7 +116,7 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
             });
         (kind == ComputeKind::Block ? block : thread) = level;
     }
-    block->setEnabled(canFuse && !block->isEmpty());
+    block->setEnabled(canBlock && !block->isEmpty());
     thread->setEnabled(canFuse && !thread->isEmpty());
     m_tiles = m_menu.addAction(QObject::tr("Root with tile sizes…"));
     m_menu.addSeparator();
@@ -146,7 +148,7 @@ DagPinMenu::DagPinMenu(const SelectionHub &hub, int node, QWidget *parent)
             });
         (kind == ComputeKind::Block ? whyBlock : whyThread) = level;
     }
-    whyBlock->setEnabled(canFuse && !whyBlock->isEmpty());
+    whyBlock->setEnabled(canBlock && !whyBlock->isEmpty());
     whyThread->setEnabled(canFuse && !whyThread->isEmpty());
     m_whyTiles = why->addAction(QObject::tr("Root with tile sizes…"));
     // The search runs when asked: there must be a pipeline with a search to follow.
