@@ -115,8 +115,8 @@ private Q_SLOTS:
         hub.setStep(grid.steps.back());
         DagPinMenu menu(hub, grid.dag->find("histogram"), nullptr);
         QVERIFY(!menu.action("Inline")->isEnabled());
-        QVERIFY(menu.action("At block level of")->isEnabled());
-        QVERIFY(!menu.action("At thread level of")->isEnabled());
+        QVERIFY(menu.action("Shared memory, at block level of")->isEnabled());
+        QVERIFY(!menu.action("Registers, at thread level of")->isEnabled());
         QAction *host = menu.action("blurz");
         QVERIFY(host);
         const auto pins = menu.pinsFor(host);
