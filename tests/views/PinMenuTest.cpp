@@ -119,6 +119,11 @@ private Q_SLOTS:
         QVERIFY(!menu.action("Registers, at thread level of")->isEnabled());
         QAction *host = menu.action("blurz");
         QVERIFY(host);
+        QCOMPARE(host->toolTip(),
+                 QStringLiteral("histogram computed in each GPU block of blurz, stored in shared "
+                                "memory, on the block's threads; its update runs there too, on "
+                                "the same threads, each thread adding into the bins its own "
+                                "points' data select"));
         const auto pins = menu.pinsFor(host);
         QVERIFY(pins && pins->size() == 1 && pins->front().location == ComputeKind::Block);
         resolvePins(*pins, *grid.dag, GpuSpec::load("h100")); // throws if refused

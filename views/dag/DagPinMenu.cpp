@@ -49,10 +49,13 @@ QString levelToolTip(const Node &n, ComputeKind kind, const std::string &host) {
             QObject::tr("%1 computed in each GPU block of %2, stored in shared memory, on the "
                         "block's threads")
                 .arg(func, consumer);
-        return updates == 0 ? text
-                            : text + QObject::tr("; %1 there too, on the same threads, each "
-                                                 "thread updating its own points")
-                                         .arg(theUpdates);
+        if (updates == 0) return text;
+        // A histogram's update writes where the data says along its scattered dimensions.
+        const QString owns = n.scatteredDims.empty()
+                                 ? QObject::tr("each thread updating its own points")
+                                 : QObject::tr("each thread adding into the bins its own "
+                                               "points' data select");
+        return text + QObject::tr("; %1 there too, on the same threads, %2").arg(theUpdates, owns);
     }
     const QString text =
         QObject::tr("%1 computed by each GPU thread of %2, in registers").arg(func, consumer);
