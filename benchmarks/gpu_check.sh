@@ -3,12 +3,15 @@
 # seconds it
 #   1. trains, for every catalog app, a model on the shared H100 rows without that app
 #      (leave one app out: the app is never seen by the model that ranks it),
-#   2. starts the two apps whose Anderson2021 default-mode search takes minutes (lens_blur,
-#      local_laplacian) first, in the background,
-#   3. runs `collect` on random pipelines for COLLECT_S seconds (rows for the next model),
+#   2. runs `collect` on random pipelines for COLLECT_S seconds alone on the machine (rows for
+#      the next model; its throughput is not shared with the benches),
+#   3. starts the two apps whose Anderson2021 default-mode search takes minutes (lens_blur,
+#      local_laplacian) first (bench runs the plugins' searches beside its own candidates),
 #   4. benches the other apps with their leave-one-app-out model, top-5 of the beam and 5 greedy
 #      samples measured (so the one-shot pick and the top-5 both come from one call) beside
-#      Anderson2021 in both configurations, Li2018 and naive, in the same run,
+#      Anderson2021 in both configurations, Li2018 and naive, in the same run; then the analytic
+#      model's own one-shot pick (`--mode oneshot --top 1`: its search result or greedy sample),
+#      measured too, so that the learned and the analytic one-shot meet on the same device,
 #   5. writes the table (benchmarks/gpu_check_table.py: one-shot and top-5 over Anderson2021,
 #      and the fastest schedule's effective bandwidth over the device's peak) and leaves
 #      everything in at most 8 files in OUT.
@@ -71,7 +74,7 @@ device=${DEVICE:-cuda}
 sizes_mode=${SIZES:-default}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/reports" "$work/logs" "$work/models" "$work/dags" "$work/bench"
+mkdir -p "$work/reports" "$work/reports-analytic" "$work/logs" "$work/models" "$work/dags" "$work/bench"
 log() { printf '[%4ds] %s\n' $(($(date +%s) - start)) "$*" | tee -a "$work/logs/gpu_check.log" >&2; }
 left() { echo $((budget - ($(date +%s) - start))); }
 
@@ -120,28 +123,27 @@ bench_app() { # APP SECONDS
     [ -f "$work/models/$app.model" ] && model=(--cost-model "$work/models/$app.model")
     # shellcheck disable=SC2086 # the sizes are several flags
     timeout --kill-after=5 "$limit" "$CLI" bench "$app" ${small_sizes[$app]:-} --device "$device" \
-        "${gpu_flag[@]}" --mode topk --top 5 --repeats 10 --warmup 2 --timeout 120 \
+        "${gpu_flag[@]}" --mode topk --top 5 --repeats 10 --warmup 2 --timeout 120 --baselines-first \
         --baseline "${BASELINES:-anderson2021,anderson2021-paper,li2018,naive}" \
         "${model[@]}" --db "$work/bench/$app.sqlite" --json >"$work/reports/$app.json" \
         2>"$work/logs/bench-$app.log"
     local rc=$?
     log "bench $app: rc $rc"
+    # The analytic model's one-shot: no baselines (measured above), the search's pick alone.
+    limit=$(($(left) - 20))
+    if [ "$limit" -ge 10 ]; then
+        # shellcheck disable=SC2086
+        timeout --kill-after=5 "$limit" "$CLI" bench "$app" ${small_sizes[$app]:-} --device "$device" \
+            "${gpu_flag[@]}" --mode oneshot --top 1 --repeats 10 --warmup 2 --timeout 120 \
+            --baseline "" --cost-model analytic --db "$work/bench/$app-analytic.sqlite" --json \
+            >"$work/reports-analytic/$app.json" 2>"$work/logs/bench-$app-analytic.log"
+        log "bench $app with the analytic model: rc $?"
+    fi
     # shellcheck disable=SC2086
     "$CLI" dag "$app" ${small_sizes[$app]:-} --format json >"$work/dags/$app.json" 2>/dev/null
 }
 
-# 2. The slow apps first, in the background, to the end of the budget.
-pids=()
-for app in "${apps[@]}"; do
-    for s in "${slow[@]}"; do
-        if [ "$app" = "$s" ]; then
-            bench_app "$app" $(($(left) - 25)) &
-            pids+=($!)
-        fi
-    done
-done
-
-# 3. Random pipelines.
+# 2. Random pipelines, alone on the machine.
 collect_s=${COLLECT_S:-150}
 random_params=()
 [ "$sizes_mode" = small ] && random_params=(--size 32)
@@ -151,6 +153,17 @@ log "collect for ${collect_s} s"
     >"$work/collect.json" 2>"$work/logs/collect.log"
 log "collect: rc $? $(grep -i 'rows' "$work/logs/collect.log" | tail -n 1)"
 log "$(grep '^collect: time:' "$work/logs/collect.log" | tail -n 1)"
+
+# 3. The slow apps first, in the background, to the end of the budget.
+pids=()
+for app in "${apps[@]}"; do
+    for s in "${slow[@]}"; do
+        if [ "$app" = "$s" ]; then
+            bench_app "$app" $(($(left) - 25)) &
+            pids+=($!)
+        fi
+    done
+done
 
 # 4. The other apps, PARALLEL at a time, each bounded by what is left.
 others=()
@@ -173,7 +186,7 @@ wait "${pids[@]}" 2>/dev/null
 # 5. The table and the files.
 gpu_json="$here/resources/gpus/${GPU:-h100}.json"
 [ -f "$gpu_json" ] || gpu_json="$here/resources/gpus/h100.json"
-python3 "$here/benchmarks/gpu_check_table.py" "$work/reports" "$work/dags" "$gpu_json" \
+python3 "$here/benchmarks/gpu_check_table.py" "$work/reports" "$work/dags" "$gpu_json" "$work/reports-analytic" \
     >"$out/table.md" 2>"$work/logs/table.log" || log "table failed: $(tail -n 1 "$work/logs/table.log")"
 cp "$work/collect.json" "$out/collect.json" 2>/dev/null
 # One file with every committed row (Python's sqlite3: the GPU machine may have no sqlite3 shell).
@@ -189,7 +202,7 @@ done
 src = sqlite3.connect(sys.argv[1]); dst = sqlite3.connect(sys.argv[2]); src.backup(dst); dst.close()' \
     "$work/bench.sqlite" "$out/bench.sqlite"
 cp "$work/logs/environment.txt" "$out/environment.txt"
-tar -cJf "$out/reports.tar.xz" -C "$work" reports dags
+tar -cJf "$out/reports.tar.xz" -C "$work" reports reports-analytic dags
 tar -cJf "$out/logs.tar.xz" -C "$work" logs models
 log "done in $(($(date +%s) - start)) s"
 cp "$work/logs/gpu_check.log" "$out/gpu_check.log"

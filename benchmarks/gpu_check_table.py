@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The table of benchmarks/gpu_check.sh (docs/gpu-check.md).
 
-    benchmarks/gpu_check_table.py REPORTS_DIR DAGS_DIR GPU_PRESET.json
+    benchmarks/gpu_check_table.py REPORTS_DIR DAGS_DIR GPU_PRESET.json [ANALYTIC_DIR]
 
 REPORTS_DIR holds one `bench --mode topk --top 5 --json` report per app (APP.json), DAGS_DIR the
 `dag APP --format json` of the same app and size. Per app:
@@ -15,6 +15,9 @@ REPORTS_DIR holds one `bench --mode topk --top 5 --json` report per app (APP.jso
   of the pipeline's inputs (their required regions) and outputs over its time, as a fraction of
   the preset's peak DRAM bandwidth. 100% is the physical limit of a pipeline that reads each
   input byte and writes each output byte once.
+- with ANALYTIC_DIR (one `bench --mode oneshot --cost-model analytic` report per app): the
+  analytic model's own one-shot pick, measured, and its time over Anderson2021's, so the learned
+  and the analytic one-shot are compared on the same device in the same run.
 The last lines give the geomeans and the counts of apps faster than Anderson2021."""
 import json
 import math
@@ -46,14 +49,28 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def main(reports_dir, dags_dir, gpu_path):
+def analytic_oneshot(analytic_dir, app):
+    """The measured time of the schedule `bench --mode oneshot` chose, or None."""
+    if not analytic_dir:
+        return None
+    try:
+        report = json.load(open(os.path.join(analytic_dir, app + ".json")))
+    except (OSError, ValueError):
+        return None
+    chosen = [c for c in report.get("candidates", []) if c.get("label") == report.get("chosen")]
+    return median_ms(chosen[0]) if chosen else None
+
+
+def main(reports_dir, dags_dir, gpu_path, analytic_dir=None):
     peak_gbs = json.load(open(gpu_path))["global_memory_bandwidth_gbs"]
     cols = ["app", "one-shot (ms)", "top-5 (ms)"] + [f"{b} (ms)" for b in BASELINES] + [
         "one-shot / A2021", "top-5 / A2021", "one-shot / A2021-paper", "fastest", "bandwidth of fastest"]
+    if analytic_dir:
+        cols += ["analytic one-shot (ms)", "analytic one-shot / A2021"]
     print("| " + " | ".join(cols) + " |")
     print("|---|" + "---:|" * (len(cols) - 1))
-    ratios = {"oneshot": [], "top5": [], "oneshot_paper": []}
-    faster = {"oneshot": 0, "top5": 0}
+    ratios = {"oneshot": [], "top5": [], "oneshot_paper": [], "analytic": []}
+    faster = {"oneshot": 0, "top5": 0, "analytic": 0}
     apps = sorted(n[:-5] for n in os.listdir(reports_dir) if n.endswith(".json"))
     for app in apps:
         try:
@@ -92,9 +109,16 @@ def main(reports_dir, dags_dir, gpu_path):
                 bw = f"{gbs:.0f} GB/s ({100 * gbs / peak_gbs:.1f}%)"
             except (ValueError, KeyError):
                 pass
-        print("| " + " | ".join([app, fmt(oneshot), fmt(top5)] + [fmt(base.get(b)) for b in BASELINES] +
-                                [fmt(r1, 2), fmt(r5, 2), fmt(rp, 2),
-                                 f"{fastest[1]} {fastest[0]:.3f}" if fastest else "—", bw]) + " |")
+        cells = [app, fmt(oneshot), fmt(top5)] + [fmt(base.get(b)) for b in BASELINES] + [
+            fmt(r1, 2), fmt(r5, 2), fmt(rp, 2), f"{fastest[1]} {fastest[0]:.3f}" if fastest else "—", bw]
+        if analytic_dir:
+            ana = analytic_oneshot(analytic_dir, app)
+            ra = ana / a21 if ana and a21 else None
+            if ra:
+                ratios["analytic"].append(ra)
+                faster["analytic"] += ra < 1
+            cells += [fmt(ana), fmt(ra, 2)]
+        print("| " + " | ".join(cells) + " |")
     n1, n5 = len(ratios["oneshot"]), len(ratios["top5"])
     print()
     print(f"geomean one-shot / Anderson2021: {fmt(geomean(ratios['oneshot']), 3)} over {n1} apps, "
@@ -103,9 +127,12 @@ def main(reports_dir, dags_dir, gpu_path):
           f"faster on {faster['top5']}")
     print(f"geomean one-shot / anderson2021-paper: {fmt(geomean(ratios['oneshot_paper']), 3)} over "
           f"{len(ratios['oneshot_paper'])} apps")
+    if analytic_dir:
+        print(f"geomean analytic one-shot / Anderson2021: {fmt(geomean(ratios['analytic']), 3)} over "
+              f"{len(ratios['analytic'])} apps, faster on {faster['analytic']}")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
-        sys.exit("usage: gpu_check_table.py REPORTS_DIR DAGS_DIR GPU_PRESET.json")
+    if len(sys.argv) not in (4, 5):
+        sys.exit("usage: gpu_check_table.py REPORTS_DIR DAGS_DIR GPU_PRESET.json [ANALYTIC_DIR]")
     main(*sys.argv[1:])

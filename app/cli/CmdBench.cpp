@@ -35,6 +35,7 @@ struct BenchArgs {
     std::string db;
     bool noDb = false;
     bool fresh = false;
+    bool baselinesFirst = false;
 };
 
 /// The measurement database of `args`, or null (--no-db, or it cannot be opened: a one-line
@@ -81,6 +82,9 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
     command->add_flag("--no-db", args->noDb, "do not record or reuse measurements");
     command->add_flag("--fresh", args->fresh,
                       "measure every candidate, even those the database already has");
+    command->add_flag("--baselines-first", args->baselinesFirst,
+                      "topk: start the baselines first, beside the candidates (a plugin that "
+                      "searches for minutes no longer waits for them)");
     command->add_flag("--json", args->json, "print the report as JSON");
     command->add_flag("-q,--quiet", args->quiet, "no progress lines on stderr");
     command->callback([&action, args] {
@@ -97,6 +101,7 @@ void addBenchCommand(CLI::App &app, CommandAction &action) {
             const std::unique_ptr<MeasurementStore> store = openStore(*args);
             options.store = store.get();
             options.fresh = args->fresh;
+            options.baselinesFirst = args->baselinesFirst;
             if (!args->quiet) {
                 options.progress = [](const std::string &line) {
                     std::cerr << "bench: " << line << "\n";

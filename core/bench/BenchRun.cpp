@@ -162,13 +162,37 @@ void BenchRun::sampleCandidates() {
     }
 }
 
+std::vector<BenchRun::Item> BenchRun::baselineItems() const {
+    std::vector<Item> items;
+    for (Baseline b : m_options.baselines) {
+        BenchJob job = m_base;
+        job.label = std::string("baseline:") + baselineName(b);
+        job.baseline = baselineName(b);
+        items.push_back(Item{job, true, -1});
+    }
+    return items;
+}
+
+void BenchRun::keepBaselines(const std::vector<std::optional<Measurement>> &rows) {
+    // Baselines stand alone: a stop keeps each one that finished, also behind one that did not
+    // (candidates keep their prefix, since their indices name schedules).
+    for (const std::optional<Measurement> &m : rows)
+        if (m) m_report.baselines.push_back(*m);
+    m_baselinesDone = true;
+}
+
 void BenchRun::measureCandidates() {
     std::vector<std::optional<Measurement>> rows(m_jobs.size());
     if (m_compileAll) {
-        std::vector<Item> items;
+        const bool withBaselines = m_options.baselinesFirst && m_measureAll && m_measureBaselines;
+        std::vector<Item> items = withBaselines ? baselineItems() : std::vector<Item>();
+        const size_t first = items.size();
         for (size_t i = 0; i < m_jobs.size(); ++i)
             items.push_back(Item{m_jobs[i], false, int(i)});
-        rows = runBatch(items, m_measureAll);
+        std::vector<std::optional<Measurement>> all = runBatch(items, m_measureAll);
+        if (withBaselines)
+            keepBaselines(std::vector<std::optional<Measurement>>(all.begin(), all.begin() + long(first)));
+        rows.assign(all.begin() + long(first), all.end());
     }
     for (size_t i = 0; i < m_jobs.size(); ++i) {
         std::optional<Measurement> m = rows[i];
@@ -214,17 +238,8 @@ void BenchRun::chooseCandidate() {
 }
 
 void BenchRun::measureBaselines() {
-    std::vector<Item> items;
-    for (Baseline b : m_options.baselines) {
-        BenchJob job = m_base;
-        job.label = std::string("baseline:") + baselineName(b);
-        job.baseline = baselineName(b);
-        items.push_back(Item{job, true, -1});
-    }
-    // Baselines run at once and stand alone: a stop keeps each one that finished, also behind
-    // one that did not (candidates keep their prefix, since their indices name schedules).
-    for (const std::optional<Measurement> &m : runBatch(items, m_measureBaselines))
-        if (m) m_report.baselines.push_back(*m);
+    if (m_baselinesDone) return; // measured beside the candidates
+    keepBaselines(runBatch(baselineItems(), m_measureBaselines));
 }
 
 BenchReport BenchRun::finish() {

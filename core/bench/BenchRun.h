@@ -65,6 +65,10 @@ struct BenchOptions {
     std::optional<std::vector<BenchCandidate>> candidates;
     /// With `candidates`: greedy samples with dropout added to them (search's options, pins).
     int extraGreedySamples = 0;
+    /// Top-k: the baselines go into the candidates' batch, first, instead of after them. A
+    /// plugin's search that takes minutes (Anderson2021 on lens_blur) then runs beside the
+    /// candidates' compilation; their rows arrive in the order they finish.
+    bool baselinesFirst = false;
     /// The DAG of `source` when the caller has it (else it is loaded when needed).
     std::shared_ptr<const FunctionDAG> dag;
     /// Set from any thread to stop: the running worker is killed, nothing further starts, and

@@ -61,6 +61,10 @@ private:
     /// The stored row `item` may reuse instead of running (counted and reported as done).
     std::optional<Measurement> reuse(const BenchJob &job);
     void recordRow(const Item &item, const Measurement &m, bool measure);
+    /// One job per baseline asked for.
+    std::vector<Item> baselineItems() const;
+    /// The baselines' rows that finished into the report.
+    void keepBaselines(const std::vector<std::optional<Measurement>> &rows);
 
     const BenchOptions &m_options;
     const std::chrono::steady_clock::time_point m_start;
@@ -71,7 +75,7 @@ private:
     BenchJob m_base;
     std::vector<BenchJob> m_jobs; ///< one per candidate
     bool m_canRun = false, m_measureAll = false, m_compileAll = false;
-    bool m_measureBaselines = false, m_measureChosen = false;
+    bool m_measureBaselines = false, m_measureChosen = false, m_baselinesDone = false;
     std::optional<BenchRecorder> m_recorder;
     BenchProgress m_progress;
     std::unique_ptr<MeasurementRunner> m_measuring, m_compiling;

@@ -171,3 +171,37 @@ TEST(BenchRun, CompileOnlyOneShotReportsRegistersAndChoosesBestPredicted) {
     ASSERT_GE(report.chosen, 0);
     EXPECT_EQ(size_t(report.chosen), report.survivors.front());
 }
+
+// --baselines-first: a top-k run starts its baselines before its candidates, in one batch (a
+// plugin's minutes-long search then runs beside them), and the report has both, as after.
+TEST(BenchRun, BaselinesFirstStartsTheBaselinesBeforeTheCandidatesAndKeepsBoth) {
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
+    BenchOptions options;
+    options.source = {"stencil_chain", "", {"length=2", "width=64", "height=48"}};
+    options.device = DevicePreference::OpenCL;
+    options.mode = BenchMode::TopK;
+    options.top = 1;
+    options.search.beamSize = 4;
+    options.search.passes = 1;
+    options.search.gpu = GpuSpec::load("pocl-cpu");
+    options.warmup = 1;
+    options.repeats = 2;
+    options.workerPath = testWorker().workerPath;
+    options.baselines = {Baseline::Naive};
+    options.baselinesFirst = true;
+    std::vector<std::string> started;
+    options.progress = [&](const std::string &line) {
+        if (line.rfind("measuring ", 0) == 0) started.push_back(line.substr(10));
+    };
+    const BenchReport report = runBenchmark(options);
+    ASSERT_GE(started.size(), 3u);
+    EXPECT_EQ(started.front(), "baseline:naive");
+    ASSERT_EQ(report.baselines.size(), 1u);
+    EXPECT_TRUE(report.baselines[0].correct.value_or(false)) << report.baselines[0].failure;
+    ASSERT_EQ(report.candidates.size(), 2u); // the search's result and one greedy sample
+    EXPECT_EQ(report.candidates[0].label, "result");
+    for (const Measurement &m : report.candidates)
+        EXPECT_TRUE(m.correct.value_or(false)) << m.label << ": " << m.failure;
+    EXPECT_GE(report.chosen, 0);
+    EXPECT_FALSE(report.cancelled);
+}

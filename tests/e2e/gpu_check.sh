@@ -56,9 +56,15 @@ rows=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execu
 [ "$rows" -ge 1 ] || fail "collect recorded no row ($rows)"
 # The bench rows come back too: harris's measured candidates and its baseline, one row each.
 bench_rows=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from measurements where app = ? and origin = ?", ("harris", "bench")).fetchone()[0])' "$tmp/out/bench.sqlite")
+# The analytic model's one-shot of harris was measured too, and its row came back with the rest.
 report_rows=$(python3 -c 'import json, sys
-r = json.load(open(sys.argv[1]))
-print(sum(1 for c in r["candidates"] + r["baselines"] if c.get("measured_ms") or c.get("failure")))' "$tmp/r/reports/harris.json")
-[ "$bench_rows" -ge 1 ] && [ "$bench_rows" -eq "$report_rows" ] ||
-    fail "bench.sqlite holds $bench_rows harris rows, the report $report_rows that ran"
+n = 0
+for path in sys.argv[1:]:
+    r = json.load(open(path))
+    n += sum(1 for c in r["candidates"] + r["baselines"] if c.get("measured_ms") or c.get("failure"))
+print(n)' "$tmp/r/reports/harris.json" "$tmp/r/reports-analytic/harris.json")
+[ "$bench_rows" -ge 2 ] && [ "$bench_rows" -eq "$report_rows" ] ||
+    fail "bench.sqlite holds $bench_rows harris rows, the reports $report_rows that ran"
+analytic=$(awk -F'|' '{gsub(/ /, "", $(NF-2)); print $(NF-2)}' <<<"$row")
+[[ "$analytic" =~ ^[0-9]+\.[0-9]+$ ]] || fail "harris has no measured analytic one-shot: '$row'"
 finish e2e.gpu_check
