@@ -40,6 +40,7 @@ nlohmann::json Measurement::toJson() const {
         j["device_setup_ms"] = number(deviceSetupMs);
         j["device_wait_ms"] = number(deviceWaitMs);
         j["device_ms"] = number(deviceMs);
+        if (!timingPriority.empty()) j["timing_priority"] = timingPriority;
     }
     j["target"] = target;
     j["ptx_arch"] = ptxArch;
@@ -82,6 +83,7 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
     m.deviceSetupMs = numberOr(j, "device_setup_ms", kUnknown);
     m.deviceWaitMs = numberOr(j, "device_wait_ms", kUnknown);
     m.deviceMs = numberOr(j, "device_ms", kUnknown);
+    m.timingPriority = j.value("timing_priority", std::string());
     m.target = j.value("target", std::string());
     m.ptxArch = j.value("ptx_arch", std::string());
     if (auto it = j.find("kernels"); it != j.end() && it->is_array()) {

@@ -50,6 +50,9 @@ struct Measurement {
     /// device context and uploading the inputs, waiting for the device lock, and holding it
     /// (warm-up with the kernels' module load, timed repeats, download).
     double deviceSetupMs = kUnknown, deviceWaitMs = kUnknown, deviceMs = kUnknown;
+    /// The timed runs' thread priority: "realtime" (SCHED_FIFO, CUDA runs where the process
+    /// may), "normal", or "" (not run, or measured before it was recorded). TimingPriority.h.
+    std::string timingPriority;
     std::string target;                   ///< Halide target it ran on ("" if not run)
     std::string ptxArch;                  ///< "sm_75" when ptxas reported resources
     std::vector<KernelResources> kernels; ///< per-kernel ptxas report

@@ -12,6 +12,7 @@
 #include "measure/Compiler.h"
 #include "measure/DeviceLock.h"
 #include "measure/ReferenceCheck.h"
+#include "measure/TimingPriority.h"
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
 
@@ -211,6 +212,8 @@ Measurement executeJob(const BenchJob &job) {
         const DeviceLock lock(job.deviceLock);
         const Clock::time_point heldStart = Clock::now();
         m.deviceWaitMs = msSince(waitStart);
+        const TimingPriority priority(target.has_feature(Halide::Target::CUDA));
+        m.timingPriority = priority.name();
         wrapHalideErrors("run", [&] {
             Halide::Realization realization(outputs);
             for (int i = 0; i < job.warmup + job.repeats; ++i) {

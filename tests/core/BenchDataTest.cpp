@@ -111,7 +111,9 @@ TEST(BenchData, MeasurementJsonHasTheAgreedKeysAndRoundTrips) {
     m.deviceSetupMs = 120;
     m.deviceWaitMs = 30;
     m.deviceMs = 8.5;
+    m.timingPriority = "realtime";
     const nlohmann::json timed = m.toJson();
+    EXPECT_EQ(timed["timing_priority"], "realtime");
     EXPECT_EQ(timed["device_setup_ms"], 120.0);
     EXPECT_EQ(timed["device_wait_ms"], 30.0);
     EXPECT_EQ(timed["device_ms"], 8.5);
