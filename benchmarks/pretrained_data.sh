@@ -9,14 +9,18 @@ pretrained_options=(--objective regression --trees 60 --max-depth 3 --eta 0.05 -
     --lambda 5)
 
 pretrained_here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# The rows: the shared H100 data (16 catalog apps) and the random-pipeline rows `collect`
-# measured on an H100 (benchmarks/gpu_check.sh; each lease's collect.sqlite is added here).
+# The rows: the shared H100 data (16 catalog apps) and the rows each lease of a GPU machine
+# measured (benchmarks/gpu_check.sh): its random-pipeline rows (collect) and its catalog
+# candidates (bench). They are kept xz-compressed in docs/cuda-h100/ (a twentieth of the size:
+# the working tree travels to the GPU machine beside the ~50 MB bundle, 64 MiB in all).
 pretrained_shared_db="${SHARED_DB:-$pretrained_here/../shared/data/h100-2026-11-26/measurements.sqlite}"
-pretrained_collected_dbs=("$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26/collect.sqlite"
-    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26b/collect.sqlite"
-    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26b/bench.sqlite"
-    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26c/collect.sqlite"
-    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26c/bench.sqlite")
+pretrained_collected_dbs=("$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26/collect.sqlite.xz"
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26b/collect.sqlite.xz"
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26b/bench.sqlite.xz"
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26c/collect.sqlite.xz"
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26c/bench.sqlite.xz"
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-27/collect.sqlite.xz"
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-27/bench.sqlite.xz")
 
 # pretrained_db CLI OUT: the training rows in one database file OUT (a copy; nothing is written
 # to the shared data or the collected files).
@@ -25,8 +29,11 @@ pretrained_db() {
     rm -f "$out"
     # A consistent copy even while another process has the file open (the shared copy is read-only).
     sqlite3 "file:$pretrained_shared_db?mode=ro" ".backup '$out'" || return 1
-    local db
+    local db tmp
+    tmp=$(mktemp -d) || return 1
     for db in "${pretrained_collected_dbs[@]}"; do
-        "$cli" db import --db "$out" "$db" >/dev/null || return 1
+        xz -dc "$db" >"$tmp/rows.sqlite" && "$cli" db import --db "$out" "$tmp/rows.sqlite" >/dev/null ||
+            { rm -rf "$tmp"; return 1; }
     done
+    rm -rf "$tmp"
 }
