@@ -55,6 +55,11 @@ pack)
         train_loao "$build/app/cli/beamscope-cli" "$bundle/h100.sqlite" "$app" "$bundle/models/$app.json" ||
             echo "train without $app failed" >&2
     done
+    # What travels: the models xz-compressed and the rows' schema only (the models were trained
+    # here; the tree and the bundle share 64 MiB).
+    tar -cJf "$bundle/models.tar.xz" -C "$bundle" models && rm -rf "$bundle/models"
+    sqlite3 "$bundle/h100.sqlite" .schema >"$bundle/schema.sql" && rm -f "$bundle"/h100.sqlite* &&
+        sqlite3 "$bundle/h100.sqlite" <"$bundle/schema.sql" && rm -f "$bundle/schema.sql"
     du -sh "$bundle"/*
     exit 0
     ;;
@@ -66,6 +71,7 @@ run) ;;
 esac
 
 out="${2:?usage: gpu_check.sh run OUT}"
+[ -f "$bundle/models.tar.xz" ] && [ ! -d "$bundle/models" ] && tar -xJf "$bundle/models.tar.xz" -C "$bundle"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 start=$(date +%s)
