@@ -81,13 +81,27 @@ const std::vector<AndersonCase> kAndersonRepresentable = {
     // (blurz's fourth thread loop of one iteration: fused by Beamscope, left serial by
     // Anderson2021; blurx staged in blury's registers by Beamscope only.)
     {"bilateral_grid", {}, Baseline::Anderson2021, "histogram", "4 for histogram.s0 16"},
+    // Not here, at these sizes (docs/import.md): histogram_equalize (the paper configuration
+    // keeps hist_rows' RVar serial outside the thread loops: not representable), nl_means (the
+    // import names no difference, yet Beamscope's nests of dc and blur_d_y lower one loop
+    // deeper than Anderson2021's), lens_blur (Beamscope's application of the imported state is
+    // refused by Halide: a serial loop of cost_pyramid_push_5_downy between its block loops).
+    {"max_filter", {"width=128", "height=96", "radius=3"}},
+    {"iir_blur", {"width=128", "height=96", "channels=3"}},
+    {"depthwise_separable_conv",
+     {"batch=1", "in_channels=8", "out_channels=8", "width=16", "height=12"}},
+    {"interpolate", {"width=128", "height=96", "levels=3"}},
+    {"camera_pipe", {"width=128", "height=96"}},
+    {"bgu", {"width=128", "height=96", "low_width=32", "low_height=24", "s_sigma=4"}},
+    {"local_laplacian", {"width=128", "height=96", "levels=3", "intensity_levels=4"}},
 };
 
-/// Apps whose root updates Anderson2021 splits with RoundUp where Beamscope's applier guards
-/// them (GuardWithIf): the same loops, but Halide's loop partitioning copies Beamscope's
-/// guarded loop nest for the tails (docs/import.md), which the import does not name because
-/// the splits leave no tail at the estimated sizes.
-const std::set<std::string> kGuardedUpdateTails = {"harris"};
+/// Apps whose updates Beamscope's applier guards (GuardWithIf) where Anderson2021 splits some
+/// with RoundUp: the same loops, but Halide's loop partitioning copies a guarded loop nest for
+/// the tails (docs/import.md), which the import does not name because the splits leave no tail
+/// at the estimated sizes. (harris: only Beamscope's nests are copied; max_filter and iir_blur:
+/// Anderson2021 guards some of its own too, and both sides have copies.)
+const std::set<std::string> kGuardedUpdateTails = {"harris", "max_filter", "iir_blur"};
 
 /// The skeleton's lines of `func`'s loops.
 std::vector<std::string> loopsOf(const std::vector<std::string> &skeleton,
@@ -309,45 +323,61 @@ std::vector<std::string> withoutPartitionCopies(const std::vector<std::string> &
     return out;
 }
 
+/// One app of kAndersonRepresentable: Anderson2021's schedule applied by Halide and the imported
+/// state applied by Beamscope lower to the same loops (ASSERTs end this app only).
+void expectTheSameLoops(const AndersonCase &c) {
+    const std::string &app = c.app;
+    const GpuSpec gpu = GpuSpec::load("h100");
+    PipelineSource source{app, "", c.params};
+    PipelineInstance theirs = loadPipeline(source);
+    auto dag = std::make_shared<const FunctionDAG>(theirs);
+    applyHalideAutoscheduler(c.baseline, theirs, importTarget(gpu), gpu);
+    ScheduleImport imported = importSchedule(dag);
+    ASSERT_TRUE(imported.state) << app << "\n" << constructsOf(imported);
+    compareWithApplier(imported, loadPipeline(source), importTarget(gpu),
+                       ScheduleCallOptions::forGpu(gpu));
+    PipelineInstance ours = loadPipeline(source);
+    applySchedule(*imported.state, ours, importTarget(gpu), ScheduleCallOptions::forGpu(gpu));
+    std::string differences;
+    for (const ImportedFunc &f : imported.funcs)
+        for (const std::string &d : f.differences)
+            if (changesLoops(d)) differences += f.name + ": " + d + "\n";
+    const std::vector<std::string> a = loopSkeleton(theirs.pipeline);
+    const std::vector<std::string> b = loopSkeleton(ours.pipeline);
+    ASSERT_FALSE(a.empty()) << app;
+    if (kGuardedUpdateTails.count(app)) {
+        // Beamscope's guarded update nests come in copies (Anderson2021's come in copies too
+        // where it guards them); once the copies are dropped the loops are the same.
+        EXPECT_TRUE(differences.empty()) << app << "\n" << differences;
+        EXPECT_NE(joinLines(withoutPartitionCopies(b)), joinLines(b)) << app;
+        EXPECT_EQ(joinLines(withoutPartitionCopies(a)), joinLines(withoutPartitionCopies(b)))
+            << app;
+    } else if (differences.empty()) {
+        EXPECT_EQ(joinLines(a), joinLines(b)) << app;
+    } else if (!c.focus.empty()) {
+        std::vector<std::string> mine = loopsOf(b, c.focus);
+        const auto unrolled = std::find(mine.begin(), mine.end(), c.unrolledByThem);
+        ASSERT_NE(unrolled, mine.end()) << app << "\n" << joinLines(mine);
+        mine.erase(unrolled);
+        EXPECT_FALSE(mine.empty()) << app;
+        EXPECT_EQ(joinLines(loopsOf(a, c.focus)), joinLines(mine)) << app << "\n" << differences;
+    } else {
+        // The loop differences the import names show in the lowered loops.
+        EXPECT_NE(joinLines(a), joinLines(b)) << app << "\n" << differences;
+    }
+}
+
 TEST(ScheduleImport, RepresentableAnderson2021ScheduleLowersToTheSameLoops) {
-    for (const auto &[app, params, baseline, focus, unrolledByThem] : kAndersonRepresentable) {
-        const GpuSpec gpu = GpuSpec::load("h100");
-        PipelineSource source{app, "", params};
-        PipelineInstance theirs = loadPipeline(source);
-        auto dag = std::make_shared<const FunctionDAG>(theirs);
-        applyHalideAutoscheduler(baseline, theirs, importTarget(gpu), gpu);
-        ScheduleImport imported = importSchedule(dag);
-        ASSERT_TRUE(imported.state) << app << "\n" << constructsOf(imported);
-        compareWithApplier(imported, loadPipeline(source), importTarget(gpu),
-                           ScheduleCallOptions::forGpu(gpu));
-        PipelineInstance ours = loadPipeline(source);
-        applySchedule(*imported.state, ours, importTarget(gpu), ScheduleCallOptions::forGpu(gpu));
-        std::string differences;
-        for (const ImportedFunc &f : imported.funcs)
-            for (const std::string &d : f.differences)
-                if (changesLoops(d)) differences += f.name + ": " + d + "\n";
-        const std::vector<std::string> a = loopSkeleton(theirs.pipeline);
-        const std::vector<std::string> b = loopSkeleton(ours.pipeline);
-        ASSERT_FALSE(a.empty()) << app;
-        if (kGuardedUpdateTails.count(app)) {
-            // Beamscope's guarded update nests come in copies; Anderson2021's rounded-up ones
-            // do not; once the copies are dropped the loops are the same.
-            EXPECT_TRUE(differences.empty()) << app << "\n" << differences;
-            EXPECT_EQ(joinLines(withoutPartitionCopies(a)), joinLines(a)) << app;
-            EXPECT_NE(joinLines(a), joinLines(b)) << app;
-            EXPECT_EQ(joinLines(a), joinLines(withoutPartitionCopies(b))) << app;
-        } else if (differences.empty()) {
-            EXPECT_EQ(joinLines(a), joinLines(b)) << app;
-        } else if (!focus.empty()) {
-            std::vector<std::string> ours = loopsOf(b, focus);
-            const auto unrolled = std::find(ours.begin(), ours.end(), unrolledByThem);
-            ASSERT_NE(unrolled, ours.end()) << app << "\n" << joinLines(ours);
-            ours.erase(unrolled);
-            EXPECT_FALSE(ours.empty()) << app;
-            EXPECT_EQ(joinLines(loopsOf(a, focus)), joinLines(ours)) << app << "\n" << differences;
-        } else {
-            // The loop differences the import names show in the lowered loops.
-            EXPECT_NE(joinLines(a), joinLines(b)) << app << "\n" << differences;
+    for (const AndersonCase &c : kAndersonRepresentable) {
+        SCOPED_TRACE(c.app);
+        try {
+            expectTheSameLoops(c);
+        } catch (const std::exception &e) {
+            ADD_FAILURE() << c.app << ": " << e.what();
+        } catch (const Halide::Error &e) {
+            ADD_FAILURE() << c.app << ": Halide: " << e.what();
+        } catch (...) {
+            ADD_FAILURE() << c.app << ": an exception not derived from std::exception";
         }
     }
 }
