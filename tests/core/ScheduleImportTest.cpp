@@ -83,8 +83,8 @@ const std::vector<AndersonCase> kAndersonRepresentable = {
     {"bilateral_grid", {}, Baseline::Anderson2021, "histogram", "4 for histogram.s0 16"},
     // Not here, at these sizes (docs/import.md): histogram_equalize (the paper configuration
     // keeps hist_rows' RVar serial outside the thread loops: not representable), nl_means (the
-    // import names no difference, yet Beamscope's nests of dc and blur_d_y lower one loop
-    // deeper than Anderson2021's), lens_blur (Halide refuses Anderson2021's own schedule: a loop
+    // import names tail differences for dc and blur_d_y, RoundUp against Beamscope's guards,
+    // and Beamscope's guarded nests lower one loop deeper than Anderson2021's), lens_blur (Halide refuses Anderson2021's own schedule: a loop
     // of cost_pyramid_push_5_downy left between its block loops).
     {"max_filter", {"width=128", "height=96", "radius=3"}},
     {"iir_blur", {"width=128", "height=96", "channels=3"}},
