@@ -124,25 +124,26 @@ for app in "${apps[@]}"; do
 done
 log "leave-one-app-out models for ${#apps[@]} apps ready"
 
+run_bench() { # APP SECONDS NAME REPORT BENCH_FLAGS...: one bench call, its row in its own database
+    local app=$1 limit=$2 name=$3 report=$4
+    shift 4
+    # shellcheck disable=SC2086 # the sizes are several flags
+    timeout --kill-after=5 "$limit" "$CLI" bench "$app" ${small_sizes[$app]:-} --device "$device" \
+        "${gpu_flag[@]}" --repeats 10 --warmup 2 --timeout 120 "$@" \
+        --db "$work/bench/$name.sqlite" --json >"$report" 2>"$work/logs/bench-$name.log"
+}
+
 bench_app() { # APP SECONDS
     local app=$1 limit=$2 model=()
     [ -f "$work/models/$app.model" ] && model=(--cost-model "$work/models/$app.model")
-    # shellcheck disable=SC2086 # the sizes are several flags
-    timeout --kill-after=5 "$limit" "$CLI" bench "$app" ${small_sizes[$app]:-} --device "$device" \
-        "${gpu_flag[@]}" --mode topk --top 5 --repeats 10 --warmup 2 --timeout 120 --baselines-first \
-        --baseline "${BASELINES:-anderson2021,anderson2021-paper,li2018,naive}" \
-        "${model[@]}" --db "$work/bench/$app.sqlite" --json >"$work/reports/$app.json" \
-        2>"$work/logs/bench-$app.log"
-    local rc=$?
-    log "bench $app: rc $rc"
+    run_bench "$app" "$limit" "$app" "$work/reports/$app.json" --mode topk --top 5 --baselines-first \
+        --baseline "${BASELINES:-anderson2021,anderson2021-paper,li2018,naive}" "${model[@]}"
+    log "bench $app: rc $?"
     # The analytic model's one-shot: no baselines (measured above), the search's pick alone.
     limit=$(($(left) - 20))
     if [ "$limit" -ge 10 ]; then
-        # shellcheck disable=SC2086
-        timeout --kill-after=5 "$limit" "$CLI" bench "$app" ${small_sizes[$app]:-} --device "$device" \
-            "${gpu_flag[@]}" --mode oneshot --top 1 --repeats 10 --warmup 2 --timeout 120 \
-            --baseline "" --cost-model analytic --db "$work/bench/$app-analytic.sqlite" --json \
-            >"$work/reports-analytic/$app.json" 2>"$work/logs/bench-$app-analytic.log"
+        run_bench "$app" "$limit" "$app-analytic" "$work/reports-analytic/$app.json" \
+            --mode oneshot --top 1 --baseline "" --cost-model analytic
         log "bench $app with the analytic model: rc $?"
     fi
     # shellcheck disable=SC2086

@@ -191,7 +191,8 @@ void BenchRun::measureCandidates() {
             items.push_back(Item{m_jobs[i], false, int(i)});
         std::vector<std::optional<Measurement>> all = runBatch(items, m_measureAll);
         if (withBaselines)
-            keepBaselines(std::vector<std::optional<Measurement>>(all.begin(), all.begin() + long(first)));
+            keepBaselines(
+                std::vector<std::optional<Measurement>>(all.begin(), all.begin() + long(first)));
         rows.assign(all.begin() + long(first), all.end());
     }
     for (size_t i = 0; i < m_jobs.size(); ++i) {

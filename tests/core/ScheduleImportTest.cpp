@@ -84,8 +84,9 @@ const std::vector<AndersonCase> kAndersonRepresentable = {
     // Not here, at these sizes (docs/import.md): histogram_equalize (the paper configuration
     // keeps hist_rows' RVar serial outside the thread loops: not representable), nl_means (the
     // import names tail differences for dc and blur_d_y, RoundUp against Beamscope's guards,
-    // and Beamscope's guarded nests lower one loop deeper than Anderson2021's), lens_blur (Halide refuses Anderson2021's own schedule: a loop
-    // of cost_pyramid_push_5_downy left between its block loops).
+    // and Beamscope's guarded nests lower one loop deeper than Anderson2021's), lens_blur (Halide
+    // refuses Anderson2021's own schedule: a loop of cost_pyramid_push_5_downy left between its
+    // block loops).
     {"max_filter", {"width=128", "height=96", "radius=3"}},
     {"iir_blur", {"width=128", "height=96", "channels=3"}},
     {"depthwise_separable_conv",
