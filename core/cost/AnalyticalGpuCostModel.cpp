@@ -9,7 +9,8 @@
 namespace beamscope {
 
 const char *costTermName(CostTerm t) {
-    static const char *const names[] = {"compute", "load", "store", "parallelism", "working_set", "malloc"};
+    static const char *const names[] = {"compute",     "load",        "store",
+                                        "parallelism", "working_set", "malloc"};
     return names[size_t(t)];
 }
 
@@ -22,7 +23,8 @@ std::vector<std::string> analyticTermNames() {
 
 double StageCost::total() const {
     double sum = 0;
-    for (double t : terms) sum += t;
+    for (double t : terms)
+        sum += t;
     return sum;
 }
 
@@ -57,6 +59,31 @@ struct StageDemand {
     double sharedLoad = 0, sharedStore = 0; ///< seconds of shared-memory wavefronts
 };
 
+/// Bytes a stage reads from DRAM. Each realization's footprint is compulsory, but the
+/// realizations of one kernel (a block's or a thread's) run side by side and share the L2: what
+/// one re-reads of another's inputs is an L2 hit while the buffers read fit in it. So the sum
+/// over realizations is bounded by the buffers' size, plus the re-reads in proportion to the
+/// part of the buffers the L2 cannot hold. (Without this, matmul's `prod` in registers at the
+/// output's threads was charged 21 GB, 640x the 34 MB of its two matrices.)
+double dramBytesRead(const StageFeatures &f, const GpuSpec &gpu) {
+    using F = Feature;
+    const double perRealization = f[F::unique_global_bytes_read_per_realization];
+    const double total = f[F::num_realizations] * perRealization;
+    const double buffers =
+        std::max(f[F::global_allocation_bytes_read_per_realization], perRealization);
+    if (total <= buffers || buffers <= 0) return total;
+    const double missing = std::max(0.0, 1.0 - double(gpu.l2CacheBytes) / buffers);
+    return buffers + (total - buffers) * missing;
+}
+
+/// The share of the device's latency-hiding threads a stage keeps busy. A stage inside a kernel
+/// runs as a phase of its own between barriers, with only its own threads (a block-level
+/// histogram's 64 of the block's 1024), so it is priced at its own parallelism, not the kernel
+/// root's.
+double stageFill(const StageFeatures &f, const AnalyticalCoefficients &c) {
+    return std::clamp(f[Feature::inner_parallelism] / c.threadsToFill, 1e-3, 1.0);
+}
+
 StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoefficients &c,
                      const GpuSpec &gpu) {
     using F = Feature;
@@ -65,19 +92,28 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoeffi
     // A warp with idle lanes issues at the rate of a full one (stages with inlined calls are
     // priced as written: their lanes follow the consumer's).
     if (f[F::inlined_calls] <= 0) d.compute /= std::max(0.05, f[F::warp_lane_utilization]);
-    d.dramLoad = f[F::num_realizations] * f[F::unique_global_bytes_read_per_realization];
+    d.dramLoad = dramBytesRead(f, gpu);
     if (isRoot) d.dramStore = f[F::num_realizations] * f[F::bytes_at_realization];
     // What reaches the SMs from L2: the sectors the warps load, and at least each block's whole
     // input footprint (its tile and halo), which smaller tiles pay again and again.
     d.l2Load = std::max(f[F::num_blocks] * f[F::num_global_mem_loads_per_block] *
                             gpu.globalTransactionBytes,
                         f[F::num_tasks] * f[F::unique_bytes_read_per_task]);
-    d.l2Store = f[F::num_blocks] * f[F::num_global_mem_stores_per_block] * gpu.globalTransactionBytes;
+    d.l2Store =
+        f[F::num_blocks] * f[F::num_global_mem_stores_per_block] * gpu.globalTransactionBytes;
     // Shared memory serves one wavefront (every bank once) per SM per clock; the features count
     // wavefronts with their bank conflicts. An update kept in shared memory with a rolled serial
     // loop pays a load and a store per RVar iteration here (Featurizer: stores).
-    d.sharedLoad = f[F::num_blocks] * f[F::num_shared_mem_loads_per_block] * c.sharedSecondsPerWavefront;
-    d.sharedStore = f[F::num_blocks] * f[F::num_shared_mem_stores_per_block] * c.sharedSecondsPerWavefront;
+    d.sharedLoad =
+        f[F::num_blocks] * f[F::num_shared_mem_loads_per_block] * c.sharedSecondsPerWavefront;
+    d.sharedStore =
+        f[F::num_blocks] * f[F::num_shared_mem_stores_per_block] * c.sharedSecondsPerWavefront;
+    // A stage with fewer threads than fill the device cannot hide latency and runs at that
+    // fraction of its rate.
+    const double slowdown = 1.0 / stageFill(f, c);
+    for (double *x : {&d.compute, &d.dramLoad, &d.dramStore, &d.l2Load, &d.l2Store, &d.sharedLoad,
+                      &d.sharedStore})
+        *x *= slowdown;
     return d;
 }
 
@@ -87,11 +123,9 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
                                                            int rootNode) const {
     using F = Feature;
     std::vector<StageDemand> demands;
-    const StageFeatures *root = rows.empty() ? nullptr : &rows.front().features;
     StageDemand sum;
     for (const StageFeatureRow &row : rows) {
         const bool isRoot = row.node == rootNode;
-        if (isRoot) root = &row.features;
         demands.push_back(demandOf(row.features, isRoot, m_c, m_gpu));
         const StageDemand &d = demands.back();
         sum.compute += d.compute;
@@ -105,9 +139,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     // The roofline: arithmetic and memory overlap, so the kernel takes the longer of the two;
     // memory is bound by DRAM bytes or by L2 sectors, whichever takes longer. Overlap is never
     // perfect: 1% of the shorter side shows (this also keeps schedules that differ only in the
-    // shorter side apart, which the search needs; the H100 rows rank the same with it). A kernel
-    // with fewer threads than the device holds cannot hide latency and runs at that fraction of
-    // its rate.
+    // shorter side apart, which the search needs; the H100 rows rank the same with it). Each
+    // stage's demand already carries its own parallelism (demandOf).
     const auto overlapped = [](double a, double b) {
         return std::max(a, b) + kOverlapSlack * std::min(a, b);
     };
@@ -115,9 +148,7 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     const double l2Seconds = (sum.l2Load + sum.l2Store) * m_c.l2SecondsPerByte;
     const double sharedSeconds = sum.sharedLoad + sum.sharedStore;
     const double memorySeconds = overlapped(overlapped(dramSeconds, l2Seconds), sharedSeconds);
-    const double fill =
-        root ? std::clamp((*root)[F::inner_parallelism] / m_c.threadsToFill, 1e-3, 1.0) : 1.0;
-    const double kernelSeconds = overlapped(sum.compute, memorySeconds) / fill;
+    const double kernelSeconds = overlapped(sum.compute, memorySeconds);
     const double demandSeconds = sum.compute + memorySeconds;
     const double scale = demandSeconds > 0 ? kernelSeconds / demandSeconds : 0.0;
     // Each stage's part of the memory time: its bytes at each level, weighted by their speed.
@@ -149,7 +180,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         term(CostTerm::WorkingSet) = f[F::inner_parallelism] * excess * m_c.spillSecondsPerByte *
                                      f[F::points_computed_per_thread];
         term(CostTerm::Malloc) = 0.0;
-        for (double &t : cost.terms) t *= 1e3; // seconds -> milliseconds
+        for (double &t : cost.terms)
+            t *= 1e3; // seconds -> milliseconds
         costs.push_back(cost);
     }
     return costs;
@@ -159,7 +191,8 @@ void AnalyticalGpuCostModel::enqueue(const ScheduleState &state,
                                      std::vector<std::shared_ptr<const KernelFeatures>> features,
                                      StateCost *out) {
     Pending p{std::move(features), {}, out};
-    for (const LoopNestPtr &k : state.kernels()) p.kernelRoots.push_back(k->node);
+    for (const LoopNestPtr &k : state.kernels())
+        p.kernelRoots.push_back(k->node);
     m_queue.push_back(std::move(p));
 }
 
@@ -172,16 +205,19 @@ void AnalyticalGpuCostModel::evaluateAll() {
             if (m_gpu.storesWriteBack) {
                 // A CPU's OpenCL device: the summed terms (see SummedStageCost.h).
                 for (const StageFeatureRow &row : *p.features[k])
-                    out.stages.push_back(summedStageCost(row, row.node == p.kernelRoots[k], summed, m_gpu));
+                    out.stages.push_back(
+                        summedStageCost(row, row.node == p.kernelRoots[k], summed, m_gpu));
                 continue;
             }
             for (StageCost &c : kernelCosts(*p.features[k], p.kernelRoots[k]))
                 out.stages.push_back(c);
         }
         for (const StageCost &c : out.stages) {
-            for (size_t t = 0; t < kCostTerms; ++t) out.terms[t] += c.terms[t];
+            for (size_t t = 0; t < kCostTerms; ++t)
+                out.terms[t] += c.terms[t];
         }
-        for (double t : out.terms) out.total += t;
+        for (double t : out.terms)
+            out.total += t;
     }
     m_queue.clear();
 }
