@@ -289,10 +289,11 @@ bool ScheduleState::insideHost(int node, int host, LoopLevel level) const {
     }
 }
 
-bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
+FuseRefusal ScheduleState::fuseRefusal(int node, int host, LoopLevel level) const {
     const Node &n = m_dag->node(node);
-    if (n.isInput || n.isOutput || node == host) return false;
-    if (level != LoopLevel::Block && level != LoopLevel::Thread) return false;
+    if (n.isInput || n.isOutput || node == host) return FuseRefusal::NotAFusableFunc;
+    if (level != LoopLevel::Block && level != LoopLevel::Thread)
+        return FuseRefusal::UnsupportedLevel;
     // A Func with updates is fused only when its updates touch only the points they are
     // computed over: at the thread level all its stages run in each thread's tile, its
     // accumulators in registers; at the block level (shared memory) each stage runs on the
@@ -302,37 +303,89 @@ bool ScheduleState::canFuse(int node, int host, LoopLevel level) const {
     // its threads own their pure points and the scattered dimensions are whole in shared
     // memory; registers need constant indices, which a data-dependent one is not.
     const bool scatters = !n.scatteredDims.empty() && level == LoopLevel::Block;
-    if (n.stages.size() != 1 && !n.pointwiseUpdates && !scatters) return false;
+    if (n.stages.size() != 1 && !n.pointwiseUpdates && !scatters)
+        return FuseRefusal::UpdatesReachOtherPoints;
     const FuncPlacement &h = *m_placements[size_t(host)];
     // Only a root host's tiles have a constant size (its tile splits shift inwards; a block-level
     // host's loops and tiles longer than the stage are guarded): a Func fused into a variable
     // tile would have a dynamic size, which registers cannot hold.
-    if (h.kind != ComputeKind::Root || !h.tiled) return false;
+    if (h.kind != ComputeKind::Root || !h.tiled) return FuseRefusal::HostNotRootTiled;
     const Stage &hostStage = m_dag->node(host).stages.back();
     const StageTiling &t = h.tilings.back();
     for (size_t l = 0; l < hostStage.loops.size(); ++l) {
         const LoopVar &loop = hostStage.loops[l];
-        if (!loop.isReduction && t.threads[l] * t.serial[l] > loop.estimate.extent()) return false;
+        if (!loop.isReduction && t.threads[l] * t.serial[l] > loop.estimate.extent())
+            return FuseRefusal::HostTileLongerThanLoop;
     }
     // An update stage's tiles are guarded (recomputing an update would apply it twice), so
     // their size varies and a Func fused into them would have no constant bound.
-    if (m_dag->node(host).stages.size() > 1) return false;
+    if (m_dag->node(host).stages.size() > 1) return FuseRefusal::HostHasUpdates;
     bool usedByHost = false;
     const int lastStage = int(m_dag->node(host).stages.size()) - 1;
     for (int e : n.outgoing) {
         const Edge &edge = m_dag->edge(e);
         if (edge.consumer == host) {
-            if (edge.consumerStage != lastStage) return false;
+            if (edge.consumerStage != lastStage) return FuseRefusal::ReadByHostUpdate;
             usedByHost = true;
         } else if (!insideHost(edge.consumer, host, level)) {
-            return false;
+            return FuseRefusal::ReadOutsideHost;
         }
     }
     if (!usedByHost) {
         // Reached only through Funcs inside the host's loop: still legal, still inside.
-        return !n.outgoing.empty();
+        return n.outgoing.empty() ? FuseRefusal::NotReadInHost : FuseRefusal::None;
     }
-    return true;
+    return FuseRefusal::None;
+}
+
+std::string ScheduleState::describeFuseRefusal(int node, int host, LoopLevel level) const {
+    const Node &n = m_dag->node(node);
+    const Node &h = m_dag->node(host);
+    const std::string name = "'" + n.name + "'", hostName = "'" + h.name + "'";
+    switch (fuseRefusal(node, host, level)) {
+    case FuseRefusal::None:
+        return name + " can be computed inside " + hostName;
+    case FuseRefusal::NotAFusableFunc:
+        return name + (node == host ? " is the host itself" : " is a pipeline input or output");
+    case FuseRefusal::UnsupportedLevel:
+        return "only a block or thread level can hold a Func";
+    case FuseRefusal::UpdatesReachOtherPoints:
+        return name + "'s updates reach points other than those they are computed over" +
+               (level == LoopLevel::Thread && !n.scatteredDims.empty()
+                    ? " (a scattering update goes to the block level only)"
+                    : "");
+    case FuseRefusal::HostNotRootTiled: {
+        const FuncPlacement &p = *m_placements[size_t(host)];
+        return hostName + " is " + computeKindName(p.kind) +
+               (p.kind == ComputeKind::Root ? " untiled" : "") +
+               " there; only a tiled root Func's tiles have a constant size";
+    }
+    case FuseRefusal::HostTileLongerThanLoop: {
+        const Stage &stage = h.stages.back();
+        const StageTiling &t = m_placements[size_t(host)]->tilings.back();
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            const LoopVar &loop = stage.loops[l];
+            const int64_t tile = t.threads[l] * t.serial[l];
+            if (loop.isReduction || tile <= loop.estimate.extent()) continue;
+            return hostName + "'s tile of " + std::to_string(t.threads[l]) + " threads x " +
+                   std::to_string(t.serial[l]) + " serial in " + loop.name + " covers " +
+                   std::to_string(tile) + " points of its " +
+                   std::to_string(loop.estimate.extent()) +
+                   ": its tiles are guarded, so a Func inside them has no constant size";
+        }
+        return hostName + "'s tile is longer than its loop";
+    }
+    case FuseRefusal::HostHasUpdates:
+        return hostName + " has update stages, whose guarded tiles have no constant size";
+    case FuseRefusal::ReadByHostUpdate:
+        return hostName + " reads " + name + " in an update stage, not in its last stage's tiles";
+    case FuseRefusal::ReadOutsideHost:
+        return name + " is also read by a Func outside " + hostName + "'s " +
+               (level == LoopLevel::Block ? "block" : "thread") + " loop";
+    case FuseRefusal::NotReadInHost:
+        return "nothing reads " + name;
+    }
+    return {};
 }
 
 // ---- bounds ------------------------------------------------------------------------------

@@ -19,6 +19,20 @@ enum class ComputeKind : uint8_t { Unscheduled, Inline, Root, Block, Thread };
 
 const char *computeKindName(ComputeKind kind);
 
+/// Why a Func cannot be computed inside a host's block or thread loop (ScheduleState::canFuse).
+enum class FuseRefusal {
+    None,
+    NotAFusableFunc,         ///< a pipeline input or output, or the host itself
+    UnsupportedLevel,        ///< neither Block nor Thread
+    UpdatesReachOtherPoints, ///< an update reads or writes points it is not computed over
+    HostNotRootTiled,        ///< the host is not a tiled root Func
+    HostTileLongerThanLoop,  ///< a host tile covers more than its loop: tiles are guarded
+    HostHasUpdates,          ///< the host's update tiles are guarded
+    ReadByHostUpdate,        ///< the host reads it in an update, not its last stage
+    ReadOutsideHost,         ///< another consumer outside the host's loop reads it
+    NotReadInHost,           ///< nothing inside the host's loop reads it
+};
+
 /// The tiling of one stage: per stage loop (innermost first), threads per block and serial
 /// iterations per thread; blocks cover the rest. RVar loops stay serial and whole.
 struct StageTiling {
@@ -139,7 +153,13 @@ public:
 
     bool canInline(int node) const;
     /// Can `node` be fused into `host` at `level` (Block or Thread)?
-    bool canFuse(int node, int host, LoopLevel level) const;
+    bool canFuse(int node, int host, LoopLevel level) const {
+        return fuseRefusal(node, host, level) == FuseRefusal::None;
+    }
+    /// The first rule that keeps `node` out of `host`'s `level` loop (None: it can be fused).
+    FuseRefusal fuseRefusal(int node, int host, LoopLevel level) const;
+    /// That rule in one line, with the Funcs, loops and sizes it concerns (Why not?).
+    std::string describeFuseRefusal(int node, int host, LoopLevel level) const;
 
     /// The region of `node` needed within one iteration of `host`'s `level` loop, from its
     /// consumers as currently placed.

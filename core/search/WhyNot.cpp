@@ -424,9 +424,8 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
             const std::string host = dag->node(want.host).name;
             if (!st.canFuse(want.node, want.host, level)) {
                 unbuildable = "no beam state can compute it at the " +
-                              std::string(computeKindName(kind)) + " level of '" + host + "' (" +
-                              host + " is " + computeKindName(st.placement(want.host).kind) +
-                              " there)";
+                              std::string(computeKindName(kind)) + " level of '" + host +
+                              "': " + st.describeFuseRefusal(want.node, want.host, level);
             } else if (kind == ComputeKind::Thread) {
                 p = st.threadPlacement(want.node, want.host);
                 label = "thread of " + host;

@@ -249,8 +249,8 @@ TEST(WhyNot, TheWinnersDecisionIsChosen) {
 }
 
 // A pass's result is its final beam's cheapest complete state, not the first in penalized order:
-// on matmul (V100, seed 1, ranked by the PolyMage model) the state first in pass 3's final beam keeps
-// prod at the thread level of output, but another complete state is predicted cheaper, so the
+// on matmul (V100, seed 1, ranked by the PolyMage model) the state first in pass 3's final beam
+// keeps prod at the thread level of output, but another complete state is predicted cheaper, so the
 // thread level is cut at that step, and against that state's cost.
 TEST(WhyNot, APassIsWonByItsCheapestCompleteStateNotItsFirst) {
     const auto dag = std::make_shared<const FunctionDAG>(buildApp("matmul"));
@@ -400,4 +400,33 @@ TEST(TraceReader, MalformedOrMismatchedLinesAreNamed) {
     write(file.path, headless);
     EXPECT_NE(errorOf([&] { TraceReader r(file.path.string()); }).find("line 1: no \"search\""),
               std::string::npos);
+}
+
+TEST(WhyNot, AFuseRefusalNamesTheRuleAndTheSizes) {
+    // stage_2 feeds the output only. stencil_chain's output is 1536 wide: a tile of 100 threads
+    // x 16 serial points covers 1600 columns (the last tile hangs over the edge), so its tiles
+    // are guarded and nothing can be computed inside them.
+    auto dag = stencilChainDag(2);
+    const int stage2 = dag->find("stage_2"), output = dag->find("output");
+    const StatePtr start = ScheduleState::initial(dag);
+    const StatePtr wide = rootTiled(start, "output", {100, 1}, {16, 1});
+    EXPECT_EQ(wide->fuseRefusal(stage2, output, LoopLevel::Block),
+              FuseRefusal::HostTileLongerThanLoop);
+    EXPECT_FALSE(wide->canFuse(stage2, output, LoopLevel::Block));
+    const std::string loop = dag->node(output).stages.back().loops[0].name;
+    EXPECT_EQ(wide->describeFuseRefusal(stage2, output, LoopLevel::Block),
+              "'output''s tile of 100 threads x 16 serial in " + loop +
+                  " covers 1600 points of its 1536: its tiles are guarded, so a Func inside "
+                  "them has no constant size");
+    // A tile within the loop: fusable.
+    const StatePtr fits = rootTiled(start, "output", {32, 8}, {2, 1});
+    EXPECT_EQ(fits->fuseRefusal(stage2, output, LoopLevel::Block), FuseRefusal::None);
+    EXPECT_TRUE(fits->canFuse(stage2, output, LoopLevel::Block));
+    // An untiled root host, and a pipeline input.
+    const StatePtr untiled = start->withRoot(output);
+    EXPECT_EQ(untiled->fuseRefusal(stage2, output, LoopLevel::Thread),
+              FuseRefusal::HostNotRootTiled);
+    EXPECT_NE(untiled->describeFuseRefusal(stage2, output, LoopLevel::Thread).find("root untiled"),
+              std::string::npos);
+    EXPECT_EQ(fits->fuseRefusal(output, output, LoopLevel::Block), FuseRefusal::NotAFusableFunc);
 }
