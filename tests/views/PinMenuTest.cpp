@@ -2,7 +2,8 @@
 // Funcs with updates at root or, accumulators, a consumer's block or thread level; fusion hosts
 // are the consumers), the pins each choice asks for, and that "freeze at current decision" gives
 // a pin the engine accepts and reproduces exactly. With BEAMSCOPE_SHOT_DIR set it saves matmul's
-// prod menu open on its block level, with the consumer's tooltip (docs/images/pin-menu-prod.png).
+// prod menu and bilateral_grid's histogram menu open on their block level, with the consumer's
+// tooltip (docs/images/pin-menu-prod.png, pin-menu-histogram.png).
 #include "RealSearch.h"
 
 #include "views/common/PinEdits.h"
@@ -127,6 +128,8 @@ private Q_SLOTS:
         const auto pins = menu.pinsFor(host);
         QVERIFY(pins && pins->size() == 1 && pins->front().location == ComputeKind::Block);
         resolvePins(*pins, *grid.dag, GpuSpec::load("h100")); // throws if refused
+        shootOpenMenu(menu.menu(), menu.action("Shared memory, at block level of")->menu(),
+                      QStringLiteral("pin-menu-histogram"));
     }
 
     void fusionHostsAreTheConsumers() {
