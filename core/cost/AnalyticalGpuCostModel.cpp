@@ -71,7 +71,7 @@ double dramBytesRead(const StageFeatures &f, const GpuSpec &gpu) {
     const double total = f[F::num_realizations] * perRealization;
     const double buffers =
         std::max(f[F::global_allocation_bytes_read_per_realization], perRealization);
-    if (total <= buffers || buffers <= 0) return total;
+    if (total <= buffers) return total; // also every stage that reads nothing: buffers > 0 below
     const double missing = std::max(0.0, 1.0 - double(gpu.l2CacheBytes) / buffers);
     return buffers + (total - buffers) * missing;
 }

@@ -21,6 +21,16 @@ int levelRank(LoopLevel l) {
     return static_cast<int>(l);
 }
 
+/// The first pure loop of `stage` whose tile (threads x serial) covers more than its extent, or
+/// -1: such a host's tiles are guarded and have no constant size.
+int firstOverlongLoop(const Stage &stage, const StageTiling &t) {
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        const LoopVar &loop = stage.loops[l];
+        if (!loop.isReduction && t.threads[l] * t.serial[l] > loop.estimate.extent()) return int(l);
+    }
+    return -1;
+}
+
 } // namespace
 
 const char *computeKindName(ComputeKind kind) {
@@ -310,13 +320,8 @@ FuseRefusal ScheduleState::fuseRefusal(int node, int host, LoopLevel level) cons
     // host's loops and tiles longer than the stage are guarded): a Func fused into a variable
     // tile would have a dynamic size, which registers cannot hold.
     if (h.kind != ComputeKind::Root || !h.tiled) return FuseRefusal::HostNotRootTiled;
-    const Stage &hostStage = m_dag->node(host).stages.back();
-    const StageTiling &t = h.tilings.back();
-    for (size_t l = 0; l < hostStage.loops.size(); ++l) {
-        const LoopVar &loop = hostStage.loops[l];
-        if (!loop.isReduction && t.threads[l] * t.serial[l] > loop.estimate.extent())
-            return FuseRefusal::HostTileLongerThanLoop;
-    }
+    if (firstOverlongLoop(m_dag->node(host).stages.back(), h.tilings.back()) >= 0)
+        return FuseRefusal::HostTileLongerThanLoop;
     // An update stage's tiles are guarded (recomputing an update would apply it twice), so
     // their size varies and a Func fused into them would have no constant bound.
     if (m_dag->node(host).stages.size() > 1) return FuseRefusal::HostHasUpdates;
@@ -361,19 +366,14 @@ std::string ScheduleState::describeFuseRefusal(int node, int host, LoopLevel lev
                " there; only a tiled root Func's tiles have a constant size";
     }
     case FuseRefusal::HostTileLongerThanLoop: {
-        const Stage &stage = h.stages.back();
         const StageTiling &t = m_placements[size_t(host)]->tilings.back();
-        for (size_t l = 0; l < stage.loops.size(); ++l) {
-            const LoopVar &loop = stage.loops[l];
-            const int64_t tile = t.threads[l] * t.serial[l];
-            if (loop.isReduction || tile <= loop.estimate.extent()) continue;
-            return hostName + "'s tile of " + std::to_string(t.threads[l]) + " threads x " +
-                   std::to_string(t.serial[l]) + " serial in " + loop.name + " covers " +
-                   std::to_string(tile) + " points of its " +
-                   std::to_string(loop.estimate.extent()) +
-                   ": its tiles are guarded, so a Func inside them has no constant size";
-        }
-        return hostName + "'s tile is longer than its loop";
+        const size_t l = size_t(firstOverlongLoop(h.stages.back(), t));
+        const LoopVar &loop = h.stages.back().loops[l];
+        return hostName + "'s tile of " + std::to_string(t.threads[l]) + " threads x " +
+               std::to_string(t.serial[l]) + " serial in " + loop.name + " covers " +
+               std::to_string(t.threads[l] * t.serial[l]) + " points of its " +
+               std::to_string(loop.estimate.extent()) +
+               ": its tiles are guarded, so a Func inside them has no constant size";
     }
     case FuseRefusal::HostHasUpdates:
         return hostName + " has update stages, whose guarded tiles have no constant size";
