@@ -390,8 +390,10 @@ private:
                 for (const Expr &arg : call->args) {
                     CallArg callArg;
                     callArg.affine = analyzeAffine(arg, stage.loops.size(), loopIndexOf, constants);
-                    if (!callArg.affine)
+                    if (!callArg.affine) {
                         callArg.fallback = boundOverWholeStage(arg, scope, edge.producer);
+                        callArg.bounded = analyzeIndexBounds(arg, loopIndexOf, constants);
+                    }
                     site.args.push_back(callArg);
                 }
                 edge.calls.push_back(std::move(site));
@@ -553,7 +555,13 @@ Box Edge::requiredRegion(const Box &loops) const {
     for (const CallSite &site : calls) {
         if (region.size() < site.args.size()) region.resize(site.args.size());
         for (size_t d = 0; d < site.args.size(); ++d) {
-            if (site.args[d].affine) region[d].unite(site.args[d].affine->over(loops));
+            const CallArg &arg = site.args[d];
+            if (arg.affine) {
+                region[d].unite(arg.affine->over(loops));
+            } else if (arg.bounded) {
+                const Interval r = arg.bounded->over(loops);
+                region[d].unite({std::max(r.min, arg.fallback.min), std::min(r.max, arg.fallback.max)});
+            }
         }
     }
     // A data-dependent index touches at most one element per point of the box, however many
@@ -565,7 +573,7 @@ Box Edge::requiredRegion(const Box &loops) const {
         int64_t remaining = points;
         for (size_t d = 0; d < site.args.size(); ++d) {
             const CallArg &arg = site.args[d];
-            if (arg.affine) continue;
+            if (arg.affine || arg.bounded) continue;
             const int64_t extent = std::max<int64_t>(1, std::min(arg.fallback.extent(), remaining));
             remaining = std::max<int64_t>(1, remaining / extent);
             int64_t start = affineOnly[d].empty() ? arg.fallback.min : affineOnly[d].min;

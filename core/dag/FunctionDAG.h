@@ -4,6 +4,7 @@
 #pragma once
 
 #include "dag/Affine.h"
+#include "dag/IndexBounds.h"
 #include "dag/AlgorithmFeatures.h"
 #include "dag/Interval.h"
 #include "pipeline/PipelineInstance.h"
@@ -30,6 +31,9 @@ struct LoopVar {
 struct CallArg {
     std::optional<AffineForm> affine;
     Interval fallback; ///< conservative range over the whole consumer (for non-affine args)
+    /// A non-affine argument that reads no data (x / 2 - 1 + 2 * (x % 2)): its range over any
+    /// box of loops, as Halide bounds it. Absent for data-dependent and clamped arguments.
+    std::optional<IndexBounds> bounded;
 };
 
 /// One call site: producer(args...) somewhere in the consumer stage's definition.

@@ -460,7 +460,9 @@ std::string unboundedBlockRegion(const ScheduleState &state, int node, int host)
         const Edge &edge = dag.edge(e);
         for (const CallSite &site : edge.calls) {
             for (const CallArg &arg : site.args) {
-                if (arg.affine && !arg.affine->isClamped()) continue;
+                // A loop-only index (an upsampling's x / 2 - 1 + 2 * (x % 2)) Halide bounds
+                // by interval arithmetic over the block's loops, as IndexBounds does.
+                if ((arg.affine && !arg.affine->isClamped()) || arg.bounded) continue;
                 return "Halide bounds its region per block by the whole index range (" +
                        dag.node(edge.consumer).name + " reads " + dag.node(edge.producer).name +
                        " through a data-dependent or clamped index)";
@@ -510,6 +512,11 @@ std::string variableThreadRegion(const ScheduleState &state, int node, int host)
             for (const CallSite &site : edge.calls) {
                 for (size_t d = 0; d < site.args.size() && d < dims.size(); ++d) {
                     const CallArg &arg = site.args[d];
+                    if (!arg.affine && arg.bounded) {
+                        why = "its size varies with the tile (" + call +
+                              " through a remainder or a sum of divisions)";
+                        return nullptr;
+                    }
                     if (!arg.affine) {
                         why = "its size depends on data (" + call +
                               " through a data-dependent index)";

@@ -154,6 +154,56 @@ TEST(FunctionDag, DataDependentIndexIsNonAffineAndBoundedByItsRange) {
     EXPECT_EQ(dag.node(dag.find("lut")).region, (Box{{0, 255}}));
 }
 
+TEST(FunctionDag, AnUpsamplingTapIsBoundedPerTileLikeHalideBoundsIt) {
+    // lens_blur's upsampling tap f(x / 2 - 1 + 2 * (x % 2)): not affine, but it reads no data.
+    // Over a tile x in [16k, 16k + 15] it reads [8k - 1, 8k + 8] (hand computation: x / 2 in
+    // [8k, 8k + 7], minus 1, plus 2 * (x % 2) in [0, 2]): 10 points per 16-wide tile, not the
+    // producer's whole width, which the data-dependent rule (one point per point of the tile,
+    // placed at the affine call) gave before.
+    using namespace Halide;
+    ImageParam input = squareInput(Float(32), 128);
+    Var x("x"), y("y");
+    Func f("f"), up("up");
+    f(x, y) = input(x, y) * 2.0f;
+    up(x, y) = 0.25f * f(x / 2 - 1 + 2 * (x % 2), y) + 0.75f * f(x / 2, y);
+    const FunctionDAG dag(instanceOf("upsample", up, input, {128, 64}));
+
+    const Edge &e = edgeBetween(dag, "f", "up");
+    EXPECT_FALSE(e.allAffine); // still not affine: no load Jacobian for the tap
+    const CallArg *tap = nullptr;
+    for (const CallSite &site : e.calls)
+        if (!site.args[0].affine) tap = &site.args[0];
+    ASSERT_NE(tap, nullptr);
+    ASSERT_TRUE(tap->bounded.has_value());
+    EXPECT_EQ(tap->bounded->over({{0, 15}, {0, 0}}), (Interval{-1, 8}));
+    EXPECT_EQ(tap->bounded->over({{16, 31}, {0, 0}}), (Interval{7, 16}));
+    // One point: its remainder is known (x = 5: 2 - 1 + 2).
+    EXPECT_EQ(tap->bounded->over({{5, 5}, {0, 0}}), (Interval{3, 3}));
+    EXPECT_EQ(e.requiredRegion({{16, 31}, {0, 3}}), (Box{{7, 16}, {0, 3}}));
+    // The whole region: x in [0, 127] reads [-1, 64], as Halide's bounds inference says.
+    EXPECT_EQ(dag.node(dag.find("f")).region, (Box{{-1, 64}, {0, 63}}));
+}
+
+TEST(FunctionDag, AClampedOrDataDependentIndexHasNoIntervalBounds) {
+    using namespace Halide;
+    ImageParam input = squareInput(UInt(8), 128);
+    Var x("x"), y("y"), i("i");
+    Func lut("lut"), mapped("mapped"), f("f"), clamped("clamped");
+    lut(i) = cast<float>(i) * 0.5f;
+    mapped(x, y) = lut(cast<int>(input(x, y)));
+    EXPECT_FALSE(edgeBetween(FunctionDAG(instanceOf("lut", mapped, input, {128, 128})), "lut",
+                             "mapped")
+                     .calls[0]
+                     .args[0]
+                     .bounded.has_value());
+    f(x, y) = cast<float>(input(x, y));
+    clamped(x, y) = f(clamp(x % 7 + x / 3, 0, 127), y);
+    const FunctionDAG dag(instanceOf("clamped", clamped, input, {128, 128}));
+    const CallArg &arg = edgeBetween(dag, "f", "clamped").calls[0].args[0];
+    EXPECT_FALSE(arg.affine.has_value());
+    EXPECT_FALSE(arg.bounded.has_value());
+}
+
 TEST(FunctionDag, ReductionStagesHaveTheirRDomLoops) {
     const FunctionDAG dag(buildApp("matmul", {{"m", 64}, {"n", 64}, {"k", 64}}));
     bool sawReduction = false;

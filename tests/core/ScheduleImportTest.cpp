@@ -257,6 +257,53 @@ TEST(ScheduleImport, ABlockLevelFuncWithoutThreadLoopsIsOneThreadsSerialLoops) {
     EXPECT_EQ(joinLines(loopSkeleton(theirs.pipeline)), joinLines(loopSkeleton(ours.pipeline)));
 }
 
+TEST(ScheduleImport, UpsamplingFuncsAtABlockLevelAreRepresentable) {
+    // lens_blur's pull pyramid as Anderson2021 schedules it at the default size: the upsampling
+    // Funcs computed at filtered_cost's block level, a chain of them through the inlined pull
+    // levels. Their taps (x / 2 - 1 + 2 * (x % 2)) are not affine; Halide bounds them per block
+    // by interval arithmetic, and so does Beamscope (IndexBounds), where it used to take the
+    // producer's whole height and read "GPU threads inside serial loops".
+    const AppParams params = {{"width", 64}, {"height", 48}, {"slices", 4},
+                              {"aperture_samples", 4}, {"max_blur_radius", 2}};
+    PipelineInstance theirs = buildApp("lens_blur", params);
+    auto dag = std::make_shared<const FunctionDAG>(theirs);
+    const auto func = [&](const std::string &name) {
+        return Halide::Func(dag->node(dag->find(name)).function);
+    };
+    Halide::Var x("x"), y("y"), z("z"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Halide::Func filtered = func("filtered_cost");
+    const auto dims = filtered.args();
+    filtered.compute_root().gpu_tile(dims[0], dims[1], xo, yo, xi, yi, 16, 16).gpu_blocks(dims[2]);
+    Halide::Func upx0 = func("cost_pyramid_pull_0_upx");
+    const auto u = upx0.args(); // x, y, z (slice), c
+    upx0.compute_at(filtered, xo).reorder(u[3], u[0], u[1], u[2]).gpu_threads(u[0], u[1], u[2]);
+    Halide::Func upy1 = func("cost_pyramid_pull_1_upy");
+    const auto v = upy1.args();
+    upy1.compute_at(filtered, xo).reorder(v[1], v[0], v[2], v[3]).gpu_threads(v[0], v[2], v[3]);
+    const ScheduleImport imported = importSchedule(dag);
+    const auto importedFunc = [&](const std::string &name) -> const ImportedFunc & {
+        for (const ImportedFunc &f : imported.funcs)
+            if (f.name == name) return f;
+        throw Error("no imported Func " + name);
+    };
+    const ImportedFunc &a = importedFunc("cost_pyramid_pull_0_upx");
+    ASSERT_TRUE(a.representable) << a.name << ": " << (a.constructs.empty() ? "" : a.constructs[0]);
+    EXPECT_EQ(a.placement->kind, ComputeKind::Block);
+    // Per block of filtered_cost (16 x 16 points of one slice; its first block starts at
+    // (-2, -2), the bokeh's samples reaching max_blur_radius = 2 past the image): x 16 (read
+    // pointwise), y 10 (the tap over rows [-2, 13]: -2 / 2 - 1 = -2 to 13 / 2 - 1 + 2 = 7),
+    // one slice, both channels serial on each thread.
+    EXPECT_EQ(a.placement->region, (Box{{-2, 13}, {-2, 7}, {0, 0}, {0, 1}}));
+    EXPECT_EQ(a.placement->tilings[0].threads, (std::vector<int64_t>{16, 10, 1, 1}));
+    EXPECT_EQ(a.placement->tilings[0].serial, (std::vector<int64_t>{1, 1, 1, 2}));
+    // One level down, reached through the inlined cost_pyramid_pull_1: 10 x 10 per block.
+    const ImportedFunc &b = importedFunc("cost_pyramid_pull_1_upy");
+    ASSERT_TRUE(b.representable) << b.name << ": " << (b.constructs.empty() ? "" : b.constructs[0]);
+    EXPECT_EQ(b.placement->kind, ComputeKind::Block);
+    EXPECT_EQ(b.placement->tilings[0].threads, (std::vector<int64_t>{10, 1, 1, 2}));
+    EXPECT_EQ(b.placement->tilings[0].serial, (std::vector<int64_t>{1, 10, 1, 1}));
+}
+
 /// The loops of a lowered statement (before GPU loops become kernels), one line per loop:
 /// nesting depth, kind (for, gpu_block, gpu_thread, unrolled, ...), the Func and stage it
 /// iterates, and its extent when constant. Loop names are left out: the schedules name their
