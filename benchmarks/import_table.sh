@@ -5,6 +5,8 @@
 # decision. One JSON object per app on stdout (the compare report plus "app" and "wall_s"); a
 # run past LIMIT seconds is a timeout row. Then: benchmarks/import_table.py < the lines.
 #   benchmarks/import_table.sh build/ci/app/cli/beamscope-cli [WITH] [LIMIT] [APP...]
+# IMPORT_ARGS adds options to compare (e.g. "--beam 1 --passes 1": Beamscope's own search small,
+# when only what is representable is wanted; the Why not? verdicts are then that search's).
 set -u
 cli="$1"; shift
 with="${1:-anderson2021}"; shift || true
@@ -13,7 +15,8 @@ apps=("$@")
 [ ${#apps[@]} -gt 0 ] || mapfile -t apps < <("$cli" apps | awk '{print $1}')
 for app in "${apps[@]}"; do
   start=$(date +%s.%N)
-  out=$(timeout "$limit" "$cli" compare "$app" --gpu h100 --with "$with" --json 2>/tmp/import_table.$$.err)
+  read -r -a extra <<<"${IMPORT_ARGS:-}"
+  out=$(timeout "$limit" "$cli" compare "$app" --gpu h100 --with "$with" "${extra[@]}" --json 2>/tmp/import_table.$$.err)
   rc=$?
   wall=$(echo "$(date +%s.%N) - $start" | bc)
   if [ $rc -eq 0 ]; then

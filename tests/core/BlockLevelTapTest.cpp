@@ -1,0 +1,67 @@
+// A Func read through an upsampling tap (lens_blur's x / 2 - 1 + 2 * (x % 2)) computed at its
+// consumer's block level, as Anderson2021 computes lens_blur's pull pyramid: Beamscope's region
+// per block (IndexBounds) against Halide's own lowering and a correct run on PoCL.
+#include "BenchTestUtil.h"
+#include "ScheduleTestUtil.h"
+
+#include "codegen/ScheduleApplier.h"
+#include "codegen/ScheduleImport.h"
+
+#include <gtest/gtest.h>
+
+using namespace beamscope;
+using namespace beamscope::testing;
+
+namespace {
+
+const AppParams kSmallLensBlur = {{"width", 64}, {"height", 48}, {"slices", 4},
+                                  {"aperture_samples", 4}, {"max_blur_radius", 2}};
+
+/// filtered_cost at root in 16 x 16 x 1 tiles; in its blocks, cost_pyramid_pull_0_upx (through
+/// the inlined cost_pyramid_pull_0 and _0_upy) and, one level down through the inlined
+/// cost_pyramid_pull_1, cost_pyramid_pull_1_upy; the rest at root or inline.
+StatePtr pullChainInFilteredCost(const std::shared_ptr<const FunctionDAG> &dag) {
+    StatePtr s = rootTiled(ScheduleState::initial(dag), "filtered_cost", {16, 16, 1}, {1, 1, 1});
+    for (const char *f : {"cost_pyramid_pull_0", "cost_pyramid_pull_0_upy"})
+        s = s->withInline(dag->find(f));
+    s = s->withBlock(dag->find("cost_pyramid_pull_0_upx"), dag->find("filtered_cost"), {1, 1, 1, 2});
+    s = s->withInline(dag->find("cost_pyramid_pull_1"));
+    s = s->withBlock(dag->find("cost_pyramid_pull_1_upy"), dag->find("filtered_cost"), {1, 2, 1, 1});
+    return placeRest(s);
+}
+
+} // namespace
+
+TEST(BlockLevelTap, TheRegionPerBlockIsTheTapsBoundsNotTheWholeHeight) {
+    auto dag = std::make_shared<const FunctionDAG>(buildApp("lens_blur", kSmallLensBlur));
+    const StatePtr s = pullChainInFilteredCost(dag);
+    // filtered_cost's first block: x [-2, 13], y [-2, 13], one slice. The tap over y [-2, 13]
+    // reads [-2, 7] (10 rows), and over x the next level's tap reads [-2, 7] of x [-2, 13].
+    EXPECT_EQ(s->placement(dag->find("cost_pyramid_pull_0_upx")).region,
+              (Box{{-2, 13}, {-2, 7}, {0, 0}, {0, 1}}));
+    EXPECT_EQ(s->placement(dag->find("cost_pyramid_pull_1_upy")).region,
+              (Box{{-2, 7}, {-2, 7}, {0, 0}, {0, 1}}));
+    // Halide's own bounds agree: the state comes back from the Funcs it was applied to.
+    const ScheduleImport back =
+        importApplied(*s, buildApp("lens_blur", kSmallLensBlur),
+                      Halide::Target("host-cuda-cuda_capability_80"),
+                      ScheduleCallOptions::forGpu(GpuSpec::load("h100")));
+    ASSERT_TRUE(back.state) << back.unrepresentable() << " Funcs not read back";
+    EXPECT_EQ(back.state->placement(dag->find("cost_pyramid_pull_0_upx")).tilings,
+              s->placement(dag->find("cost_pyramid_pull_0_upx")).tilings);
+    EXPECT_EQ(back.state->placement(dag->find("cost_pyramid_pull_1_upy")).tilings,
+              s->placement(dag->find("cost_pyramid_pull_1_upy")).tilings);
+}
+
+TEST(BlockLevelTap, LensBlurRunsCorrectlyOnOpenCl) {
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
+    auto dag = std::make_shared<const FunctionDAG>(buildApp("lens_blur", kSmallLensBlur));
+    const Measurement m = runOnOpenCl(
+        "pull-chain-in-filtered-cost",
+        {"lens_blur", "",
+         {"width=64", "height=48", "slices=4", "aperture_samples=4", "max_blur_radius=2"}},
+        *pullChainInFilteredCost(dag));
+    ASSERT_FALSE(m.failed()) << m.failure;
+    EXPECT_TRUE(m.correct.value_or(false));
+    EXPECT_LE(m.maxError, 1e-3);
+}
