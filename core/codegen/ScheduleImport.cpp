@@ -307,13 +307,15 @@ ReadTiling readTiling(const Stage &stage, const ReadStage &read, bool withBlocks
     ReadTiling t{std::vector<int64_t>(n, 1), std::vector<int64_t>(n, 1),
                  std::vector<int64_t>(n, 1)};
     enum { Outside, Threads, Inside } phase = Outside;
-    // A Func at a block level with no GPU thread loop runs its serial loops on one thread
-    // (Halide's serial code in a block): one thread, the loops its serial part.
-    if (!withBlocks && std::none_of(read.loops.begin(), read.loops.end(), [](const ReadLoop &l) {
-            return l.type == ForType::GPUThread;
-        })) {
-        phase = Threads;
-    }
+    // A stage with no GPU thread loop runs its serial loops on one thread of each block
+    // (Halide launches such a kernel with one thread): at a block level, or at root under its
+    // block loops (Anderson2021's hist_rows update: a block per row, the row's RVar serial).
+    const auto isA = [&read](ForType type) {
+        return std::any_of(read.loops.begin(), read.loops.end(),
+                           [type](const ReadLoop &l) { return l.type == type; });
+    };
+    const bool oneThread = !isA(ForType::GPUThread) && (!withBlocks || isA(ForType::GPUBlock));
+    if (oneThread && !withBlocks) phase = Threads;
     for (const ReadLoop &loop : read.loops) {
         const int64_t extent = loop.extent();
         const std::string what = stage.name + ": loop '" + shortName(loop.var) + "' (" +
@@ -339,7 +341,7 @@ ReadTiling readTiling(const Stage &stage, const ReadStage &read, bool withBlocks
             for (const LoopPart &p : loop.parts)
                 t.threads[size_t(p.loop)] *= p.extent;
         } else if (isSerialKind(loop.type)) {
-            if (phase == Outside) {
+            if (phase == Outside && !oneThread) {
                 constructs.push_back(what + ": a serial loop outside the GPU thread loops");
             }
             if (loop.parts.size() > 1) constructs.push_back(what + ": serial loops fused");

@@ -81,8 +81,10 @@ const std::vector<AndersonCase> kAndersonRepresentable = {
     // (blurz's fourth thread loop of one iteration: fused by Beamscope, left serial by
     // Anderson2021; blurx staged in blury's registers by Beamscope only.)
     {"bilateral_grid", {}, Baseline::Anderson2021, "histogram", "4 for histogram.s0 16"},
-    // Not here, at these sizes (docs/import.md): histogram_equalize (the paper configuration
-    // keeps hist_rows' RVar serial outside the thread loops: not representable), nl_means (the
+    // hist_rows' update with no GPU thread loop: a block per row, one thread, the row's RVar
+    // serial (read as threads 1, serial the RVar).
+    {"histogram_equalize", {"width=128", "height=96"}},
+    // Not here, at these sizes (docs/import.md): nl_means (the
     // import names tail differences for dc and blur_d_y, RoundUp against Beamscope's guards,
     // and Beamscope's guarded nests lower one loop deeper than Anderson2021's), lens_blur (Halide
     // refuses Anderson2021's own schedule: a loop of cost_pyramid_push_5_downy left between its
