@@ -196,8 +196,12 @@ std::string describeLoops(const Stage &stage, const ReadStage &read) {
     for (const ReadLoop &loop : read.loops) {
         if (loop.extent() == 1) continue;
         std::string origin;
-        for (const LoopPart &p : loop.parts)
+        for (const LoopPart &p : loop.parts) {
+            // A part of one iteration fused into a loop changes nothing (bilateral_grid's
+            // z*c block loop with c's block part 1 is z's).
+            if (p.extent == 1 && loop.parts.size() > 1) continue;
             origin += (origin.empty() ? "" : "*") + stage.loops[size_t(p.loop)].name;
+        }
         if (origin.empty()) origin = "(none)";
         out += (out.empty() ? "" : ", ") + origin + "." + forTypeName(loop.type) + " " +
                std::to_string(loop.extent());

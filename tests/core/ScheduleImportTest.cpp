@@ -84,11 +84,11 @@ const std::vector<AndersonCase> kAndersonRepresentable = {
     // hist_rows' update with no GPU thread loop: a block per row, one thread, the row's RVar
     // serial (read as threads 1, serial the RVar).
     {"histogram_equalize", {"width=128", "height=96"}},
-    // Not here, at these sizes (docs/import.md): nl_means (the
-    // import names tail differences for dc and blur_d_y, RoundUp against Beamscope's guards,
-    // and Beamscope's guarded nests lower one loop deeper than Anderson2021's), lens_blur (Halide
-    // refuses Anderson2021's own schedule: a loop of cost_pyramid_push_5_downy left between its
-    // block loops).
+    // dc, blur_d_y, blur_d and non_local_means_sum's updates guarded by Beamscope (copied by
+    // Halide's loop partitioning) where Anderson2021 rounds up (the import names those tails).
+    {"nl_means", {"width=64", "height=48", "patch_size=3", "search_area=3"}},
+    // Not here, at these sizes (docs/import.md): lens_blur (Halide refuses Anderson2021's own
+    // schedule: a loop of cost_pyramid_push_5_downy left between its block loops).
     {"max_filter", {"width=128", "height=96", "radius=3"}},
     {"iir_blur", {"width=128", "height=96", "channels=3"}},
     {"depthwise_separable_conv",
@@ -103,8 +103,10 @@ const std::vector<AndersonCase> kAndersonRepresentable = {
 /// with RoundUp: the same loops, but Halide's loop partitioning copies a guarded loop nest for
 /// the tails (docs/import.md), which the import does not name because the splits leave no tail
 /// at the estimated sizes. (harris: only Beamscope's nests are copied; max_filter and iir_blur:
-/// Anderson2021 guards some of its own too, and both sides have copies.)
-const std::set<std::string> kGuardedUpdateTails = {"harris", "max_filter", "iir_blur"};
+/// Anderson2021 guards some of its own too, and both sides have copies; nl_means: the import
+/// names its tails, RoundUp against GuardWithIf, which the estimates leave.)
+const std::set<std::string> kGuardedUpdateTails = {"harris", "max_filter", "iir_blur",
+                                                    "nl_means"};
 
 /// The skeleton's lines of `func`'s loops.
 std::vector<std::string> loopsOf(const std::vector<std::string> &skeleton,
@@ -324,11 +326,15 @@ std::vector<std::string> loopSkeleton(Halide::Pipeline p) {
     const std::regex unique("\\$[0-9]+"); // Halide's "$n" suffixes differ between builds
     while (std::getline(in, line)) {
         line = std::regex_replace(line, unique, "");
-        std::smatch m;
-        if (!std::regex_match(line, m, loop)) continue;
-        const size_t indent = size_t(m[1].length());
+        // Every line closes the loops it is not inside (a closing brace at a loop's indentation
+        // included), so a nest that sits deeper behind a `consume` block or a loop of one
+        // iteration does not count the loops of the nest before it as its own.
+        const size_t indent = line.find_first_not_of(' ');
+        if (indent == std::string::npos) continue;
         while (!open.empty() && open.back() >= indent)
             open.pop_back();
+        std::smatch m;
+        if (!std::regex_match(line, m, loop)) continue;
         // A loop of one iteration (a GPU dimension of size 1) runs its body once.
         if (m[6].matched && std::string(m[6]) == "1") continue;
         const std::string name = m[4];
