@@ -1,6 +1,8 @@
 // Affine analysis of index expressions: a small recursive matcher over Halide's integer IR.
 #include "dag/Affine.h"
 
+#include "dag/FloorDiv.h"
+
 #include <numeric>
 
 namespace beamscope {
@@ -9,12 +11,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-int64_t floorDiv(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
-}
 
 AffineForm constantForm(size_t loopCount, int64_t value) {
     AffineForm f;

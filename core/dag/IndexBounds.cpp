@@ -1,18 +1,14 @@
 // Interval bounds of loop-only non-affine index expressions (IndexBounds.h).
 #include "dag/IndexBounds.h"
 
+#include "dag/FloorDiv.h"
+
 namespace beamscope {
 
 using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-int64_t floorDiv(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
-}
 
 int64_t euclidMod(int64_t a, int64_t b) { return a - floorDiv(a, b) * b; }
 
