@@ -560,7 +560,8 @@ Box Edge::requiredRegion(const Box &loops) const {
                 region[d].unite(arg.affine->over(loops));
             } else if (arg.bounded) {
                 const Interval r = arg.bounded->over(loops);
-                region[d].unite({std::max(r.min, arg.fallback.min), std::min(r.max, arg.fallback.max)});
+                region[d].unite(
+                    {std::max(r.min, arg.fallback.min), std::min(r.max, arg.fallback.max)});
             }
         }
     }

@@ -70,7 +70,9 @@ private:
         out.push_back({op, value});
         return true;
     }
-    std::optional<int64_t> constant(const Expr &e) const { return evaluateConstant(e, m_constantOf); }
+    std::optional<int64_t> constant(const Expr &e) const {
+        return evaluateConstant(e, m_constantOf);
+    }
 
     const LoopIndexOf &m_loopIndexOf;
     const ConstantOf &m_constantOf;
@@ -112,8 +114,8 @@ Interval IndexBounds::over(const Box &loops) const {
         }
         case Op::Mod: {
             Interval &a = stack.back();
-            a = a.min == a.max ? Interval{euclidMod(a.min, s.value), euclidMod(a.min, s.value)}
-                               : Interval{0, s.value - 1};
+            const int64_t point = euclidMod(a.min, s.value);
+            a = a.min == a.max ? Interval{point, point} : Interval{0, s.value - 1};
             break;
         }
         }

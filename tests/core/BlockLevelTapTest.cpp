@@ -24,9 +24,10 @@ StatePtr pullChainInFilteredCost(const std::shared_ptr<const FunctionDAG> &dag) 
     StatePtr s = rootTiled(ScheduleState::initial(dag), "filtered_cost", {16, 16, 1}, {1, 1, 1});
     for (const char *f : {"cost_pyramid_pull_0", "cost_pyramid_pull_0_upy"})
         s = s->withInline(dag->find(f));
-    s = s->withBlock(dag->find("cost_pyramid_pull_0_upx"), dag->find("filtered_cost"), {1, 1, 1, 2});
+    const int host = dag->find("filtered_cost");
+    s = s->withBlock(dag->find("cost_pyramid_pull_0_upx"), host, {1, 1, 1, 2});
     s = s->withInline(dag->find("cost_pyramid_pull_1"));
-    s = s->withBlock(dag->find("cost_pyramid_pull_1_upy"), dag->find("filtered_cost"), {1, 2, 1, 1});
+    s = s->withBlock(dag->find("cost_pyramid_pull_1_upy"), host, {1, 2, 1, 1});
     return placeRest(s);
 }
 
