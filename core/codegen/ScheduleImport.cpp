@@ -456,9 +456,13 @@ std::string fuseRefusal(const ScheduleState &state, int node, int host, LoopLeve
         return "has updates that scatter into a data-dependent coordinate and is computed at "
                "the " + at + ": Beamscope computes such a Func at root or at a block level";
     }
-    if (h.stages.size() > 1) return "computed at the " + at + ", which has updates";
-    return "computed at the " + at + ", where Beamscope cannot place it (a consumer is outside "
-                                     "that loop, or the host's tile is longer than its extent)";
+    if (h.stages.size() > 1 && level == LoopLevel::Thread) {
+        return "computed at the " + at +
+               ", which has updates: their guarded tiles give a thread no constant number of "
+               "points";
+    }
+    return "computed at the " + at +
+           ", where Beamscope cannot place it: " + state.describeFuseRefusal(node, host, level);
 }
 
 /// The consumers reading `n` through a wrapper (Func::in), by display name.

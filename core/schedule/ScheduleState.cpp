@@ -322,9 +322,13 @@ FuseRefusal ScheduleState::fuseRefusal(int node, int host, LoopLevel level) cons
     if (h.kind != ComputeKind::Root || !h.tiled) return FuseRefusal::HostNotRootTiled;
     if (firstOverlongLoop(m_dag->node(host).stages.back(), h.tilings.back()) >= 0)
         return FuseRefusal::HostTileLongerThanLoop;
-    // An update stage's tiles are guarded (recomputing an update would apply it twice), so
-    // their size varies and a Func fused into them would have no constant bound.
-    if (m_dag->node(host).stages.size() > 1) return FuseRefusal::HostHasUpdates;
+    // An update stage's tiles are guarded (recomputing an update would apply it twice), so the
+    // points a thread computes vary in the last tile, and registers need a constant size. At the
+    // block level Halide bounds the Func by the whole tile, guard or not (shared memory of a
+    // constant size; Anderson et al. 2021 compute Funcs there, e.g. lens_blur's
+    // worst_case_bokeh_radius in blurred's update tiles), and so does regionWithin.
+    if (m_dag->node(host).stages.size() > 1 && level == LoopLevel::Thread)
+        return FuseRefusal::HostHasUpdates;
     bool usedByHost = false;
     const int lastStage = int(m_dag->node(host).stages.size()) - 1;
     for (int e : n.outgoing) {
@@ -376,9 +380,11 @@ std::string ScheduleState::describeFuseRefusal(int node, int host, LoopLevel lev
                ": its tiles are guarded, so a Func inside them has no constant size";
     }
     case FuseRefusal::HostHasUpdates:
-        return hostName + " has update stages, whose guarded tiles have no constant size";
+        return hostName + " has update stages, whose guarded tiles give a thread no constant "
+                          "number of points: a Func goes to its block level (shared memory)";
     case FuseRefusal::ReadByHostUpdate:
-        return hostName + " reads " + name + " in an update stage, not in its last stage's tiles";
+        return hostName + " reads " + name +
+               " in a stage before its last, outside the last stage's tiles";
     case FuseRefusal::ReadOutsideHost:
         return name + " is also read by a Func outside " + hostName + "'s " +
                (level == LoopLevel::Block ? "block" : "thread") + " loop";

@@ -3,6 +3,7 @@
 // per block (IndexBounds) against Halide's own lowering and a correct run on PoCL.
 #include "BenchTestUtil.h"
 #include "ScheduleTestUtil.h"
+#include "SmallLensBlur.h"
 
 #include "codegen/ScheduleApplier.h"
 #include "codegen/ScheduleImport.h"
@@ -13,9 +14,6 @@ using namespace beamscope;
 using namespace beamscope::testing;
 
 namespace {
-
-const AppParams kSmallLensBlur = {{"width", 64}, {"height", 48}, {"slices", 4},
-                                  {"aperture_samples", 4}, {"max_blur_radius", 2}};
 
 /// filtered_cost at root in 16 x 16 x 1 tiles; in its blocks, cost_pyramid_pull_0_upx (through
 /// the inlined cost_pyramid_pull_0 and _0_upy) and, one level down through the inlined
@@ -34,7 +32,7 @@ StatePtr pullChainInFilteredCost(const std::shared_ptr<const FunctionDAG> &dag) 
 } // namespace
 
 TEST(BlockLevelTap, TheRegionPerBlockIsTheTapsBoundsNotTheWholeHeight) {
-    auto dag = std::make_shared<const FunctionDAG>(buildApp("lens_blur", kSmallLensBlur));
+    auto dag = smallLensBlurDag();
     const StatePtr s = pullChainInFilteredCost(dag);
     // filtered_cost's first block: x [-2, 13], y [-2, 13], one slice. The tap over y [-2, 13]
     // reads [-2, 7] (10 rows), and over x the next level's tap reads [-2, 7] of x [-2, 13].
@@ -56,12 +54,9 @@ TEST(BlockLevelTap, TheRegionPerBlockIsTheTapsBoundsNotTheWholeHeight) {
 
 TEST(BlockLevelTap, LensBlurRunsCorrectlyOnOpenCl) {
     ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
-    auto dag = std::make_shared<const FunctionDAG>(buildApp("lens_blur", kSmallLensBlur));
-    const Measurement m = runOnOpenCl(
-        "pull-chain-in-filtered-cost",
-        {"lens_blur", "",
-         {"width=64", "height=48", "slices=4", "aperture_samples=4", "max_blur_radius=2"}},
-        *pullChainInFilteredCost(dag));
+    auto dag = smallLensBlurDag();
+    const Measurement m = runOnOpenCl("pull-chain-in-filtered-cost", smallLensBlurSource(),
+                                      *pullChainInFilteredCost(dag));
     ASSERT_FALSE(m.failed()) << m.failure;
     EXPECT_TRUE(m.correct.value_or(false));
     EXPECT_LE(m.maxError, 1e-3);

@@ -87,8 +87,13 @@ const std::vector<AndersonCase> kAndersonRepresentable = {
     // dc, blur_d_y, blur_d and non_local_means_sum's updates guarded by Beamscope (copied by
     // Halide's loop partitioning) where Anderson2021 rounds up (the import names those tails).
     {"nl_means", {"width=64", "height=48", "patch_size=3", "search_area=3"}},
-    // Not here, at these sizes (docs/import.md): lens_blur (Halide refuses Anderson2021's own
-    // schedule: a loop of cost_pyramid_push_5_downy left between its block loops).
+    // At 192x128 with 8 slices (at the small size Halide refuses Anderson2021's own schedule: a
+    // loop of cost_pyramid_push_5_downy left between its block loops; docs/import.md):
+    // worst_case_bokeh_radius in blurred's update tiles (BlockLevelInUpdateTilesTest). The
+    // import names loop differences (fused and unrolled loops, register staging), which the
+    // statements show.
+    {"lens_blur",
+     {"width=192", "height=128", "slices=8", "aperture_samples=8", "max_blur_radius=3"}},
     {"max_filter", {"width=128", "height=96", "radius=3"}},
     {"iir_blur", {"width=128", "height=96", "channels=3"}},
     {"depthwise_separable_conv",
