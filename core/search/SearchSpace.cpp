@@ -168,8 +168,8 @@ void SearchSpace::locations(const ScheduleState &state, int node, std::vector<Ca
         consider(state, node, state.inlinePlacement(node), "inline", kept, pruned);
     if (m_options.rootOrInlineOnly) return;
     for (int host : fusionHosts(state, node)) {
-        // The block level of a host with updates is representable (import, pins, Why not?) but
-        // not offered: on PoCL its picks ran slower than before (docs/import.md, "The update
+        // The block level of a host with updates is representable (import, frozen pins, Why not?)
+        // but not offered: on PoCL its picks ran slower than before (docs/import.md, "The update
         // hosts' check") and the pocl-cpu model misprices it; to be judged again on a GPU.
         const bool hostHasUpdates = state.dag().node(host).stages.size() > 1;
         if (!hostHasUpdates && state.canFuse(node, host, LoopLevel::Block))

@@ -62,14 +62,8 @@ TEST(BlockLevelInUpdateTiles, TheBlockLevelIsRepresentableAndFrozenPinsPlaceItBu
     // The search does not offer it (its picks ran slower on PoCL; docs/import.md), at neither
     // level; root and inline stay.
     const SearchSpace space(GpuSpec::load("h100"), SearchSpaceOptions{});
-    std::vector<Candidate> kept;
-    std::vector<PrunedCandidate> pruned;
-    space.locations(*parent, worst, kept, pruned);
-    std::vector<std::string> labels;
-    for (const Candidate &c : kept)
-        labels.push_back(c.label);
-    for (const PrunedCandidate &p : pruned)
-        labels.push_back(p.label);
+    const std::vector<std::string> labels =
+        locationLabels(space, *parent, worst, /*withPruned=*/true);
     EXPECT_NE(std::find(labels.begin(), labels.end(), "root"), labels.end());
     EXPECT_EQ(std::find_if(labels.begin(), labels.end(),
                            [](const std::string &l) { return l.find(" of blurred") != l.npos; }),

@@ -81,12 +81,7 @@ TEST(BlockLevelUpdate, TheSearchAndPinsOfferTheBlockLevelOfARootTiledConsumer) {
     const StatePtr parent = rootTiled(ScheduleState::initial(dag), "output", {16, 4}, {4, 4});
     EXPECT_TRUE(parent->canFuse(prod, output, LoopLevel::Block));
     const SearchSpace space(GpuSpec::load("v100"), SearchSpaceOptions{});
-    std::vector<Candidate> kept;
-    std::vector<PrunedCandidate> pruned;
-    space.locations(*parent, prod, kept, pruned);
-    std::vector<std::string> labels;
-    for (const Candidate &c : kept)
-        labels.push_back(c.label);
+    const std::vector<std::string> labels = locationLabels(space, *parent, prod);
     EXPECT_NE(std::find(labels.begin(), labels.end(), "block of output serial 4x2"), labels.end());
     // 8x8 serial points per thread are more than the search unrolls.
     EXPECT_EQ(std::find(labels.begin(), labels.end(), "block of output serial 8x8"), labels.end());

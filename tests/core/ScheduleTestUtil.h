@@ -4,6 +4,7 @@
 #include "dag/FunctionDAG.h"
 #include "pipeline/AppCatalog.h"
 #include "schedule/ScheduleState.h"
+#include "search/SearchSpace.h"
 
 #include <memory>
 #include <string>
@@ -78,6 +79,23 @@ inline StatePtr stagedStencilChain(const std::shared_ptr<const FunctionDAG> &dag
     s = rootTiled(s, "stage_3", {16, 8}, {2, 2});
     if (inlineStage2) s = s->withInline(dag->find("stage_2"));
     return placeRest(s);
+}
+
+/// The labels of the locations the search offers `node` in `state`, kept ones first; with
+/// `withPruned`, the pruned ones after them.
+inline std::vector<std::string> locationLabels(const SearchSpace &space, const ScheduleState &state,
+                                               int node, bool withPruned = false) {
+    std::vector<Candidate> kept;
+    std::vector<PrunedCandidate> pruned;
+    space.locations(state, node, kept, pruned);
+    std::vector<std::string> labels;
+    for (const Candidate &c : kept)
+        labels.push_back(c.label);
+    if (withPruned) {
+        for (const PrunedCandidate &p : pruned)
+            labels.push_back(p.label);
+    }
+    return labels;
 }
 
 } // namespace beamscope::testing

@@ -75,12 +75,7 @@ TEST(ThreadLevelUpdate, TheSearchOffersTheThreadLevelOfARootTiledConsumer) {
     const StatePtr parent = rootTiled(ScheduleState::initial(dag), "output", {16, 4}, {4, 4});
     EXPECT_TRUE(parent->canFuse(prod, output, LoopLevel::Thread));
     const SearchSpace space(GpuSpec::load("v100"), SearchSpaceOptions{});
-    std::vector<Candidate> kept;
-    std::vector<PrunedCandidate> pruned;
-    space.locations(*parent, prod, kept, pruned);
-    std::vector<std::string> labels;
-    for (const Candidate &c : kept)
-        labels.push_back(c.label);
+    const std::vector<std::string> labels = locationLabels(space, *parent, prod);
     // (The block level's options: BlockLevelUpdateTest.)
     EXPECT_EQ(labels.front(), "root");
     EXPECT_EQ(labels.back(), "thread of output");
