@@ -112,6 +112,9 @@ void addCompareCommand(CLI::App &app, CommandAction &action) {
             if (args->measure) measured = measureBoth(*args, options, dag, c);
             if (args->json) {
                 nlohmann::json j = comparisonToJson(c);
+                if (theirs.autoschedulerMs > 0)
+                    j["autoscheduler"] = {{"ms", theirs.autoschedulerMs},
+                                          {"cached", theirs.fromCache}};
                 if (measured) {
                     nlohmann::json rows = nlohmann::json::array();
                     for (const Measurement &m : measured->candidates)
@@ -122,6 +125,14 @@ void addCompareCommand(CLI::App &app, CommandAction &action) {
                 }
                 std::cout << j.dump(2) << "\n";
             } else {
+                if (theirs.autoschedulerMs > 0) {
+                    std::cout << theirs.what << "'s search took " << theirs.autoschedulerMs / 1000.0
+                              << " s"
+                              << (theirs.fromCache ? " when it ran (its schedule from the baseline "
+                                                     "schedule cache)"
+                                                   : "")
+                              << "\n";
+                }
                 printComparison(c, std::cout);
                 if (measured) printMeasured(*measured, std::cout);
             }

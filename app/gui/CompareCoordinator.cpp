@@ -148,9 +148,13 @@ QString CompareCoordinator::importedName(const QString &with) {
 std::pair<QString, QString> CompareCoordinator::importSummary(const ForeignSchedule &imported) {
     const QString name = importedName(QString::fromStdString(imported.what));
     const double ms = imported.autoschedulerMs;
-    const QString took = ms <= 0     ? QString()
-                         : ms < 1000 ? tr(" (the plugin took %1 ms)").arg(ms, 0, 'f', 0)
-                                     : tr(" (the plugin took %1 s)").arg(ms / 1000.0, 0, 'f', 1);
+    const QString time =
+        ms < 1000 ? tr("%1 ms").arg(ms, 0, 'f', 0) : tr("%1 s").arg(ms / 1000.0, 0, 'f', 1);
+    const QString took =
+        ms <= 0 ? QString()
+        : imported.fromCache
+            ? tr(" (from the baseline cache; the plugin took %1 when it ran)").arg(time)
+            : tr(" (the plugin took %1)").arg(time);
     QStringList lines, details;
     int notRepresentable = 0, different = 0;
     for (const ImportedFunc &f : imported.imported.funcs) {

@@ -29,7 +29,7 @@ ForeignSchedule importBaseline(Baseline baseline, const PipelineSource &source,
         applyNaiveGpuSchedule(instance);
     } else {
         out.autoschedulerMs =
-            applyHalideAutoscheduler(baseline, instance, target, gpu).milliseconds;
+            applyHalideAutoscheduler(baseline, instance, target, gpu, &out.fromCache).milliseconds;
     }
     out.imported = wrapHalideErrors("importing " + out.what + "'s schedule",
                                     [&] { return importSchedule(dag); });

@@ -17,6 +17,7 @@ struct ForeignSchedule {
     std::string what; ///< "anderson2021", "li2018", ..., or the file's path
     ScheduleImport imported;
     double autoschedulerMs = 0; ///< wall time of the plugin (0 for a file)
+    bool fromCache = false;     ///< the plugin's schedule came from the baseline schedule cache
 };
 
 /// The target plugins run for when a schedule is imported: CUDA at the GPU's compute capability

@@ -24,6 +24,7 @@ nlohmann::json foreignScheduleToJson(const ForeignSchedule &schedule) {
     const StatePtr &state = schedule.imported.state;
     return {{"what", schedule.what},
             {"autoscheduler_ms", schedule.autoschedulerMs},
+            {"autoscheduler_cached", schedule.fromCache},
             {"funcs", funcs},
             {"schedule", state ? scheduleToJson(*state) : nlohmann::json()}};
 }
@@ -34,6 +35,7 @@ ForeignSchedule foreignScheduleFromJson(const nlohmann::json &json,
     try {
         out.what = json.at("what").get<std::string>();
         out.autoschedulerMs = json.at("autoscheduler_ms").get<double>();
+        out.fromCache = json.value("autoscheduler_cached", false);
         if (const nlohmann::json &s = json.at("schedule"); !s.is_null())
             out.imported.state = scheduleFromJson(dag, s);
         for (const nlohmann::json &j : json.at("funcs")) {

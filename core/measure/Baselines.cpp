@@ -2,6 +2,8 @@
 // on the Funcs of a fresh instance); the params Halide's autoschedulers run with (the plugins
 // are loaded and run by measure/UpstreamAutoscheduler).
 #include "measure/Baselines.h"
+
+#include "measure/BaselineScheduleCache.h"
 #include "util/Text.h"
 
 #include "dag/FunctionDAG.h"
@@ -162,9 +164,12 @@ Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec
 }
 
 AutoschedulerRun applyHalideAutoscheduler(Baseline baseline, const PipelineInstance &instance,
-                                          const Halide::Target &target, const GpuSpec &gpu) {
-    AutoschedulerRun run =
-        runAutoscheduler(instance, autoschedulerParams(baseline, gpu, target), target);
+                                          const Halide::Target &target, const GpuSpec &gpu,
+                                          bool *fromCache) {
+    CachedAutoschedulerRun cached =
+        applyAutoschedulerCached(instance, autoschedulerParams(baseline, gpu, target), target);
+    if (fromCache) *fromCache = cached.fromCache;
+    AutoschedulerRun run = std::move(cached.run);
     if (!run.error.empty())
         throw Error(std::string(baselineName(baseline)) + " autoscheduler: " + run.error);
     return run;

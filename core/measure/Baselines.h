@@ -56,8 +56,12 @@ Halide::AutoschedulerParams autoschedulerParams(Baseline baseline, const GpuSpec
                                                 const Halide::Target &target);
 
 /// Applies Halide's autoscheduler `baseline` to `instance` for `target` (the plugin is loaded
-/// once per process). Throws Error with Halide's message when it fails.
+/// once per process), or the schedule it applied before to the same pipeline for the same
+/// target and parameters, from the baseline schedule cache (measure/BaselineScheduleCache.h;
+/// `fromCache`, when given, says which; the run's milliseconds are then the plugin's when it
+/// ran). Throws Error with Halide's message when it fails.
 AutoschedulerRun applyHalideAutoscheduler(Baseline baseline, const PipelineInstance &instance,
-                                          const Halide::Target &target, const GpuSpec &gpu);
+                                          const Halide::Target &target, const GpuSpec &gpu,
+                                          bool *fromCache = nullptr);
 
 } // namespace beamscope

@@ -7,6 +7,7 @@
 #include "../views/RealSearch.h"
 #include "CompareCoordinator.h"
 #include "SearchToolBar.h"
+#include "bench/BaselineImport.h"
 
 #include "controllers/SearchController.h"
 #include "pipeline/UserCodeIsolation.h"
@@ -147,6 +148,23 @@ private Q_SLOTS:
         const QString wrapperTip = dagView->nodeItem(wrapper)->toolTip();
         QVERIFY2(wrapperTip.contains(QStringLiteral("wraps an input buffer")), qPrintable(wrapperTip));
         QVERIFY2(!wrapperTip.contains(QStringLiteral("freezing")), qPrintable(wrapperTip));
+    }
+
+    // The import's summary says what the plugin's search cost, and when its schedule came from
+    // the baseline schedule cache instead.
+    void importSummarySaysWhenTheScheduleCameFromTheCache() {
+        ForeignSchedule imported;
+        imported.what = "anderson2021";
+        imported.autoschedulerMs = 6646100;
+        const QString ran = CompareCoordinator::importSummary(imported).first;
+        QVERIFY2(
+            ran.contains(QStringLiteral("Anderson2021's schedule</b> (the plugin took 6646.1 s)")),
+            qPrintable(ran));
+        imported.fromCache = true;
+        const QString cached = CompareCoordinator::importSummary(imported).first;
+        QVERIFY2(cached.contains(QStringLiteral(
+                     "(from the baseline cache; the plugin took 6646.1 s when it ran)")),
+                 qPrintable(cached));
     }
 
     void comparePinsTheOtherSidesDecision() {
