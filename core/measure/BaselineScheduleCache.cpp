@@ -21,7 +21,6 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 #include <vector>
 
 namespace beamscope {
@@ -282,10 +281,11 @@ void copySchedule(const Function &src, Function &dst, const Renames &renames) {
 }
 
 /// An entry whose copy failed after the fresh pipeline was changed (a Halide refusal the checks
-/// did not foresee): the pipeline cannot be handed to the plugin any more.
-class AppliedHalfway : public std::runtime_error {
+/// did not foresee): the pipeline cannot be handed to the plugin any more. An Error, so that
+/// wrapHalideErrors passes it on as it is.
+class AppliedHalfway : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    using Error::Error;
 };
 
 /// A wrapper the plugin made (`f.in(g)`, register or shared-memory staging): the Func it
@@ -323,10 +323,10 @@ void applyCopies(const std::map<std::string, Function> &source,
     }
 }
 
-/// Copies every Func's and stage's schedule of `from` (the entry) onto the Funcs of `to` of the
-/// same base name, making the wrappers the plugin made again with Func::in and giving them the
-/// entry's wrappers' schedules. Throws Error, before changing anything, when the pipelines'
-/// Funcs differ.
+/// Copies every Func's and stage's schedule of `from` (the entry) onto the Funcs of `to` in the
+/// same place of structuralOrder, making the wrappers the plugin made again with Func::in and
+/// giving them the entry's wrappers' schedules. Throws Error, before changing anything, when the
+/// pipelines' Funcs differ.
 void copySchedules(const Halide::Pipeline &from, const Halide::Pipeline &to) {
     std::map<std::string, Function> source = functionsOf(from), target = functionsOf(to);
     std::map<std::string, Wrapper> wrappers; // by the entry's wrapper name
@@ -379,10 +379,9 @@ void copySchedules(const Halide::Pipeline &from, const Halide::Pipeline &to) {
     }
     // The fresh pipeline is changed only now; the checks above leave nothing expected to fail.
     try {
-        applyCopies(source, target, wrappers, renames);
-    } catch (const Halide::Error &e) {
-        throw AppliedHalfway(e.what());
-    } catch (const std::exception &e) {
+        wrapHalideErrors("copying the entry",
+                         [&] { applyCopies(source, target, wrappers, renames); });
+    } catch (const Error &e) {
         throw AppliedHalfway(e.what());
     }
 }
@@ -416,14 +415,9 @@ std::optional<AutoschedulerRun> loadEntry(const std::filesystem::path &dir, cons
     // Halide's deserializer trusts its input (garbage crashes it): only the bytes stored are read.
     if (bytesHash(bytes) != pipelineHash)
         throw Error("'" + pipe.string() + "' is not the file the entry stored");
-    Halide::Pipeline cached;
-    try {
-        cached = Halide::deserialize_pipeline(bytes, Halide::deserialize_parameters(bytes));
-    } catch (const Halide::Error &e) {
-        throw Error("'" + pipe.string() + "': " + detail::firstLine(e.what()));
-    } catch (const std::exception &e) {
-        throw Error("'" + pipe.string() + "': " + detail::firstLine(e.what()));
-    }
+    const Halide::Pipeline cached = wrapHalideErrors("'" + pipe.string() + "'", [&] {
+        return Halide::deserialize_pipeline(bytes, Halide::deserialize_parameters(bytes));
+    });
     if (!cached.defined()) throw Error("'" + pipe.string() + "' holds no pipeline");
     copySchedules(cached, instance.pipeline);
     return run;
@@ -502,10 +496,14 @@ CachedAutoschedulerRun applyAutoschedulerCached(const PipelineInstance &instance
     std::string key, before;
     if (!dir.empty()) {
         try {
-            before = pipelineText(instance);
-            key = keyOf(before, params, target);
-            if (std::optional<AutoschedulerRun> run = loadEntry(dir, key, instance)) {
-                out.run = std::move(*run);
+            const std::optional<AutoschedulerRun> run =
+                wrapHalideErrors("the baseline schedule cache", [&] {
+                    before = pipelineText(instance);
+                    key = keyOf(before, params, target);
+                    return loadEntry(dir, key, instance);
+                });
+            if (run) {
+                out.run = *run;
                 out.fromCache = true;
                 return out;
             }
@@ -515,25 +513,21 @@ CachedAutoschedulerRun applyAutoschedulerCached(const PipelineInstance &instance
                         "): " + detail::firstLine(e.what()));
         } catch (const std::exception &e) {
             unusable(params, e.what());
-        } catch (const Halide::Error &e) {
-            unusable(params, e.what());
         }
     }
     out.run = runAutoscheduler(instance, params, target);
     if (!out.run.error.empty() || key.empty()) return out;
-    const auto notStored = [&](const char *why) {
-        std::fprintf(stderr, "warning: %s's schedule was not stored in the cache %s: %s\n",
-                     params.name.c_str(), dir.string().c_str(), detail::firstLine(why).c_str());
-    };
     try {
-        // Li2018 and Mullapudi2016 inline by rewriting their consumers' definitions: such a
-        // schedule is not a schedule of the pipeline as built, and is not kept.
-        if (pipelineText(instance) == before)
-            storeEntry(dir, key, instance, params, target, out.run);
+        wrapHalideErrors("storing", [&] {
+            // Li2018 and Mullapudi2016 inline by rewriting their consumers' definitions: such a
+            // schedule is not a schedule of the pipeline as built, and is not kept.
+            if (pipelineText(instance) == before)
+                storeEntry(dir, key, instance, params, target, out.run);
+        });
     } catch (const std::exception &e) {
-        notStored(e.what());
-    } catch (const Halide::Error &e) {
-        notStored(e.what());
+        std::fprintf(stderr, "warning: %s's schedule was not stored in the cache %s: %s\n",
+                     params.name.c_str(), dir.string().c_str(),
+                     detail::firstLine(e.what()).c_str());
     }
     return out;
 }
