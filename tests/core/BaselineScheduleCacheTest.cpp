@@ -7,6 +7,8 @@
 // is replaced; "off" writes nothing.
 #include "measure/BaselineScheduleCache.h"
 
+#include "ConceptualStmt.h"
+
 #include "bench/BaselineImport.h"
 #include "measure/Baselines.h"
 #include "pipeline/PipelineSource.h"
@@ -62,16 +64,8 @@ private:
 /// "$n" name suffixes and temporaries' numbers (two instances of one app, and two lowerings,
 /// number them differently).
 std::string loweredStatement(Halide::Pipeline p) {
-    const std::filesystem::path file = std::filesystem::temp_directory_path() /
-                                       ("beamscope-cache-" + std::to_string(::getpid()) + ".stmt");
-    p.compile_to_conceptual_stmt(file.string(), p.infer_arguments(), Halide::StmtOutputFormat::Text,
-                                 importTarget(h100()));
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::filesystem::remove(file);
-    const std::string unsuffixed = std::regex_replace(text.str(), std::regex("\\$[0-9]+"), "");
-    return std::regex_replace(unsuffixed, std::regex("\\bt[0-9]+\\b"), "t");
+    return std::regex_replace(testing::conceptualStmtText(p, importTarget(h100())),
+                              std::regex("\\bt[0-9]+\\b"), "t");
 }
 
 struct Case {
