@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -145,16 +146,21 @@ TEST(BenchCompiler, Mullapudi2016GpuBlocksFitTheGpu) {
 
 // "anderson2021-paper" runs Halide's Anderson2021 as the paper does: its freezing pre-pass
 // (which says "Freezing <Func>" on stderr for every stage it freezes) and hierarchical
-// sampling; "anderson2021" keeps Halide's defaults, where neither runs.
+// sampling; "anderson2021" keeps Halide's defaults, where neither runs. The plugin must really
+// run, so the baseline schedule cache (which a user's earlier run may have filled) is off.
 TEST(BenchCompiler, Anderson2021PaperBaselineRunsThePapersFreezing) {
     const GpuSpec gpu = GpuSpec::load("v100");
     const Halide::Target target("host-cuda-cuda_capability_70");
+    ::setenv("BEAMSCOPE_BASELINE_CACHE", "off", 1);
     std::map<Baseline, std::string> logs;
     for (Baseline baseline : {Baseline::Anderson2021, Baseline::Anderson2021Paper}) {
         PipelineInstance instance = buildApp("unsharp_mask", {});
         testing::internal::CaptureStderr();
-        const AutoschedulerRun run = applyHalideAutoscheduler(baseline, instance, target, gpu);
+        bool fromCache = true;
+        const AutoschedulerRun run =
+            applyHalideAutoscheduler(baseline, instance, target, gpu, &fromCache);
         logs[baseline] = testing::internal::GetCapturedStderr();
+        EXPECT_FALSE(fromCache);
         EXPECT_NE(run.scheduleSource.find("gpu_blocks"), std::string::npos) << run.scheduleSource;
     }
     EXPECT_NE(logs[Baseline::Anderson2021Paper].find("Freezing "), std::string::npos)
@@ -162,6 +168,7 @@ TEST(BenchCompiler, Anderson2021PaperBaselineRunsThePapersFreezing) {
     EXPECT_EQ(logs[Baseline::Anderson2021].find("Freezing "), std::string::npos)
         << logs[Baseline::Anderson2021];
     EXPECT_EQ(parseBaseline("Anderson2021-Paper"), Baseline::Anderson2021Paper);
+    ::unsetenv("BEAMSCOPE_BASELINE_CACHE");
 }
 
 TEST(BenchCompiler, FilterDropsSpillingAndFailedCandidates) {
