@@ -1,5 +1,6 @@
 // Importing a plugin's or a file's schedule of a pipeline.
 #include "bench/BaselineImport.h"
+#include "measure/BufferLimits.h"
 #include "util/Text.h"
 
 #include "schedule/ScheduleIO.h"
@@ -18,13 +19,15 @@ Halide::Target importTarget(const GpuSpec &gpu) {
 
 ForeignSchedule importBaseline(Baseline baseline, const PipelineSource &source,
                                const GpuSpec &gpu) {
-    const Halide::Target target = importTarget(gpu);
     ForeignSchedule out;
     out.what = baselineName(baseline);
     PipelineInstance instance = loadPipeline(source);
     // Built before the plugin schedules the Funcs: the DAG reads their algorithm, the import
     // their schedules through the same Function handles.
     auto dag = std::make_shared<const FunctionDAG>(instance);
+    // The target a bench gives the plugin (large buffers where the pipeline needs them), so a
+    // bench and an import of the same baseline share one plugin run in the baseline cache.
+    const Halide::Target target = withBufferLimits(importTarget(gpu), *dag);
     if (baseline == Baseline::Naive) {
         applyNaiveGpuSchedule(instance);
     } else {
@@ -66,7 +69,7 @@ ForeignSchedule importScheduleFile(const std::string &path, const PipelineSource
     } catch (const Error &e) {
         throw Error("'" + path + "': " + e.what());
     }
-    const Halide::Target target = importTarget(gpu);
+    const Halide::Target target = withBufferLimits(importTarget(gpu), *dag);
     const ScheduleCallOptions options = ScheduleCallOptions::forGpu(gpu);
     out.imported = importApplied(*state, loadPipeline(source), target, options);
     if (out.imported.state) compareWithApplier(out.imported, loadPipeline(source), target, options);

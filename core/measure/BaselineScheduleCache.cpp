@@ -450,12 +450,37 @@ void storeEntry(const std::filesystem::path &dir, const std::string &key,
     json.commit();
 }
 
+/// The target as the key sees it. Anderson2021 gives every stage of a GPU target a vector size
+/// of 1 (its FunctionDAG reads the host's SIMD width only for CPU targets), so its GPU schedules
+/// do not depend on the host CPU's instruction sets or processor tuning: without them in the key, a
+/// cache filled on one machine serves another (the GPU machine, docs/gpu-check.md). Other plugins
+/// keep the whole target.
+Halide::Target keyTarget(const Halide::AutoschedulerParams &params, const Halide::Target &target) {
+    if (params.name != "Anderson2021" || !target.has_gpu_feature()) return target;
+    using F = Halide::Target::Feature;
+    static const F hostInstructionSets[] = {
+        // x86
+        F::SSE41, F::AVX, F::AVX2, F::AVXVNNI, F::FMA, F::FMA4, F::F16C, F::AVX512, F::AVX512_KNL,
+        F::AVX512_Skylake, F::AVX512_Cannonlake, F::AVX512_SapphireRapids, F::AVX512_Zen4,
+        F::AVX512_Zen5, F::AVX10_1, F::X86APX,
+        // ARM, POWER, RISC-V
+        F::ARMv7s, F::NoNEON, F::SVE, F::SVE2, F::ARMDotProd, F::ARMFp16, F::ARMv8a, F::ARMv81a,
+        F::ARMv82a, F::ARMv83a, F::ARMv84a, F::ARMv85a, F::ARMv86a, F::ARMv87a, F::ARMv88a,
+        F::ARMv89a, F::VSX, F::POWER_ARCH_2_07, F::RVV};
+    Halide::Target out = target;
+    for (F feature : hostInstructionSets)
+        out = out.without_feature(feature);
+    out.vector_bits = 0;
+    out.processor_tune = Halide::Target::ProcessorGeneric;
+    return out;
+}
+
 /// The key of a pipeline whose pipelineText is `text`.
 std::string keyOf(const std::string &text, const Halide::AutoschedulerParams &params,
                   const Halide::Target &target) {
     std::ostringstream key;
     key << "beamscope baseline cache 1\nhalide " << halideVersion() << "\ntarget "
-        << target.to_string() << "\nplugin " << params.name << "\n";
+        << keyTarget(params, target).to_string() << "\nplugin " << params.name << "\n";
     for (const auto &[name, value] : params.extra)
         key << name << "=" << value << "\n";
     key << text;

@@ -146,6 +146,34 @@ TEST(BaselineScheduleCache, TheKeyTellsPipelinesSizesGpusAndPluginsApart) {
               k);
 }
 
+// Anderson2021 reads the host's SIMD width only for CPU targets, so a cache filled on one machine
+// serves another with other instruction sets (the GPU machine, docs/gpu-check.md); what the
+// plugin does see (GPU, large buffers, OS) still tells entries apart, and so does everything for
+// plugins that may read the host.
+TEST(BaselineScheduleCache, AndersonsGpuEntriesDoNotDependOnTheHostsInstructionSets) {
+    const PipelineSource small{"unsharp_mask", "", {"width=128", "height=96"}};
+    const auto key = [&](Baseline baseline, const std::string &target) {
+        const Halide::Target t(target);
+        return baselineCacheKey(loadPipeline(small), autoschedulerParams(baseline, h100(), t), t);
+    };
+    const std::string plain = key(Baseline::Anderson2021, "x86-64-linux-cuda-cuda_capability_86");
+    EXPECT_EQ(key(Baseline::Anderson2021, "x86-64-linux-avx-avx2-f16c-fma-sse41-avx512-"
+                                          "avx512_skylake-avx512_sapphirerapids-cuda-"
+                                          "cuda_capability_86"),
+              plain);
+    EXPECT_EQ(key(Baseline::Anderson2021, "host-cuda-cuda_capability_86"), plain);
+    EXPECT_EQ(key(Baseline::Anderson2021, "x86-64-linux-tune_znver4-avx2-cuda-cuda_capability_86"),
+              plain);
+    EXPECT_EQ(key(Baseline::Anderson2021Paper, "x86-64-linux-avx2-cuda-cuda_capability_86"),
+              key(Baseline::Anderson2021Paper, "x86-64-linux-cuda-cuda_capability_86"));
+    EXPECT_NE(key(Baseline::Anderson2021, "x86-64-linux-cuda-cuda_capability_86-large_buffers"),
+              plain);
+    EXPECT_NE(key(Baseline::Anderson2021, "x86-64-linux-cuda-cuda_capability_80"), plain);
+    EXPECT_NE(key(Baseline::Anderson2021, "arm-64-linux-cuda-cuda_capability_86"), plain);
+    EXPECT_NE(key(Baseline::Li2018, "x86-64-linux-avx2-cuda-cuda_capability_86"),
+              key(Baseline::Li2018, "x86-64-linux-cuda-cuda_capability_86"));
+}
+
 TEST(BaselineScheduleCache, AnUnusableEntryFallsBackToThePluginWithOneLineAndIsReplaced) {
     const CacheDirectory cache;
     const PipelineSource source{"unsharp_mask", "", {"width=128", "height=96"}};

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # benchmarks/gpu_check.sh end to end on PoCL at small sizes (issue 31): the script a lent GPU
-# machine runs must work the day one comes. One app, the naive baseline, a short collect; the
+# machine runs must work the day one comes. One app, the naive and Anderson2021 baselines (the
+# plugin's schedule comes back, and a second run that carries it does not run the plugin), a
+# short collect; the
 # leave-one-app-out model trained from the shared H100 rows (../shared, part of the machine's
 # set-up: missing is a failure, never a skip).
 #   tests/e2e/gpu_check.sh CLI
@@ -20,8 +22,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 budget=100
 start=$(date +%s)
-CLI="$cli" DEVICE=opencl SIZES=small APPS="harris" SLOW_APPS="" BASELINES=naive \
-    BUDGET_S=$budget COLLECT_S=15 RANDOM_N=2 TRAIN_DB="$shared_db" \
+CLI="$cli" DEVICE=opencl SIZES=small APPS="harris" SLOW_APPS="" BASELINES=naive,anderson2021 \
+    BASELINE_CACHE_ARCHIVE="$tmp/none.tar.xz" BUDGET_S=$budget COLLECT_S=15 RANDOM_N=2 TRAIN_DB="$shared_db" \
     bash "$root/benchmarks/gpu_check.sh" run "$tmp/out" >"$tmp/log" 2>&1
 rc=$?
 elapsed=$(($(date +%s) - start))
@@ -67,4 +69,26 @@ print(n)' "$tmp/r/reports/harris.json" "$tmp/r/reports-analytic/harris.json")
     fail "bench.sqlite holds $bench_rows harris rows, the reports $report_rows that ran"
 analytic=$(awk -F'|' '{gsub(/ /, "", $(NF-2)); print $(NF-2)}' <<<"$row")
 [[ "$analytic" =~ ^[0-9]+\.[0-9]+$ ]] || fail "harris has no measured analytic one-shot: '$row'"
+
+# Anderson2021's schedule, made by the plugin (nothing carried), comes back in logs.tar.xz; a run
+# that carries it (as benchmarks/baseline-cache-h100.tar.xz is carried) applies it from the cache.
+grep -q 'baseline cache: 0 entries carried, 1 made by this run' "$tmp/out/gpu_check.log" ||
+    fail "the log does not say the run made one baseline schedule: $(grep 'baseline cache' "$tmp/out/gpu_check.log")"
+made=$(find "$tmp/r/baseline-cache-new" -name '*.json' 2>/dev/null)
+[ "$(wc -l <<<"$made")" -eq 1 ] && [ -n "$made" ] && [ -s "${made%.json}.hlpipe" ] ||
+    fail "logs.tar.xz lacks the baseline schedule the run made"
+python3 - "$made" <<'PY' || fail "the entry that came back is not Anderson2021's schedule of harris"
+import json, sys
+e = json.load(open(sys.argv[1]))
+sys.exit(0 if e["plugin"] == "Anderson2021" and e["pipeline"] == "harris" and "gpu_blocks" in e["schedule_source"] else 1)
+PY
+bash "$root/benchmarks/baseline_cache.sh" pack "$tmp/r/baseline-cache-new" "$tmp/carried.tar.xz" >/dev/null ||
+    fail "baseline_cache.sh pack failed"
+CLI="$cli" DEVICE=opencl SIZES=small APPS="harris" SLOW_APPS="" BASELINES=anderson2021 \
+    BASELINE_CACHE_ARCHIVE="$tmp/carried.tar.xz" BUDGET_S=$budget COLLECT_S=5 RANDOM_N=1 \
+    TRAIN_DB="$shared_db" bash "$root/benchmarks/gpu_check.sh" run "$tmp/out2" >"$tmp/log2" 2>&1 ||
+    fail "gpu_check.sh with a carried cache exited $?: $(tail -n 5 "$tmp/log2")"
+grep -q 'baseline cache: 1 entries carried, 0 made by this run' "$tmp/out2/gpu_check.log" ||
+    fail "the carried schedule was not used: $(grep 'baseline cache' "$tmp/out2/gpu_check.log")"
+grep -q '^| harris |' "$tmp/out2/table.md" || fail "no harris row with the carried schedule"
 finish e2e.gpu_check
