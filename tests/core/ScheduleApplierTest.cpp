@@ -4,6 +4,7 @@
 // where the rule of paper 4.7 says (ProducerStaging); mismatches and bad input are Errors.
 #include "codegen/ScheduleApplier.h"
 
+#include "ConceptualStmt.h"
 #include "ScheduleTestUtil.h"
 #include "pipeline/apps/Apps.h"
 #include "search/SearchEngine.h"
@@ -11,11 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -29,35 +26,11 @@ const Halide::Target &cudaTarget() {
     return target;
 }
 
-StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag) {
-    SearchOptions options = SearchOptions::greedy();
-    options.gpu = GpuSpec::load("v100");
-    SearchEngine engine(dag, options);
-    engine.run();
-    if (!engine.best()) throw Error("greedy search found no schedule");
-    return engine.best()->state;
-}
-
-/// The lowered statement before GPU loops are offloaded into kernels (PTX), so that the
-/// block and thread loops and the allocations inside kernels are still visible.
-std::string conceptualStmt(Halide::Pipeline p) {
-    const std::filesystem::path file =
-        std::filesystem::temp_directory_path() /
-        ("beamscope-applier-" + std::to_string(::getpid()) + ".stmt");
-    p.compile_to_conceptual_stmt(file.string(), p.infer_arguments(), Halide::StmtOutputFormat::Text,
-                                 cudaTarget());
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::filesystem::remove(file);
-    return text.str();
-}
-
-/// conceptualStmt without Halide's "$n" suffixes.
+/// The conceptual statement (ConceptualStmt.h) of `state` applied to the short stencil chain.
 std::string loweredStmt(const ScheduleState &state, const ScheduleCallOptions &options = {}) {
     PipelineInstance fresh = buildApp("stencil_chain", kShortChain);
     applySchedule(state, fresh, cudaTarget(), options);
-    return std::regex_replace(conceptualStmt(fresh.pipeline), std::regex("\\$[0-9]+"), "");
+    return conceptualStmtText(fresh.pipeline, cudaTarget());
 }
 
 /// The wrapper allocations ("stage_2_in_stage_3") of a lowered statement, in order.
@@ -104,7 +77,7 @@ TEST_P(ScheduleApplierCatalog, GreedyScheduleCompilesForCuda) {
     const std::string app = GetParam();
     const auto start = Clock::now();
     auto dag = std::make_shared<const FunctionDAG>(buildApp(app));
-    const StatePtr state = greedySchedule(dag);
+    const StatePtr state = greedySchedule(dag, "v100");
     const auto searched = Clock::now();
     const int staged = countCalls(scheduleCalls(*state), CallKind::StageIn);
     PipelineInstance fresh = buildApp(app);
@@ -138,8 +111,7 @@ TEST(ScheduleApplier, HandMadeStencilChainLowersToItsLoopNest) {
     const StatePtr state = handMadeStencilChain(dag);
     PipelineInstance fresh = buildApp("stencil_chain", kShortChain);
     applySchedule(*state, fresh, cudaTarget());
-    const std::string stmt =
-        std::regex_replace(conceptualStmt(fresh.pipeline), std::regex("\\$[0-9]+"), "");
+    const std::string stmt = conceptualStmtText(fresh.pipeline, cudaTarget());
     const auto at = [&](const std::string &text, size_t from = 0) {
         const size_t pos = stmt.find(text, from);
         EXPECT_NE(pos, std::string::npos) << "missing: " << text << "\n" << stmt;
@@ -174,8 +146,7 @@ TEST(ScheduleApplier, SmallThreadLevelFuncIsUnrolledIntoRegisters) {
     auto dag = stencilChainDag(3);
     PipelineInstance fresh = buildApp("stencil_chain", kShortChain);
     applySchedule(*threadFusedStencilChain(dag), fresh, cudaTarget());
-    const std::string stmt =
-        std::regex_replace(conceptualStmt(fresh.pipeline), std::regex("\\$[0-9]+"), "");
+    const std::string stmt = conceptualStmtText(fresh.pipeline, cudaTarget());
     const size_t threads = stmt.find("gpu_thread<CUDA>", stmt.find("produce output"));
     ASSERT_NE(threads, std::string::npos) << stmt;
     EXPECT_NE(stmt.find("allocate stage_3.0[float32 * 1] in Register", threads), std::string::npos)

@@ -7,6 +7,7 @@
 // the same loop nest when Beamscope's applier applies the imported state.
 #include "codegen/ScheduleImport.h"
 
+#include "ConceptualStmt.h"
 #include "ScheduleTestUtil.h"
 #include "bench/BaselineImport.h"
 #include "codegen/ScheduleApplier.h"
@@ -33,15 +34,6 @@ using namespace beamscope::testing;
 const Halide::Target &cudaTarget() {
     static const Halide::Target target("host-cuda-cuda_capability_70");
     return target;
-}
-
-StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag) {
-    SearchOptions options = SearchOptions::greedy();
-    options.gpu = GpuSpec::load("h100");
-    SearchEngine engine(dag, options);
-    engine.run();
-    if (!engine.best()) throw Error("greedy search found no schedule");
-    return engine.best()->state;
 }
 
 std::string constructsOf(const ScheduleImport &imported) {
@@ -140,7 +132,7 @@ class ScheduleImportCatalog : public ::testing::TestWithParam<std::string> {};
 TEST_P(ScheduleImportCatalog, GreedyScheduleRoundTripsThroughTheFuncs) {
     const std::string app = GetParam();
     auto dag = std::make_shared<const FunctionDAG>(buildApp(app));
-    const StatePtr state = greedySchedule(dag);
+    const StatePtr state = greedySchedule(dag, "h100");
     const ScheduleImport imported = roundTrip(*state, app);
     ASSERT_TRUE(imported.state) << constructsOf(imported);
     EXPECT_EQ(imported.unrepresentable(), 0);
@@ -318,19 +310,12 @@ TEST(ScheduleImport, UpsamplingFuncsAtABlockLevelAreRepresentable) {
 /// iterates, and its extent when constant. Loop names are left out: the schedules name their
 /// splits differently.
 std::vector<std::string> loopSkeleton(Halide::Pipeline p) {
-    const std::filesystem::path file =
-        std::filesystem::temp_directory_path() /
-        ("beamscope-import-" + std::to_string(::getpid()) + ".stmt");
-    p.compile_to_conceptual_stmt(file.string(), p.infer_arguments(), Halide::StmtOutputFormat::Text,
-                                 cudaTarget());
-    std::ifstream in(file);
+    std::istringstream in(conceptualStmtText(p, cudaTarget()));
     std::vector<std::string> skeleton;
     std::vector<size_t> open; // indentation of the loops enclosing the current line
     const std::regex loop(R"(^(\s*)(for|gpu_block|gpu_thread|unrolled|vectorized|parallel)(<\w+>)? ?\(([^,]+),.*?(, (-?\d+))?\) \{$)");
     std::string line;
-    const std::regex unique("\\$[0-9]+"); // Halide's "$n" suffixes differ between builds
     while (std::getline(in, line)) {
-        line = std::regex_replace(line, unique, "");
         // Every line closes the loops it is not inside (a closing brace at a loop's indentation
         // included), so a nest that sits deeper behind a `consume` block or a loop of one
         // iteration does not count the loops of the nest before it as its own.
@@ -350,7 +335,6 @@ std::vector<std::string> loopSkeleton(Halide::Pipeline p) {
                            (m[6].matched ? std::string(m[6]) : std::string("?")));
         open.push_back(indent);
     }
-    std::filesystem::remove(file);
     return skeleton;
 }
 

@@ -20,16 +20,6 @@ namespace {
 
 using namespace beamscope::testing;
 
-StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag, StateCost *cost = nullptr) {
-    SearchOptions options = SearchOptions::greedy();
-    options.gpu = GpuSpec::load("v100");
-    SearchEngine engine(dag, options);
-    engine.run();
-    if (!engine.best()) throw Error("greedy search found no schedule");
-    if (cost) *cost = engine.best()->cost;
-    return engine.best()->state;
-}
-
 TEST(ScheduleSource, ExportNamesEveryFuncWithDecisionAndCostShare) {
     auto dag = stencilChainDag(3);
     const StatePtr state = handMadeStencilChain(dag);
@@ -112,7 +102,7 @@ TEST(ScheduleSource, CompiledExportLowersLikeTheApplier) {
         const std::string name = app.name;
         auto dag = std::make_shared<const FunctionDAG>(buildApp(name));
         StateCost cost;
-        const StatePtr state = greedySchedule(dag, &cost);
+        const StatePtr state = greedySchedule(dag, "v100", &cost);
         cases.push_back({"schedule_" + name, [name] { return buildApp(name); }, state, cost});
     }
     const auto shortChain = [] { return buildApp("stencil_chain", kShortChain); };
@@ -151,7 +141,7 @@ TEST(ScheduleSource, FuncsOfOneNameAreNumberedAndFoundByTheExport) {
     EXPECT_GE(dag->find("repeat_edge#2"), 0);
     EXPECT_NE(dag->find("repeat_edge"), dag->find("repeat_edge#2"));
     StateCost cost;
-    const StatePtr state = greedySchedule(dag, &cost);
+    const StatePtr state = greedySchedule(dag, "v100", &cost);
     EXPECT_NE(scheduleSource(*state, &cost, "schedule_two_edge_repeats").find("\"repeat_edge#2\""),
               std::string::npos);
     expectExportsLowerLikeTheApplier({{"schedule_two_edge_repeats", twoEdgeRepeats, state, cost}});

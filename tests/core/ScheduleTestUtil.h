@@ -4,13 +4,27 @@
 #include "dag/FunctionDAG.h"
 #include "pipeline/AppCatalog.h"
 #include "schedule/ScheduleState.h"
+#include "search/SearchEngine.h"
 #include "search/SearchSpace.h"
+#include "util/Error.h"
 
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace beamscope::testing {
+
+/// The greedy search's schedule of `dag` for the preset `gpu` (its cost in `cost` when given).
+inline StatePtr greedySchedule(const std::shared_ptr<const FunctionDAG> &dag,
+                               const std::string &gpu, StateCost *cost = nullptr) {
+    SearchOptions options = SearchOptions::greedy();
+    options.gpu = GpuSpec::load(gpu);
+    SearchEngine engine(dag, options);
+    engine.run();
+    if (!engine.best()) throw Error("greedy search found no schedule");
+    if (cost) *cost = engine.best()->cost;
+    return engine.best()->state;
+}
 
 /// The stencil chain of `length` 5x5 stages over a 1536x2560 image.
 inline std::shared_ptr<const FunctionDAG> stencilChainDag(int length) {
