@@ -34,6 +34,7 @@ struct ModelArgs {
     bool all = false;
     bool json = false;
     bool leaveOneAppOut = false;
+    bool withBaselines = false; ///< train on the baselines' measured schedules too, imported
     std::string featuresCsv;
     std::string stageFeaturesCsv;
     std::string deviceClass; ///< train: the device class the model is meant for
@@ -71,6 +72,7 @@ Split loadSplit(const ModelArgs &args) {
     Split split;
     split.device = chooseDevice(store, args.device);
     DatasetBuilder builder(store);
+    builder.setImportBaselines(args.withBaselines);
     std::optional<StageFeaturesCsv> stageCsv;
     if (!args.stageFeaturesCsv.empty()) {
         stageCsv.emplace(args.stageFeaturesCsv);
@@ -152,6 +154,12 @@ void addCommon(CLI::App &command, ModelArgs &args) {
                        "app or generator name (repeatable; default: all)");
     command.add_option("--exclude-app", args.excludedApps,
                        "leave this app's rows out entirely (repeatable)");
+    command.add_flag(
+        "--with-baselines", args.withBaselines,
+        "also train on the measured schedules of Halide's autoschedulers (Anderson2021, "
+        "Li2018, naive), made again for each row's pipeline and imported into "
+        "Beamscope's schedule space; they are never ranked in the comparison "
+        "(docs/pretrained.md)");
     command.add_flag("--json", args.json, "print the comparison as JSON");
     command.add_option("--objective", args.objective,
                        "training objective: pairwise (rank:pairwise within each pipeline) or "
@@ -258,7 +266,7 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
             if (!args->model.empty()) {
                 std::shared_ptr<const LearnedCostModel> learned =
                     loadLearnedModel(args->model, GpuSpec::defaultSpec());
-                const std::vector<LabelledSchedule> every = split.every();
+                const std::vector<LabelledSchedule> every = searchedRows(split.every());
                 const std::vector<LabelledSchedule> unseen = unseenRows(every, *learned);
                 if (unseen.empty())
                     throw Error("model " + args->model + " was trained on every row of " +

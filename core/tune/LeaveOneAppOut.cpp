@@ -28,10 +28,16 @@ LeaveOneAppOutResult leaveOneAppOut(const std::vector<LabelledSchedule> &rows,
     others.push_back({"loao", [models](const LabelledSchedule &s) {
                           return models->at(s.app)->predictMs(s.row.features, s.row.analyticMs);
                       }});
-    result.comparison = compareModels(rows, others);
+    // Baseline rows (imported plugin schedules) train the other apps' models only.
+    const std::vector<LabelledSchedule> evaluated = searchedRows(rows);
+    result.comparison = compareModels(evaluated, others);
     result.comparison.trainRows = int(rows.size());
-    result.comparison.heading = "every row of each app (" + std::to_string(rows.size()) +
-                                "), ranked by models trained without it";
+    result.comparison.heading =
+        "every row of each app (" + std::to_string(evaluated.size()) +
+        (evaluated.size() == rows.size() ? std::string()
+                                         : "; " + std::to_string(rows.size() - evaluated.size()) +
+                                               " baseline rows trained on, not ranked") +
+        "), ranked by models trained without it";
     return result;
 }
 

@@ -23,8 +23,9 @@ struct LeaveOneAppOutResult {
 
 /// Trains one model per app on the other apps' rows (with `options`) and compares the models in
 /// `others` (e.g. standardModels(...)) and "loao" (each app ranked by the model that never saw
-/// it) on every row. Apps with fewer than 2 rows are left out of the table; an app whose
-/// complement is empty throws Error.
+/// it) on every searched row (baseline rows train, LabelledSchedule::baseline). Apps with fewer
+/// than 2 searched rows are left out of the table; an app whose complement is empty throws
+/// Error.
 LeaveOneAppOutResult leaveOneAppOut(const std::vector<LabelledSchedule> &rows,
                                     std::vector<RankedModel> others, const std::string &device,
                                     const TrainOptions &options);

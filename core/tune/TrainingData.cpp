@@ -3,6 +3,8 @@
 // training on rows.
 #include "tune/TrainingData.h"
 
+#include "bench/BaselineImport.h"
+#include "bench/BenchRun.h"
 #include "cost/CostModelFactory.h"
 #include "cost/CostOf.h"
 #include "cost/Featurizer.h"
@@ -35,7 +37,54 @@ struct DatasetBuilder::PipelineCache {
 DatasetBuilder::DatasetBuilder(MeasurementStore &store) : m_store(store) {}
 DatasetBuilder::~DatasetBuilder() = default;
 
-namespace {} // namespace
+namespace {
+
+/// The GPU model a record was searched (or its baseline scheduled) with. Benches of the first
+/// GPU checks stored none for their baselines; they ran with the preset the CUDA device fits.
+GpuSpec gpuOfRecord(const MeasurementRecord &r) {
+    if (r.gpu.is_null() && !r.baseline.empty() && r.device.kind == "cuda") {
+        DeviceInfo device;
+        device.kind = DeviceKind::Cuda;
+        device.name = r.device.name;
+        return gpuSpecForDevice(device);
+    }
+    return GpuSpec::fromJson(r.gpu, "measured GPU model");
+}
+
+} // namespace
+
+StatePtr DatasetBuilder::importedBaseline(const std::string &pipelineKey,
+                                          const MeasurementRecord &r, const GpuSpec &gpu) {
+    const std::string key = pipelineKey + "|" + r.baseline + "|" + gpu.name;
+    if (auto it = m_baselines.find(key); it != m_baselines.end()) {
+        if (!it->second) throw Error(m_baselineErrors[key]);
+        return it->second;
+    }
+    StatePtr &state = m_baselines[key];
+    try {
+        const ForeignSchedule foreign =
+            importBaseline(parseBaseline(r.baseline), r.pipeline.source(), gpu, false);
+        if (!foreign.imported.state) {
+            throw Error(r.baseline + "'s schedule is outside Beamscope's space (" +
+                        std::to_string(foreign.imported.unrepresentable()) + " of " +
+                        std::to_string(foreign.imported.funcs.size()) +
+                        " Funcs not representable)");
+        }
+        state = foreign.imported.state;
+    } catch (const std::exception &e) {
+        m_baselineErrors[key] = e.what();
+        throw;
+    }
+    return state;
+}
+
+std::vector<LabelledSchedule> searchedRows(const std::vector<LabelledSchedule> &rows) {
+    std::vector<LabelledSchedule> out;
+    for (const LabelledSchedule &s : rows) {
+        if (s.baseline.empty()) out.push_back(s);
+    }
+    return out;
+}
 
 double measurementNoise(const Measurement &m) {
     if (!m.measuredMs || m.measuredMs->median <= 0) return 0;
@@ -50,7 +99,10 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
             out.push_back(it->second);
             continue;
         }
-        if (m_rejected.count(r.id) || r.schedule.is_null() || !r.measurement.measuredMs) continue;
+        if (m_rejected.count(r.id) || !r.measurement.measuredMs) continue;
+        // A baseline's row has no Beamscope schedule: imported from the plugin when asked.
+        const bool baselineRow = r.schedule.is_null();
+        if (baselineRow && (!m_importBaselines || r.baseline.empty())) continue;
         auto reject = [&](const std::string &why) {
             m_rejected[r.id] = true;
             m_skipped.push_back("record " + std::to_string(r.id) + " (" + r.pipeline.app +
@@ -79,8 +131,10 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
         std::vector<std::shared_ptr<const KernelFeatures>> kernels;
         StateCost prior;
         try {
-            const GpuSpec gpu = GpuSpec::fromJson(r.gpu, "measured GPU model");
-            state = scheduleFromJson(cache->dag, r.schedule);
+            const GpuSpec gpu = gpuOfRecord(r);
+            s.gpu = gpu.name;
+            state = baselineRow ? importedBaseline(key, r, gpu)
+                                : scheduleFromJson(cache->dag, r.schedule);
             Featurizer featurizer(gpu, /*memoize=*/false);
             kernels = featurizer.featurize(*state);
             auto analytic = makeCostModel("analytic", gpu);
@@ -106,11 +160,11 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
         s.app = r.pipeline.app;
         s.scheduleHash = r.scheduleHash;
         s.deviceKey = r.device.key();
-        s.gpu = r.gpu.is_object() ? r.gpu.value("name", std::string()) : std::string();
         s.row.group = key;
         s.row.measuredMs = r.measurement.measuredMs->median;
         s.noise = measurementNoise(r.measurement);
-        s.heldOut = isHeldOut(r.scheduleHash);
+        s.heldOut = !baselineRow && isHeldOut(r.scheduleHash);
+        if (baselineRow) s.baseline = r.baseline;
         m_rows[r.id] = s;
         if (m_observer) m_observer(FeaturizedRow{s, *state, kernels, prior});
         out.push_back(s);

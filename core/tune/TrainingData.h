@@ -9,6 +9,7 @@
 #include "cost/CostModel.h"
 #include "cost/Featurizer.h"
 #include "cost/LearnedCostModel.h"
+#include "schedule/ScheduleState.h"
 #include "store/MeasurementStore.h"
 
 #include <nlohmann/json.hpp>
@@ -22,7 +23,8 @@
 
 namespace beamscope {
 
-/// One correct measurement of a searched schedule, ready for training and comparison.
+/// One correct measurement of a searched schedule (or, when the builder imports them, of a Halide
+/// autoscheduler's), ready for training and comparison.
 struct LabelledSchedule {
     std::int64_t recordId = 0;
     std::string pipeline; ///< pipeline key (the ranking group)
@@ -34,7 +36,14 @@ struct LabelledSchedule {
     double polymageScore = 0; ///< the PolyMage-GPU scorer's total (unitless)
     double noise = 0;         ///< measurementNoise() of the row
     bool heldOut = false;     ///< in the 1-in-8 evaluation split
+    /// The baseline whose measured schedule this is, imported ("anderson2021", ...); "" for a
+    /// schedule Beamscope searched. Such rows are trained on, never evaluated: the one-shot
+    /// question is how a model ranks the search's candidates.
+    std::string baseline;
 };
+
+/// The rows Beamscope searched (baseline rows left out): what models are evaluated on.
+std::vector<LabelledSchedule> searchedRows(const std::vector<LabelledSchedule> &rows);
 
 /// The relative noise of a measurement, (median - min) / median: the lower half of the spread,
 /// since one slow outlier (a descheduled run) inflates the max but says nothing about the rest.
@@ -64,6 +73,12 @@ public:
     /// The correct, measured, searched (not baseline) records matching `filter`, oldest first.
     /// Records whose pipeline cannot be rebuilt or whose DAG changed are skipped (see skipped()).
     std::vector<LabelledSchedule> build(RecordFilter filter);
+    /// Also turns the correct measurements of Halide's autoschedulers' schedules into rows: the
+    /// plugin's schedule is made again for the row's pipeline and GPU model (the baseline
+    /// schedule cache keeps Anderson2021's) and imported into Beamscope's schedule space
+    /// (bench/BaselineImport); a schedule with a Func outside the space is skipped with its
+    /// reason. Off by default.
+    void setImportBaselines(bool on) { m_importBaselines = on; }
     /// Called for each row as it is built (not for rows remembered from an earlier build()).
     void setStageObserver(StageObserver observer) { m_observer = std::move(observer); }
     /// One line per record skipped so far, with the reason.
@@ -71,12 +86,21 @@ public:
 
 private:
     struct PipelineCache;
+    /// The plugin's schedule of `r`'s pipeline for `gpu`, imported (cached per pipeline key,
+    /// baseline and GPU model). Throws Error when it cannot be made or represented.
+    StatePtr importedBaseline(const std::string &pipelineKey, const MeasurementRecord &r,
+                              const GpuSpec &gpu);
     MeasurementStore &m_store;
     std::map<std::int64_t, LabelledSchedule> m_rows;
     std::map<std::int64_t, bool> m_rejected;
     std::map<std::string, std::shared_ptr<PipelineCache>> m_pipelines;
+    /// Imported baseline schedules by pipeline key, baseline and GPU model (nullptr + reason in
+    /// m_baselineErrors when not representable).
+    std::map<std::string, StatePtr> m_baselines;
+    std::map<std::string, std::string> m_baselineErrors;
     std::vector<std::string> m_skipped;
     StageObserver m_observer;
+    bool m_importBaselines = false;
 };
 
 /// The device key with the most rows among `rows`' records in the store matching `nameFilter`

@@ -1,7 +1,17 @@
 // TrainingData: the held-out split is stable and near 1 in 8; the model comparison scores each
 // model within each pipeline against hand-computed Kendall tau values, leaves out pipelines with
-// fewer than two rows and averages per-pipeline tau for "overall".
+// fewer than two rows and averages per-pipeline tau for "overall". On a real SQLite file, a
+// baseline's measured schedule becomes a training row only when asked, imported from the plugin,
+// and one outside Beamscope's space is skipped with its reason.
 #include "tune/TrainingData.h"
+
+#include "MeasurementStoreTestUtil.h"
+#include "ScheduleTestUtil.h"
+#include "bench/BaselineImport.h"
+#include "cost/CostOf.h"
+#include "pipeline/PipelineSource.h"
+#include "schedule/ScheduleIO.h"
+#include "store/Identity.h"
 
 #include <gtest/gtest.h>
 
@@ -73,6 +83,77 @@ TEST(TrainingData, PairsWithinTheNoiseAreIgnored) {
     const ModelComparison c = compareModels(rows, standardModels(nullptr));
     ASSERT_EQ(c.pipelines.size(), 1u);
     EXPECT_NEAR(c.pipelines[0].scores[0].accuracy, 1.0, 1e-12);
+}
+
+/// A correct measurement of `schedule` (null: the baseline `baseline`'s) of `source` on an H100.
+MeasurementRecord measured(const PipelineSource &source, const nlohmann::json &schedule,
+                           const std::string &baseline, double medianMs) {
+    MeasurementRecord r;
+    r.pipeline = PipelineIdentity::of(source, FunctionDAG(loadPipeline(source)));
+    r.device = {"cuda", "NVIDIA H100 80GB HBM3", "CUDA", "", "21.0.0"};
+    r.schedule = schedule;
+    r.baseline = baseline;
+    r.scheduleHash = baseline.empty() ? scheduleHash(schedule) : "baseline:" + baseline;
+    r.gpu = GpuSpec::load("h100").toJson();
+    r.costModel = "analytic";
+    r.measurement.label = baseline.empty() ? "beam#0" : "baseline:" + baseline;
+    r.measurement.measuredMs = RunTimes{medianMs, medianMs * 0.98, medianMs * 1.05};
+    r.measurement.correct = true;
+    r.repeats = 10;
+    r.origin = "bench";
+    return r;
+}
+
+TEST(TrainingData, ABaselinesMeasuredScheduleIsATrainingRowOnlyWhenAskedAndNeverRanked) {
+    const testing::TempDir dir;
+    const PipelineSource chain{"stencil_chain", "", {"length=2", "width=128", "height=96"}};
+    const PipelineSource grid{"bilateral_grid", "", {"width=128", "height=96"}};
+    const GpuSpec gpu = GpuSpec::load("h100");
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(chain));
+    {
+        MeasurementStore store(dir.file("m.sqlite"));
+        store.add(measured(chain, scheduleToJson(*testing::greedySchedule(dag, "h100")), "", 0.2));
+        store.add(measured(chain, nullptr, "naive", 0.5));
+        // The first GPU checks stored no GPU model for a baseline: the preset the device fits.
+        MeasurementRecord noGpu = measured(chain, nullptr, "naive", 0.55);
+        noGpu.gpu = nullptr;
+        store.add(noGpu);
+        // Mullapudi2016 inlines bilateral_grid's blurs by rewriting their consumers: outside
+        // Beamscope's space (docs/import.md).
+        store.add(measured(grid, nullptr, "mullapudi2016", 0.3));
+    }
+    MeasurementStore store(dir.file("m.sqlite"), MeasurementStore::Access::ReadOnly);
+    DatasetBuilder searchedOnly(store);
+    const std::vector<LabelledSchedule> searched = searchedOnly.build({});
+    ASSERT_EQ(searched.size(), 1u);
+    EXPECT_EQ(searched[0].baseline, "");
+
+    DatasetBuilder withBaselines(store);
+    withBaselines.setImportBaselines(true);
+    const std::vector<LabelledSchedule> rows = withBaselines.build({});
+    ASSERT_EQ(rows.size(), 3u) << ::testing::PrintToString(withBaselines.skipped());
+    const LabelledSchedule &naive = rows[1];
+    EXPECT_EQ(naive.baseline, "naive");
+    EXPECT_EQ(naive.app, "stencil_chain");
+    EXPECT_FALSE(naive.heldOut);
+    EXPECT_DOUBLE_EQ(naive.row.measuredMs, 0.5);
+    // Costed as the naive schedule imported by hand is.
+    const ForeignSchedule byHand = importBaseline(Baseline::Naive, chain, gpu);
+    ASSERT_TRUE(byHand.imported.state);
+    EXPECT_DOUBLE_EQ(naive.row.analyticMs,
+                     costOf(*byHand.imported.state, "analytic", gpu).cost.total);
+    EXPECT_NE(naive.row.analyticMs, rows[0].row.analyticMs);
+    EXPECT_EQ(rows[2].baseline, "naive");
+    EXPECT_EQ(rows[2].gpu, "H100-SXM5-80GB");
+    EXPECT_DOUBLE_EQ(rows[2].row.analyticMs, naive.row.analyticMs);
+    ASSERT_EQ(withBaselines.skipped().size(), 1u);
+    EXPECT_NE(withBaselines.skipped()[0].find("bilateral_grid"), std::string::npos);
+    EXPECT_NE(withBaselines.skipped()[0].find("outside Beamscope's space"), std::string::npos)
+        << withBaselines.skipped()[0];
+    // Trained on, never ranked.
+    const std::vector<LabelledSchedule> ranked = searchedRows(rows);
+    ASSERT_EQ(ranked.size(), 1u);
+    EXPECT_EQ(ranked[0].recordId, rows[0].recordId);
 }
 
 } // namespace
