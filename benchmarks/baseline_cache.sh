@@ -12,8 +12,8 @@
 #       different apps)
 #   benchmarks/baseline_cache.sh pack DIR ARCHIVE        DIR's complete entries into ARCHIVE
 #       (tar.xz, the same bytes for the same entries)
-#   benchmarks/baseline_cache.sh list ARCHIVE            the app, plugin configuration and
-#       target of each entry
+#   benchmarks/baseline_cache.sh list ARCHIVE            each entry's app, plugin configuration,
+#       the plugin's search time when it ran, and the target it ran for
 set -euo pipefail
 case "${1:-}" in
 fill)
@@ -62,13 +62,16 @@ list)
     archive=${2:?usage: baseline_cache.sh list ARCHIVE}
     python3 - "$archive" <<'PY'
 import json, sys, tarfile
+rows = []
 with tarfile.open(sys.argv[1]) as t:
-    for m in sorted(t.getmembers(), key=lambda m: m.name):
+    for m in t.getmembers():
         if m.name.endswith(".json"):
             e = json.load(t.extractfile(m))
             paper = "-paper" if e["parameters"].get("freeze_inline_compute_root") == "1" else ""
-            print(f"{e['pipeline']:28s} {e['plugin'].lower()}{paper:6s} {e['target']:60s} "
-                  f"{e['milliseconds'] / 1000:8.1f} s")
+            rows.append((e["pipeline"], e["plugin"].lower() + paper, e["milliseconds"] / 1000,
+                         e["target"]))
+for pipeline, config, seconds, target in sorted(rows):
+    print(f"{pipeline:26s} {config:19s} {seconds:8.1f} s  {target}")
 PY
     ;;
 *)
