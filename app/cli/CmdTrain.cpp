@@ -173,6 +173,11 @@ void addCommon(CLI::App &command, ModelArgs &args) {
         ->check(CLI::Range(0.0, 1e6));
     command.add_option("--lambda", args.train.lambda, "L2 regularisation of leaf weights")
         ->check(CLI::Range(0.0, 1e6));
+    command
+        .add_option("--parallel-trees", args.train.parallelTrees,
+                    "trees per round, each on its own row sample, averaged (XGBoost's "
+                    "num_parallel_tree; with --subsample below 1)")
+        ->check(CLI::Range(1, 100));
     command.add_option("--subsample", args.train.subsample, "fraction of rows per tree")
         ->check(CLI::Range(0.01, 1.0));
     command.add_option("--colsample", args.train.colsample, "fraction of features per tree")

@@ -86,15 +86,18 @@ TrainObjective parseTrainObjective(const std::string &name) {
 }
 
 nlohmann::json TrainOptions::toJson() const {
-    return {{"objective", trainObjectiveName(objective)},
-            {"rounds", rounds},
-            {"max_depth", maxDepth},
-            {"eta", eta},
-            {"min_child_weight", minChildWeight},
-            {"lambda", lambda},
-            {"subsample", subsample},
-            {"colsample_bytree", colsample},
-            {"seed", seed}};
+    nlohmann::json j = {{"objective", trainObjectiveName(objective)},
+                        {"rounds", rounds},
+                        {"max_depth", maxDepth},
+                        {"eta", eta},
+                        {"min_child_weight", minChildWeight},
+                        {"lambda", lambda},
+                        {"subsample", subsample},
+                        {"colsample_bytree", colsample},
+                        {"seed", seed}};
+    // Only when used: the metadata of models trained without it stays as it was.
+    if (parallelTrees != 1) j["num_parallel_tree"] = parallelTrees;
+    return j;
 }
 
 std::string rowKey(const std::string &pipelineKey, const std::string &scheduleHash,
@@ -147,9 +150,10 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
     // Owned from here: freed on any error before the model takes it.
     std::unique_ptr<void, int (*)(BoosterHandle)> guard(booster, XGBoosterFree);
     if (rows.empty()) throw Error("cannot train a cost model on no measurements");
-    if (options.rounds < 1 || options.maxDepth < 1 || !(options.eta > 0))
-        throw UsageError(
-            "training needs at least one round, a depth of at least 1 and a positive eta");
+    if (options.rounds < 1 || options.maxDepth < 1 || !(options.eta > 0) ||
+        options.parallelTrees < 1)
+        throw UsageError("training needs at least one round, a depth of at least 1, a positive "
+                         "eta and at least one tree per round");
     if (!(options.subsample > 0 && options.subsample <= 1) ||
         !(options.colsample > 0 && options.colsample <= 1) || options.minChildWeight < 0 ||
         options.lambda < 0)
@@ -228,6 +232,8 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
     setParam(booster, "lambda", prettyDouble(options.lambda));
     setParam(booster, "subsample", prettyDouble(options.subsample));
     setParam(booster, "colsample_bytree", prettyDouble(options.colsample));
+    if (options.parallelTrees != 1)
+        setParam(booster, "num_parallel_tree", std::to_string(options.parallelTrees));
     setParam(booster, "seed", std::to_string(options.seed));
     for (int i = 0; i < options.rounds; ++i)
         check(XGBoosterUpdateOneIter(booster, done + i, train.handle), "train a round");

@@ -51,6 +51,9 @@ struct TrainOptions {
     double lambda = 1;          ///< L2 regularisation of leaf weights
     double subsample = 1;       ///< fraction of rows per tree
     double colsample = 1;       ///< fraction of features per tree
+    /// Trees grown per round on their own row samples and averaged (XGBoost's
+    /// num_parallel_tree: a bagged forest per round, which lowers the variance of the picks)
+    int parallelTrees = 1;
     int nthread = 1;            ///< XGBoost's OpenMP threads (never all cores by default)
     std::uint64_t seed = 0;     ///< seed of XGBoost's pair and row sampling
     /// The XGBoost parameters and objective as JSON, for a model file's metadata.

@@ -233,3 +233,35 @@ TEST(LearnedCostModel, FineTuningStartsFromTheModelAndLeavesItAsItWas) {
     // Its trees extend the base's: 10 rounds more fit the device rows better than the base.
     EXPECT_GT(meanTau(device, tuned->predictMs(device)), meanTau(device, before));
 }
+
+// --parallel-trees: each round grows that many trees on their own row samples and averages them
+// (XGBoost's num_parallel_tree). The same options give the same bytes; the forest differs from
+// one tree per round on the same samples; it still learns the ranking; the options' JSON names
+// it only when used, so models trained without it keep their metadata.
+TEST(LearnedCostModel, ParallelTreesGrowABaggedForestPerRoundDeterministically) {
+    const std::vector<TrainingRow> rows = syntheticRows(600, 7);
+    const std::vector<TrainingRow> train(rows.begin(), rows.begin() + 400),
+        test(rows.begin() + 400, rows.end());
+    TrainOptions bagged = trainOptions(30, 3, 2);
+    bagged.subsample = 0.7;
+    bagged.parallelTrees = 4;
+    const std::string a = tempPath("bag-a.model"), b = tempPath("bag-b.model");
+    auto model = LearnedCostModel::train(train, testMetadata(), bagged);
+    model->save(a);
+    LearnedCostModel::train(train, testMetadata(), bagged)->save(b);
+    EXPECT_EQ(readFile(a), readFile(b));
+    std::filesystem::remove(a);
+    std::filesystem::remove(b);
+
+    TrainOptions single = bagged;
+    single.parallelTrees = 1;
+    EXPECT_NE(model->predictMs(test),
+              LearnedCostModel::train(train, testMetadata(), single)->predictMs(test));
+    EXPECT_GT(meanTau(test, model->predictMs(test)), 0.8);
+
+    EXPECT_EQ(bagged.toJson().value("num_parallel_tree", 0), 4);
+    EXPECT_FALSE(single.toJson().contains("num_parallel_tree"));
+    TrainOptions none = bagged;
+    none.parallelTrees = 0;
+    EXPECT_NE(errorOf([&] { LearnedCostModel::train(train, testMetadata(), none); }), "");
+}
