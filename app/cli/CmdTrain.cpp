@@ -158,8 +158,10 @@ void addCommon(CLI::App &command, ModelArgs &args) {
         "--with-baselines", args.withBaselines,
         "also train on the measured schedules of Halide's autoschedulers (Anderson2021, "
         "Li2018, naive), made again for each row's pipeline and imported into "
-        "Beamscope's schedule space; they are never ranked in the comparison "
-        "(docs/pretrained.md)");
+        "Beamscope's schedule space; they are never ranked in the comparison. The plugins "
+        "run unless the baseline schedule cache holds their schedules (an hour for lens_blur: "
+        "extract benchmarks/baseline-cache-h100.tar.xz into BEAMSCOPE_BASELINE_CACHE; "
+        "docs/pretrained.md)");
     command.add_flag("--json", args.json, "print the comparison as JSON");
     command.add_option("--objective", args.objective,
                        "training objective: pairwise (rank:pairwise within each pipeline) or "
