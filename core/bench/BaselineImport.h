@@ -27,10 +27,10 @@ Halide::Target importTarget(const GpuSpec &gpu);
 /// Runs `baseline`'s plugin on a fresh instance of `source` for `gpu` and imports the schedule
 /// it applied; where every Func is representable, compares it with Beamscope's application of
 /// the imported state (ScheduleImport's differences). The naive baseline imports
-/// applyNaiveGpuSchedule's calls. Throws Error when the plugin fails. Without
-/// `compareWithApplier` only the imported state is made (training rows need no lowering).
+/// applyNaiveGpuSchedule's calls. Throws Error when the plugin fails. Without `withApplier`
+/// only the imported state is made (training rows need no lowering).
 ForeignSchedule importBaseline(Baseline baseline, const PipelineSource &source, const GpuSpec &gpu,
-                               bool compareWithApplier = true);
+                               bool withApplier = true);
 
 /// Reads a schedule file — a JSON schedule as Beamscope writes them (scheduleToJson: the array
 /// of Funcs, or an object with it under "schedule") — applies it to a fresh instance of

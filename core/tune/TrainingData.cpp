@@ -57,10 +57,10 @@ StatePtr DatasetBuilder::importedBaseline(const std::string &pipelineKey,
                                           const MeasurementRecord &r, const GpuSpec &gpu) {
     const std::string key = pipelineKey + "|" + r.baseline + "|" + gpu.name;
     if (auto it = m_baselines.find(key); it != m_baselines.end()) {
-        if (!it->second) throw Error(m_baselineErrors[key]);
-        return it->second;
+        if (!it->second.state) throw Error(it->second.error);
+        return it->second.state;
     }
-    StatePtr &state = m_baselines[key];
+    ImportedBaseline &imported = m_baselines[key];
     try {
         const ForeignSchedule foreign =
             importBaseline(parseBaseline(r.baseline), r.pipeline.source(), gpu, false);
@@ -70,12 +70,12 @@ StatePtr DatasetBuilder::importedBaseline(const std::string &pipelineKey,
                         std::to_string(foreign.imported.funcs.size()) +
                         " Funcs not representable)");
         }
-        state = foreign.imported.state;
+        imported.state = foreign.imported.state;
     } catch (const std::exception &e) {
-        m_baselineErrors[key] = e.what();
+        imported.error = e.what();
         throw;
     }
-    return state;
+    return imported.state;
 }
 
 std::vector<LabelledSchedule> searchedRows(const std::vector<LabelledSchedule> &rows) {

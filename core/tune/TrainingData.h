@@ -94,10 +94,13 @@ private:
     std::map<std::int64_t, LabelledSchedule> m_rows;
     std::map<std::int64_t, bool> m_rejected;
     std::map<std::string, std::shared_ptr<PipelineCache>> m_pipelines;
-    /// Imported baseline schedules by pipeline key, baseline and GPU model (nullptr + reason in
-    /// m_baselineErrors when not representable).
-    std::map<std::string, StatePtr> m_baselines;
-    std::map<std::string, std::string> m_baselineErrors;
+    /// A baseline's schedule imported for a pipeline and GPU model, or why it could not be.
+    struct ImportedBaseline {
+        StatePtr state;
+        std::string error;
+    };
+    /// By pipeline key, baseline and GPU model.
+    std::map<std::string, ImportedBaseline> m_baselines;
     std::vector<std::string> m_skipped;
     StageObserver m_observer;
     bool m_importBaselines = false;
