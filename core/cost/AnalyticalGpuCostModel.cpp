@@ -28,6 +28,11 @@ double StageCost::total() const {
     return sum;
 }
 
+namespace {
+/// Clocks between dependent FP32 instructions of one warp (Volta to Hopper).
+constexpr double kArithmeticLatencyClocks = 4.0;
+} // namespace
+
 AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
     const double hz = gpu.clockGHz * 1e9;
     const double dram = gpu.globalMemoryBandwidthGBs * 1e9;
@@ -40,6 +45,11 @@ AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
     c.spillSecondsPerByte = 4.0 / (5.0 * dram);
     c.registerBudgetBytes = gpu.registersPerThreadMax * 4;
     c.threadsToFill = double(gpu.smCount) * gpu.maxThreadsPerSm;
+    // A dependent FP32 instruction issues about 4 clocks after the one it waits on, so a lane
+    // issues every clock once 4 threads take turns on it: the arithmetic peak needs a quarter
+    // of the threads an SM holds on an H100 (512 of 2048), where memory latency needs them all.
+    c.threadsToFillArithmetic = std::min(c.threadsToFill, double(gpu.smCount) * gpu.fp32LanesPerSm *
+                                                              kArithmeticLatencyClocks);
     return c;
 }
 
@@ -76,12 +86,12 @@ double dramBytesRead(const StageFeatures &f, const GpuSpec &gpu) {
     return buffers + (total - buffers) * missing;
 }
 
-/// The share of the device's latency-hiding threads a stage keeps busy. A stage inside a kernel
-/// runs as a phase of its own between barriers, with only its own threads (a block-level
-/// histogram's 64 of the block's 1024), so it is priced at its own parallelism, not the kernel
-/// root's.
-double stageFill(const StageFeatures &f, const AnalyticalCoefficients &c) {
-    return std::clamp(f[Feature::inner_parallelism] / c.threadsToFill, 1e-3, 1.0);
+/// The share of the threads that hide a latency (threadsToFill: memory's; threadsToFillArithmetic:
+/// the FP32 pipeline's) a stage keeps busy. A stage inside a kernel runs as a phase of its own
+/// between barriers, with only its own threads (a block-level histogram's 64 of the block's
+/// 1024), so it is priced at its own parallelism, not the kernel root's.
+double stageFill(const StageFeatures &f, double threadsToFill) {
+    return std::clamp(f[Feature::inner_parallelism] / threadsToFill, 1e-3, 1.0);
 }
 
 StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoefficients &c,
@@ -108,11 +118,12 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoeffi
         f[F::num_blocks] * f[F::num_shared_mem_loads_per_block] * c.sharedSecondsPerWavefront;
     d.sharedStore =
         f[F::num_blocks] * f[F::num_shared_mem_stores_per_block] * c.sharedSecondsPerWavefront;
-    // A stage with fewer threads than fill the device cannot hide latency and runs at that
-    // fraction of its rate.
-    const double slowdown = 1.0 / stageFill(f, c);
-    for (double *x : {&d.compute, &d.dramLoad, &d.dramStore, &d.l2Load, &d.l2Store, &d.sharedLoad,
-                      &d.sharedStore})
+    // A stage with fewer threads than hide a latency runs at that fraction of its rate: its
+    // arithmetic below a quarter of the device's threads, its memory traffic below all of them.
+    d.compute /= stageFill(f, c.threadsToFillArithmetic);
+    const double slowdown = 1.0 / stageFill(f, c.threadsToFill);
+    for (double *x :
+         {&d.dramLoad, &d.dramStore, &d.l2Load, &d.l2Store, &d.sharedLoad, &d.sharedStore})
         *x *= slowdown;
     return d;
 }

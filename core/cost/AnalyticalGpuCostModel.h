@@ -22,7 +22,8 @@ struct AnalyticalCoefficients {
     double launchSeconds;      ///< one kernel launch
     double spillSecondsPerByte; ///< a register spilled to local memory (via L2)
     int registerBudgetBytes;    ///< per thread, before spilling (registersPerThreadMax x 4)
-    double threadsToFill;       ///< resident threads that saturate the device (SMs x threads/SM)
+    double threadsToFill;       ///< resident threads that hide memory latency (SMs x threads/SM)
+    double threadsToFillArithmetic; ///< threads that keep every FP32 lane issuing (SMs x lanes x 4)
 
     static AnalyticalCoefficients fromGpu(const GpuSpec &gpu);
 };

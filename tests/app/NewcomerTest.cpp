@@ -425,11 +425,11 @@ private Q_SLOTS:
     }
 
     void whyNotGivesThePrePassCostsOfAFrozenFunc() {
-        // outLPyramid_7 at root: costed and cut in the pre-pass, which then froze it inline;
+        // outLPyramid_6 at root: costed and cut in the pre-pass, which then froze it inline;
         // every later pass never reaches it, and the answer (the best's pass) has no costs.
         const auto dag = test::loadDag("local_laplacian", {});
         Pin root;
-        root.func = "outLPyramid_7";
+        root.func = "outLPyramid_6";
         root.location = ComputeKind::Root;
         const auto result =
             std::make_shared<const WhyResult>(whyNot(dag, test::testOptions(32, 5), root));

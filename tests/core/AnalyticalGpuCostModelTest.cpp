@@ -1,7 +1,7 @@
 // AnalyticalGpuCostModel::kernelCosts on hand-made feature rows, against hand computations with
 // the h100 preset (132 SMs x 2048 threads, 128 FP32 lanes per SM at 1.98 GHz, 3350 GB/s, 50 MiB
-// of L2): the DRAM bytes of realizations that share the L2, and a stage priced at its own
-// parallelism.
+// of L2): the DRAM bytes of realizations that share the L2, a stage priced at its own
+// parallelism, and arithmetic that needs a quarter of the threads memory does.
 #include "cost/AnalyticalGpuCostModel.h"
 #include "cost/Featurizer.h"
 #include "schedule/GpuSpec.h"
@@ -18,6 +18,8 @@ constexpr double kH100Threads = 132.0 * 2048.0;
 constexpr double kH100BytesPerSecond = 3350e9;
 constexpr double kH100L2Bytes = 52428800.0;
 constexpr double kH100OpsPerSecond = 132.0 * 128.0 * 1.98e9;
+/// Threads that keep every FP32 lane issuing: 4 per lane (a dependent FMA issues 4 clocks on).
+constexpr double kH100ArithmeticThreads = 132.0 * 128.0 * 4.0;
 
 /// A stage that fills the device and asks nothing of it.
 StageFeatureRow idleRow(int node) {
@@ -74,8 +76,9 @@ TEST(AnalyticalGpuCostModel, ReReadsOfBuffersLargerThanTheL2MissInProportion) {
 }
 
 TEST(AnalyticalGpuCostModel, AStageWithFewerThreadsThanTheKernelIsPricedAtItsOwnParallelism) {
-    // A block-level histogram: its update keeps a tenth of the device's threads busy while the
-    // kernel's root keeps all of them; its arithmetic runs at a tenth of the rate.
+    // A block-level histogram: its update keeps a tenth of the threads the FP32 lanes need busy
+    // while the kernel's root keeps all of the device's; its arithmetic runs at a tenth of the
+    // rate.
     const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
     StageFeatureRow histogram = idleRow(1);
     histogram.features[F::points_computed_total] = 1e6;
@@ -83,11 +86,28 @@ TEST(AnalyticalGpuCostModel, AStageWithFewerThreadsThanTheKernelIsPricedAtItsOwn
     const double fullRateMs = 1e6 * 64 / kH100OpsPerSecond * 1e3;
     EXPECT_NEAR(termMs(model.kernelCosts({idleRow(0), histogram}, 0), 1, CostTerm::Compute),
                 fullRateMs, 1e-12);
-    histogram.features[F::inner_parallelism] = kH100Threads / 10;
+    histogram.features[F::inner_parallelism] = kH100ArithmeticThreads / 10;
     EXPECT_NEAR(termMs(model.kernelCosts({idleRow(0), histogram}, 0), 1, CostTerm::Compute),
                 10 * fullRateMs, 1e-12);
     // The kernel's root with that parallelism is slowed the same way, as before.
     StageFeatureRow root = histogram;
     root.node = 0;
     EXPECT_NEAR(termMs(model.kernelCosts({root}, 0), 0, CostTerm::Compute), 10 * fullRateMs, 1e-12);
+}
+
+TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
+    // A stage with a quarter of the device's resident threads (512 per SM) computes at the FP32
+    // peak, but reads at a quarter of the DRAM bandwidth: a load is in flight for hundreds of
+    // clocks, an FMA's result is ready 4 clocks on.
+    const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
+    StageFeatureRow arithmetic = idleRow(0);
+    arithmetic.features[F::inner_parallelism] = kH100Threads / 4;
+    arithmetic.features[F::points_computed_total] = 1e6;
+    arithmetic.features[F::ops_per_point] = 64;
+    EXPECT_NEAR(termMs(model.kernelCosts({arithmetic}, 0), 0, CostTerm::Compute),
+                1e6 * 64 / kH100OpsPerSecond * 1e3, 1e-12);
+    StageFeatureRow reading = readingRow(0, 1, 4e6, 4e6);
+    reading.features[F::inner_parallelism] = kH100Threads / 4;
+    EXPECT_NEAR(termMs(model.kernelCosts({reading}, 0), 0, CostTerm::Load),
+                4 * 4e6 / kH100BytesPerSecond * 1e3, 1e-9);
 }
