@@ -9,10 +9,10 @@
 #include "cost/ScheduleFeatures.h"
 #include "schedule/GpuSpec.h"
 #include "store/MeasurementStore.h"
+#include "tune/FeaturesCsv.h"
 #include "tune/LeaveOneAppOut.h"
 #include "tune/StageFeaturesCsv.h"
 #include "tune/TrainingData.h"
-#include "util/AtomicFile.h"
 #include "util/Error.h"
 
 #include <chrono>
@@ -100,26 +100,6 @@ TrainOptions trainOptions(const ModelArgs &args) {
     return options;
 }
 
-/// Writes one CSV line per row: app, record, measured ms and noise, the analytic and PolyMage
-/// predictions, then the features (for analysis outside Beamscope).
-void writeFeaturesCsv(const std::string &path, const std::vector<LabelledSchedule> &rows) {
-    AtomicFile file(path);
-    std::ostream &out = file.stream();
-    out << "app,record,measured_ms,noise,analytic_ms,polymage";
-    for (const std::string &name : scheduleFeatureNames())
-        out << "," << name;
-    out << "\n";
-    out.precision(9);
-    for (const LabelledSchedule &s : rows) {
-        out << s.app << "," << s.recordId << "," << s.row.measuredMs << "," << s.noise << ","
-            << s.row.analyticMs << "," << s.polymageScore;
-        for (float f : s.row.features)
-            out << "," << f;
-        out << "\n";
-    }
-    file.commit();
-}
-
 int report(const ModelArgs &args, const Split &split, ModelComparison comparison,
            const std::string &modelNote, int trainRows) {
     comparison.trainRows = trainRows;
@@ -186,7 +166,8 @@ void addCommon(CLI::App &command, ModelArgs &args) {
         ->check(CLI::Range(0.01, 1.0));
     command.add_option("--seed", args.train.seed, "XGBoost's seed (sampling)");
     command.add_option("--features-csv", args.featuresCsv,
-                       "also write every row's feature vector to this CSV file");
+                       "also write every row's feature vector to this CSV file (its last column, "
+                       "baseline, names the autoscheduler of a --with-baselines row)");
     command.add_option("--stage-features-csv", args.stageFeaturesCsv,
                        "also write every row's stages (kernel, appendix-A features, analytic "
                        "terms) to this CSV file, one line per stage");

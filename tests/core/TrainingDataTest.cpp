@@ -2,7 +2,7 @@
 // model within each pipeline against hand-computed Kendall tau values, leaves out pipelines with
 // fewer than two rows and averages per-pipeline tau for "overall". On a real SQLite file, a
 // baseline's measured schedule becomes a training row only when asked, imported from the plugin,
-// and one outside Beamscope's space is skipped with its reason.
+// and one outside Beamscope's space is skipped with its reason; the features CSV marks such rows.
 #include "tune/TrainingData.h"
 
 #include "MeasurementStoreTestUtil.h"
@@ -12,11 +12,13 @@
 #include "pipeline/PipelineSource.h"
 #include "schedule/ScheduleIO.h"
 #include "store/Identity.h"
+#include "tune/FeaturesCsv.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 
 namespace beamscope {
 namespace {
@@ -154,6 +156,13 @@ TEST(TrainingData, ABaselinesMeasuredScheduleIsATrainingRowOnlyWhenAskedAndNever
     const std::vector<LabelledSchedule> ranked = searchedRows(rows);
     ASSERT_EQ(ranked.size(), 1u);
     EXPECT_EQ(ranked[0].recordId, rows[0].recordId);
+    // `--features-csv` says which rows are a baseline's: its last column.
+    writeFeaturesCsv(dir.file("rows.csv"), rows);
+    std::ifstream csv(dir.file("rows.csv"));
+    std::vector<std::string> lastColumn;
+    for (std::string line; std::getline(csv, line);)
+        lastColumn.push_back(line.substr(line.rfind(',') + 1));
+    EXPECT_EQ(lastColumn, (std::vector<std::string>{"baseline", "", "naive", "naive"}));
 }
 
 } // namespace
