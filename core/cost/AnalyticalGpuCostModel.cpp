@@ -86,16 +86,35 @@ double dramBytesRead(const StageFeatures &f, const GpuSpec &gpu) {
     return buffers + (total - buffers) * missing;
 }
 
+/// Blocks of a kernel one SM holds at once: a block is as wide as its widest phase (every
+/// stage's threads in it run in the same block, the others idle at the barriers) and holds the
+/// shared memory of all its stages; the SM's thread, block and shared-memory limits decide.
+double residentBlocksPerSm(const KernelFeatures &rows, const GpuSpec &gpu) {
+    using F = Feature;
+    double widest = 1, shared = 0;
+    for (const StageFeatureRow &row : rows) {
+        const double warps =
+            std::ceil(std::max(1.0, row.features[F::num_threads_per_block]) / double(gpu.warpSize));
+        widest = std::max(widest, warps * gpu.warpSize);
+        shared += row.features[F::shared_bytes_at_task];
+    }
+    double blocks = std::min(double(gpu.maxBlocksPerSm), std::floor(gpu.maxThreadsPerSm / widest));
+    if (shared > 0)
+        blocks = std::min(blocks, std::floor(double(gpu.sharedMemoryPerSmBytes) / shared));
+    return std::max(1.0, blocks);
+}
+
 /// The share of the threads that hide a latency (threadsToFill: memory's; threadsToFillArithmetic:
 /// the FP32 pipeline's) a stage keeps busy. A stage inside a kernel runs as a phase of its own
 /// between barriers, with only its own threads (a block-level histogram's 64 of the block's
-/// 1024), so it is priced at its own parallelism, not the kernel root's.
-double stageFill(const StageFeatures &f, double threadsToFill) {
-    return std::clamp(f[Feature::inner_parallelism] / threadsToFill, 1e-3, 1.0);
+/// 1024), so it is priced at its own parallelism, not the kernel root's; and only the blocks
+/// resident at once run it: `residentThreads` (see kernelCosts).
+double stageFill(double residentThreads, double threadsToFill) {
+    return std::clamp(residentThreads / threadsToFill, 1e-3, 1.0);
 }
 
-StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoefficients &c,
-                     const GpuSpec &gpu) {
+StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads,
+                     const AnalyticalCoefficients &c, const GpuSpec &gpu) {
     using F = Feature;
     StageDemand d;
     d.compute = f[F::points_computed_total] * f[F::ops_per_point] * c.secondsPerOp;
@@ -120,8 +139,8 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, const AnalyticalCoeffi
         f[F::num_blocks] * f[F::num_shared_mem_stores_per_block] * c.sharedSecondsPerWavefront;
     // A stage with fewer threads than hide a latency runs at that fraction of its rate: its
     // arithmetic below a quarter of the device's threads, its memory traffic below all of them.
-    d.compute /= stageFill(f, c.threadsToFillArithmetic);
-    const double slowdown = 1.0 / stageFill(f, c.threadsToFill);
+    d.compute /= stageFill(residentThreads, c.threadsToFillArithmetic);
+    const double slowdown = 1.0 / stageFill(residentThreads, c.threadsToFill);
     for (double *x :
          {&d.dramLoad, &d.dramStore, &d.l2Load, &d.l2Store, &d.sharedLoad, &d.sharedStore})
         *x *= slowdown;
@@ -135,9 +154,16 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     using F = Feature;
     std::vector<StageDemand> demands;
     StageDemand sum;
+    const double residentBlocks = residentBlocksPerSm(rows, m_gpu);
     for (const StageFeatureRow &row : rows) {
         const bool isRoot = row.node == rootNode;
-        demands.push_back(demandOf(row.features, isRoot, m_c, m_gpu));
+        // The stage's threads that run at once: all of them, or its part of every resident
+        // block (a 64-thread phase of a 528-thread block runs 3 x 64 threads per SM of 2048).
+        const double residentThreads =
+            std::min(row.features[F::inner_parallelism],
+                     double(m_gpu.smCount) * residentBlocks *
+                         std::max(1.0, row.features[F::num_threads_per_block]));
+        demands.push_back(demandOf(row.features, isRoot, residentThreads, m_c, m_gpu));
         const StageDemand &d = demands.back();
         sum.compute += d.compute;
         sum.dramLoad += d.dramLoad;

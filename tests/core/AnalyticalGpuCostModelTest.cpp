@@ -1,7 +1,8 @@
 // AnalyticalGpuCostModel::kernelCosts on hand-made feature rows, against hand computations with
 // the h100 preset (132 SMs x 2048 threads, 128 FP32 lanes per SM at 1.98 GHz, 3350 GB/s, 50 MiB
 // of L2): the DRAM bytes of realizations that share the L2, a stage priced at its own
-// parallelism, and arithmetic that needs a quarter of the threads memory does.
+// parallelism, arithmetic that needs a quarter of the threads memory does, and a phase of a
+// fused kernel run only by the blocks an SM holds at once.
 #include "cost/AnalyticalGpuCostModel.h"
 #include "cost/Featurizer.h"
 #include "schedule/GpuSpec.h"
@@ -27,6 +28,7 @@ StageFeatureRow idleRow(int node) {
     row.node = node;
     row.stage = 0;
     row.features[F::inner_parallelism] = kH100Threads;
+    row.features[F::num_threads_per_block] = 64; // 32 resident blocks: all 2048 threads of an SM
     row.features[F::num_realizations] = 1;
     row.features[F::warp_lane_utilization] = 1;
     return row;
@@ -110,4 +112,28 @@ TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
     reading.features[F::inner_parallelism] = kH100Threads / 4;
     EXPECT_NEAR(termMs(model.kernelCosts({reading}, 0), 0, CostTerm::Load),
                 4 * 4e6 / kH100BytesPerSecond * 1e3, 1e-9);
+}
+
+TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {
+    // A fused kernel: a producer phase 528 threads wide (17 warps, so 544 of the SM's 2048
+    // threads: 3 blocks resident) and the root's phase of 64 threads per block. The root has
+    // 558,272 threads in all, more than fill the device, but only 132 x 3 x 64 = 25,344 of them
+    // run at once: its DRAM traffic at that share of the 270,336 threads memory needs.
+    const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
+    StageFeatureRow producer = idleRow(1);
+    producer.features[F::num_threads_per_block] = 528;
+    StageFeatureRow root = readingRow(0, 1, 4e6, 4e6);
+    root.features[F::inner_parallelism] = 558272;
+    root.features[F::num_threads_per_block] = 64;
+    const double fullRateMs = 4e6 / kH100BytesPerSecond * 1e3;
+    EXPECT_NEAR(termMs(model.kernelCosts({root}, 0), 0, CostTerm::Load), fullRateMs, 1e-9);
+    EXPECT_NEAR(termMs(model.kernelCosts({root, producer}, 0), 0, CostTerm::Load),
+                fullRateMs * kH100Threads / (132.0 * 3 * 64), 1e-9);
+    // Shared memory limits the resident blocks too: 100 KB per block leaves 2 of the SM's
+    // 228 KB (233,472 bytes) for the same 64-thread phase, now in 64-thread blocks.
+    StageFeatureRow sharedProducer = idleRow(1);
+    sharedProducer.features[F::num_threads_per_block] = 64;
+    sharedProducer.features[F::shared_bytes_at_task] = 100000;
+    EXPECT_NEAR(termMs(model.kernelCosts({root, sharedProducer}, 0), 0, CostTerm::Load),
+                fullRateMs * kH100Threads / (132.0 * 2 * 64), 1e-9);
 }

@@ -86,7 +86,7 @@ TEST(PretrainedModel, CarriesItsMetadata) {
 TEST(PretrainedModel, PredictsTheValuesRecordedWhenItWasTrained) {
     const auto model = loadPretrained(GpuSpec::load("h100"));
     // Recorded from this file when it was trained (docs/pretrained.md): bit for bit.
-    const double expected[] = {0x1.f29f4fea29d3fp-1, 0x1.f29f45429ec5cp-3};
+    const double expected[] = {0x1.485ee8cc54f8ep+0, 0x1.485eee7d03affp-2};
     // On a retrained file, the message gives the new values to record.
     EXPECT_EQ(model->predictMs(fixedFeatures(), 1.0), expected[0])
         << std::hexfloat << model->predictMs(fixedFeatures(), 1.0);
