@@ -138,7 +138,8 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads
     d.sharedStore =
         f[F::num_blocks] * f[F::num_shared_mem_stores_per_block] * c.sharedSecondsPerWavefront;
     // A stage with fewer threads than hide a latency runs at that fraction of its rate: its
-    // arithmetic below a quarter of the device's threads, its memory traffic below all of them.
+    // arithmetic below 4 threads per FP32 lane (a quarter of an H100's), its memory traffic
+    // below every thread the device holds.
     d.compute /= stageFill(residentThreads, c.threadsToFillArithmetic);
     const double slowdown = 1.0 / stageFill(residentThreads, c.threadsToFill);
     for (double *x :
