@@ -1,7 +1,7 @@
-// LearnedCostModel: training (rank:pairwise over groups, analytic base margin), batched
-// prediction, and the model file (JSON with metadata and XGBoost's JSON model).
-// Contents: XGBoost call checking and handles; row validation; train; prediction; the
-// CostModel side. Save and load are in LearnedModelFile.cpp.
+// LearnedCostModel: training (per schedule: rank:pairwise or centred regression over groups with
+// the analytic base margin; per kernel: the summed-time custom objective), batched prediction.
+// Contents: XGBoost call checking and handles; row validation; train; the per-kernel boosting
+// loop; prediction; the CostModel side. Save and load are in LearnedModelFile.cpp.
 #include "cost/LearnedCostModel.h"
 
 #include "util/Error.h"
@@ -67,6 +67,24 @@ void checkRow(const std::vector<float> &features, double analyticMs, const std::
         throw Error(what + " has no positive analytic prediction");
 }
 
+/// Checks a row's kernels for a per-kernel model: the schema's length, finite non-negative
+/// times, and (to train on) a positive sum.
+void checkKernels(const std::vector<KernelFeatureRow> &kernels, const std::string &what,
+                  bool training) {
+    const size_t expected = kernelFeatureNames().size();
+    double sum = 0;
+    for (const KernelFeatureRow &k : kernels) {
+        if (k.features.size() != expected)
+            throw Error(what + " has a kernel of " + std::to_string(k.features.size()) +
+                        " features; feature schema " + std::to_string(kScheduleFeatureSchema) +
+                        " has " + std::to_string(expected) + " per kernel");
+        if (!(k.analyticMs >= 0) || !std::isfinite(k.analyticMs))
+            throw Error(what + " has a kernel without an analytic time");
+        sum += k.analyticMs;
+    }
+    if (training && !(sum > 0)) throw Error(what + " has no kernel with a positive analytic time");
+}
+
 std::string prettyDouble(double v) {
     std::ostringstream os;
     os << v;
@@ -76,13 +94,27 @@ std::string prettyDouble(double v) {
 } // namespace
 
 const char *trainObjectiveName(TrainObjective o) {
-    return o == TrainObjective::Pairwise ? "pairwise" : "regression";
+    switch (o) {
+    case TrainObjective::Pairwise:
+        return "pairwise";
+    case TrainObjective::CenteredRegression:
+        return "regression";
+    case TrainObjective::SummedKernels:
+        return "kernels";
+    }
+    return "pairwise";
 }
 
 TrainObjective parseTrainObjective(const std::string &name) {
     if (name == "pairwise") return TrainObjective::Pairwise;
     if (name == "regression") return TrainObjective::CenteredRegression;
-    throw UsageError("unknown training objective '" + name + "': use pairwise or regression");
+    if (name == "kernels") return TrainObjective::SummedKernels;
+    throw UsageError("unknown training objective '" + name +
+                     "': use pairwise, regression or kernels");
+}
+
+ModelStructure structureOf(TrainObjective o) {
+    return o == TrainObjective::SummedKernels ? ModelStructure::Kernels : ModelStructure::Schedule;
 }
 
 nlohmann::json TrainOptions::toJson() const {
@@ -105,9 +137,10 @@ std::string rowKey(const std::string &pipelineKey, const std::string &scheduleHa
     return fnv1a64Hex(pipelineKey + "\n" + scheduleHash + "\n" + deviceKey);
 }
 
-LearnedCostModel::LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread)
+LearnedCostModel::LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread,
+                                   ModelStructure structure)
     : m_gpu(gpu), m_analytic(std::move(gpu)), m_meta(std::move(meta)), m_booster(booster),
-      m_nthread(std::max(1, nthread)) {}
+      m_nthread(std::max(1, nthread)), m_structure(structure) {}
 
 LearnedCostModel::~LearnedCostModel() {
     if (m_booster) XGBoosterFree(m_booster);
@@ -122,6 +155,11 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::train(const std::vector<Trai
 std::shared_ptr<LearnedCostModel>
 LearnedCostModel::fineTuned(const std::vector<TrainingRow> &rows, const ModelMetadata &meta,
                             const TrainOptions &options) const {
+    if (structureOf(options.objective) != m_structure)
+        throw Error(std::string("a ") +
+                    (m_structure == ModelStructure::Kernels ? "per-kernel" : "schedule-level") +
+                    " model cannot be fine-tuned with the " +
+                    trainObjectiveName(options.objective) + " objective");
     // A copy of the trees through XGBoost's own serialisation, so this model stays as it is.
     bst_ulong length = 0;
     const char *buffer = nullptr;
@@ -159,9 +197,13 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
         options.lambda < 0)
         throw UsageError("training needs subsample and colsample in (0, 1] and a "
                          "non-negative min_child_weight and lambda");
+    const ModelStructure structure = structureOf(options.objective);
     for (size_t i = 0; i < rows.size(); ++i) {
         const std::string what = "training row " + std::to_string(i);
-        checkRow(rows[i].features, rows[i].analyticMs, what);
+        if (structure == ModelStructure::Kernels)
+            checkKernels(rows[i].kernels, what, /*training=*/true);
+        else
+            checkRow(rows[i].features, rows[i].analyticMs, what);
         if (!(rows[i].measuredMs > 0) || !std::isfinite(rows[i].measuredMs))
             throw Error(what + " has no positive measured time");
     }
@@ -171,10 +213,11 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
         order[i] = i;
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return rows[a].group < rows[b].group; });
-    const size_t cols = rows.front().features.size();
+    const bool perKernel = structure == ModelStructure::Kernels;
+    const size_t cols = perKernel ? kernelFeatureNames().size() : rows.front().features.size();
     std::vector<float> data, labels, margins;
     std::vector<unsigned> groups;
-    data.reserve(rows.size() * cols);
+    size_t units = 0; // matrix rows: schedules, or every schedule's kernels
     // Centred regression takes each group's mean log time (measured and analytic) out.
     std::map<std::string, std::pair<double, double>> groupMeans;
     if (options.objective == TrainObjective::CenteredRegression) {
@@ -191,18 +234,30 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
     }
     for (size_t k = 0; k < order.size(); ++k) {
         const TrainingRow &r = rows[order[k]];
+        if (k == 0 || r.group != rows[order[k - 1]].group) groups.push_back(0);
+        ++groups.back();
+        if (perKernel) {
+            for (const KernelFeatureRow &kernel : r.kernels)
+                data.insert(data.end(), kernel.features.begin(), kernel.features.end());
+            units += r.kernels.size();
+            continue;
+        }
         const auto [measuredMean, analyticMean] = groupMeans[r.group];
         data.insert(data.end(), r.features.begin(), r.features.end());
         labels.push_back(float(-(std::log(r.measuredMs) - measuredMean))); // higher = faster
         margins.push_back(float(-(std::log(r.analyticMs) - analyticMean)));
-        if (k == 0 || r.group != rows[order[k - 1]].group) groups.push_back(0);
-        ++groups.back();
+        ++units;
     }
-    Matrix train(data, rows.size(), cols, options.nthread);
-    train.setFloats("label", labels);
-    train.setFloats("base_margin", margins);
-    check(XGDMatrixSetUIntInfo(train.handle, "group", groups.data(), bst_ulong(groups.size())),
-          "set the groups");
+    Matrix train(data, units, cols, options.nthread);
+    if (perKernel) {
+        // The custom objective needs no label; the margins start from zero (a factor of 1).
+        train.setFloats("label", std::vector<float>(units, 0.0f));
+    } else {
+        train.setFloats("label", labels);
+        train.setFloats("base_margin", margins);
+        check(XGDMatrixSetUIntInfo(train.handle, "group", groups.data(), bst_ulong(groups.size())),
+              "set the groups");
+    }
 
     int done = 0;
     if (!booster) {
@@ -217,13 +272,15 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
     m.trainingGroups = int(groups.size());
     if (m.extra.is_null()) m.extra = nlohmann::json::object();
     m.extra["training"] = options.toJson();
-    std::shared_ptr<LearnedCostModel> model(
-        new LearnedCostModel(GpuSpec::defaultSpec(), std::move(m), booster, options.nthread));
+    std::shared_ptr<LearnedCostModel> model(new LearnedCostModel(
+        GpuSpec::defaultSpec(), std::move(m), booster, options.nthread, structure));
     guard.release();
     configureThreads(booster, options.nthread);
     setParam(booster, "objective", options.objective == TrainObjective::Pairwise
                                        ? "rank:pairwise"
                                        : "reg:squarederror");
+    // A per-kernel margin of 0 is the analytic time itself.
+    if (perKernel && done == 0) setParam(booster, "base_score", "0");
     // Exact split finding on one thread: the same trees from the same rows, run after run.
     setParam(booster, "tree_method", "exact");
     setParam(booster, "max_depth", std::to_string(options.maxDepth));
@@ -235,17 +292,76 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
     if (options.parallelTrees != 1)
         setParam(booster, "num_parallel_tree", std::to_string(options.parallelTrees));
     setParam(booster, "seed", std::to_string(options.seed));
+    if (perKernel) {
+        boostSummedKernels(booster, train.handle, rows, order, options.rounds);
+        return model;
+    }
     for (int i = 0; i < options.rounds; ++i)
         check(XGBoosterUpdateOneIter(booster, done + i, train.handle), "train a round");
     return model;
 }
 
-std::vector<double> LearnedCostModel::predictRows(const std::vector<float> &matrix,
-                                                  const std::vector<float> &margins,
-                                                  size_t rows) const {
+void LearnedCostModel::boostSummedKernels(void *booster, void *matrix,
+                                          const std::vector<TrainingRow> &rows,
+                                          const std::vector<size_t> &order, int rounds) {
+    // Each matrix row (a kernel) belongs to one schedule, each schedule to one group.
+    std::vector<size_t> scheduleOf, groupOf;
+    std::vector<double> analytic, logMeasured;
+    std::vector<int> groupSize;
+    for (size_t k = 0; k < order.size(); ++k) {
+        const TrainingRow &r = rows[order[k]];
+        if (k == 0 || r.group != rows[order[k - 1]].group) groupSize.push_back(0);
+        ++groupSize.back();
+        groupOf.push_back(groupSize.size() - 1);
+        logMeasured.push_back(std::log(r.measuredMs));
+        for (const KernelFeatureRow &kernel : r.kernels) {
+            scheduleOf.push_back(k);
+            analytic.push_back(kernel.analyticMs);
+        }
+    }
+    const size_t units = analytic.size(), schedules = order.size();
+    std::vector<float> grad(units), hess(units);
+    std::vector<double> corrected(units), total(schedules), residualMean(groupSize.size());
+    const char *config =
+        R"({"type": 1, "training": true, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
+    for (int round = 0; round < rounds; ++round) {
+        bst_ulong const *shape = nullptr;
+        bst_ulong dims = 0;
+        const float *margin = nullptr;
+        check(XGBoosterPredictFromDMatrix(booster, matrix, config, &shape, &dims, &margin),
+              "predict while training");
+        // T = sum of analytic x exp(margin) per schedule; loss = sum of e^2 with e the
+        // schedule's log(T / measured) less its group's mean (the level does not transfer).
+        std::fill(total.begin(), total.end(), 0.0);
+        std::fill(residualMean.begin(), residualMean.end(), 0.0);
+        for (size_t u = 0; u < units; ++u) {
+            corrected[u] = analytic[u] * std::exp(double(margin[u]));
+            total[scheduleOf[u]] += corrected[u];
+        }
+        std::vector<double> residual(schedules);
+        for (size_t i = 0; i < schedules; ++i) {
+            residual[i] = std::log(total[i]) - logMeasured[i];
+            residualMean[groupOf[i]] += residual[i] / groupSize[groupOf[i]];
+        }
+        for (size_t u = 0; u < units; ++u) {
+            const size_t i = scheduleOf[u];
+            const double share = corrected[u] / total[i];
+            const double error = residual[i] - residualMean[groupOf[i]];
+            // d loss / d margin = 2 e share; 2 share bounds log-sum-exp's Hessian from above.
+            grad[u] = float(2 * error * share);
+            hess[u] = float(2 * share);
+        }
+        check(XGBoosterBoostOneIter(booster, matrix, grad.data(), hess.data(), bst_ulong(units)),
+              "train a round");
+    }
+}
+
+std::vector<float> LearnedCostModel::rawScores(const std::vector<float> &matrix,
+                                               const std::vector<float> &margins,
+                                               size_t rows) const {
     if (rows == 0) return {};
     Matrix m(matrix, rows, matrix.size() / rows, m_nthread);
-    m.setFloats("base_margin", margins);
+    if (!margins.empty()) m.setFloats("base_margin", margins);
     const char *config =
         R"({"type": 1, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
     bst_ulong const *shape = nullptr;
@@ -253,18 +369,60 @@ std::vector<double> LearnedCostModel::predictRows(const std::vector<float> &matr
     const float *scores = nullptr;
     check(XGBoosterPredictFromDMatrix(m_booster, m.handle, config, &shape, &dims, &scores),
           "predict");
+    return std::vector<float>(scores, scores + rows);
+}
+
+std::vector<double> LearnedCostModel::predictRows(const std::vector<float> &matrix,
+                                                  const std::vector<float> &margins,
+                                                  size_t rows) const {
+    const std::vector<float> scores = rawScores(matrix, margins, rows);
     std::vector<double> ms(rows);
     for (size_t i = 0; i < rows; ++i)
         ms[i] = std::exp(-double(scores[i]));
     return ms;
 }
 
+std::vector<double> LearnedCostModel::predictKernels(
+    const std::vector<const std::vector<KernelFeatureRow> *> &schedules) const {
+    std::vector<float> data;
+    size_t units = 0;
+    for (size_t i = 0; i < schedules.size(); ++i) {
+        checkKernels(*schedules[i], "schedule " + std::to_string(i), /*training=*/false);
+        for (const KernelFeatureRow &kernel : *schedules[i])
+            data.insert(data.end(), kernel.features.begin(), kernel.features.end());
+        units += schedules[i]->size();
+    }
+    const std::vector<float> margin = rawScores(data, {}, units);
+    std::vector<double> ms;
+    size_t u = 0;
+    for (const auto *kernels : schedules) {
+        double total = 0;
+        for (const KernelFeatureRow &kernel : *kernels)
+            total += kernel.analyticMs * std::exp(double(margin[u++]));
+        ms.push_back(total);
+    }
+    return ms;
+}
+
 double LearnedCostModel::predictMs(const std::vector<float> &features, double analyticMs) const {
+    if (m_structure == ModelStructure::Kernels)
+        throw Error("model " + m_name + " corrects each kernel: it needs the kernels' features");
     checkRow(features, analyticMs, "the schedule");
     return predictRows(features, {float(-std::log(analyticMs))}, 1).front();
 }
 
+double LearnedCostModel::predictMs(const TrainingRow &row) const {
+    if (m_structure == ModelStructure::Kernels) return predictKernels({&row.kernels}).front();
+    return predictMs(row.features, row.analyticMs);
+}
+
 std::vector<double> LearnedCostModel::predictMs(const std::vector<TrainingRow> &rows) const {
+    if (m_structure == ModelStructure::Kernels) {
+        std::vector<const std::vector<KernelFeatureRow> *> schedules;
+        for (const TrainingRow &r : rows)
+            schedules.push_back(&r.kernels);
+        return predictKernels(schedules);
+    }
     std::vector<float> data, margins;
     for (size_t i = 0; i < rows.size(); ++i) {
         checkRow(rows[i].features, rows[i].analyticMs, "row " + std::to_string(i));
@@ -286,14 +444,24 @@ void LearnedCostModel::evaluateAll() {
     m_analytic.evaluateAll();
     std::vector<Pending> queue = std::move(m_queue);
     m_queue.clear();
-    std::vector<float> data, margins;
-    for (const Pending &p : queue) {
-        const std::vector<float> v =
-            scheduleFeatureVector(p.features, *p.analytic, m_gpu);
-        data.insert(data.end(), v.begin(), v.end());
-        margins.push_back(float(-std::log(std::max(1e-9, p.analytic->total))));
+    std::vector<double> predicted;
+    if (m_structure == ModelStructure::Kernels) {
+        std::vector<std::vector<KernelFeatureRow>> kernels;
+        for (const Pending &p : queue)
+            kernels.push_back(kernelFeatureRows(p.features, *p.analytic, m_gpu));
+        std::vector<const std::vector<KernelFeatureRow> *> schedules;
+        for (const auto &k : kernels)
+            schedules.push_back(&k);
+        predicted = predictKernels(schedules);
+    } else {
+        std::vector<float> data, margins;
+        for (const Pending &p : queue) {
+            const std::vector<float> v = scheduleFeatureVector(p.features, *p.analytic, m_gpu);
+            data.insert(data.end(), v.begin(), v.end());
+            margins.push_back(float(-std::log(std::max(1e-9, p.analytic->total))));
+        }
+        predicted = predictRows(data, margins, queue.size());
     }
-    const std::vector<double> predicted = predictRows(data, margins, queue.size());
     for (size_t i = 0; i < queue.size(); ++i) {
         StateCost &out = *queue[i].out;
         out = std::move(*queue[i].analytic);

@@ -1,8 +1,10 @@
 // LearnedCostModel: gradient-boosted trees (XGBoost's C API) that learn a correction over the
-// analytic model from measurements. Trained with a pairwise rank loss within each pipeline on
-// scheduleFeatureVector() rows, with the analytic prediction as base margin (score = -log ms),
-// so that a few dozen measurements already move the ranking. Saved as one JSON document with
-// its metadata and feature-schema version; a file of another schema is refused.
+// analytic model from measurements, so that a few dozen measurements already move the ranking.
+// Two structures: a correction of the whole schedule (scheduleFeatureVector() rows, the analytic
+// prediction as base margin, score = -log ms; pairwise or centred-regression objective), or the
+// paper's: a correction of each kernel (kernelFeatureRows()), the kernels' corrected times
+// summed, fitted with a custom objective on the summed time. Saved as one JSON document with its
+// metadata, structure and feature-schema version; a file of another schema is refused.
 #pragma once
 
 #include "cost/AnalyticalGpuCostModel.h"
@@ -23,6 +25,9 @@ struct TrainingRow {
     std::vector<float> features; ///< scheduleFeatureVector()
     double analyticMs = 0;       ///< the analytic model's total for the schedule
     double measuredMs = 0;       ///< the measured run time
+    /// kernelFeatureRows(): what a per-kernel model trains on and predicts from (a
+    /// schedule-level model ignores them)
+    std::vector<KernelFeatureRow> kernels;
 };
 
 /// What the trees are fitted to.
@@ -34,9 +39,21 @@ enum class TrainObjective {
     /// how the prior mis-orders schedules of one pipeline, not how far off its absolute level is
     /// (which does not transfer to an unseen pipeline).
     CenteredRegression,
+    /// The paper's structure: a correction factor per kernel (exp of the trees' margin) times
+    /// the kernel's analytic time, summed over the schedule's kernels; fitted to the same
+    /// within-group centred log time as CenteredRegression, through a custom objective (the
+    /// gradient of the squared residual through the sum, its Hessian bounded from above).
+    SummedKernels,
 };
 
-/// "pairwise" or "regression"; parseTrainObjective throws UsageError for anything else.
+/// How a model turns features into a time: from the schedule's vector, or per kernel, summed.
+enum class ModelStructure { Schedule, Kernels };
+
+/// The structure an objective trains: Kernels for SummedKernels, else Schedule.
+ModelStructure structureOf(TrainObjective o);
+
+/// "pairwise", "regression" or "kernels"; parseTrainObjective throws UsageError for anything
+/// else.
 const char *trainObjectiveName(TrainObjective o);
 TrainObjective parseTrainObjective(const std::string &name);
 
@@ -108,11 +125,15 @@ public:
     /// Writes the model file atomically (a temporary file renamed over `path`). Throws Error.
     void save(const std::string &path) const;
 
-    /// Predicted run time of one schedule, ms.
+    /// Predicted run time of one schedule from its schedule-level features, ms. Throws Error
+    /// for a per-kernel model (it needs the kernels' rows: predictMs(row)).
     double predictMs(const std::vector<float> &features, double analyticMs) const;
-    /// Predicted run times of many schedules (group is ignored), ms.
+    /// Predicted run time of one schedule (group and measured time are ignored), ms.
+    double predictMs(const TrainingRow &row) const;
+    /// Predicted run times of many schedules, ms.
     std::vector<double> predictMs(const std::vector<TrainingRow> &rows) const;
     const ModelMetadata &metadata() const { return m_meta; }
+    ModelStructure structure() const { return m_structure; }
     /// Adds `key` to the metadata's extra (e.g. "device_class") before save().
     void annotate(const std::string &key, nlohmann::json value) {
         m_meta.extra[key] = std::move(value);
@@ -131,14 +152,25 @@ public:
     void evaluateAll() override;
 
 private:
-    LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread);
+    LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread,
+                     ModelStructure structure);
     /// Boosts options.rounds trees on `rows` into `booster` (new or loaded) and wraps it.
     static std::shared_ptr<LearnedCostModel> boost(void *booster,
                                                    const std::vector<TrainingRow> &rows,
                                                    const ModelMetadata &meta,
                                                    const TrainOptions &options);
+    /// The boosting loop of SummedKernels: each round's gradients from the current margins.
+    static void boostSummedKernels(void *booster, void *matrix,
+                                   const std::vector<TrainingRow> &rows,
+                                   const std::vector<size_t> &order, int rounds);
+    /// The trees' raw outputs (margins, with `margins` as base margin when not empty).
+    std::vector<float> rawScores(const std::vector<float> &matrix,
+                                 const std::vector<float> &margins, size_t rows) const;
     std::vector<double> predictRows(const std::vector<float> &matrix,
                                     const std::vector<float> &margins, size_t rows) const;
+    /// Per-kernel prediction: each kernel's analytic time times exp(its margin), summed.
+    std::vector<double>
+    predictKernels(const std::vector<const std::vector<KernelFeatureRow> *> &schedules) const;
 
     struct Pending {
         std::vector<std::shared_ptr<const KernelFeatures>> features;
@@ -150,6 +182,7 @@ private:
     ModelMetadata m_meta;
     void *m_booster; ///< XGBoost's BoosterHandle
     int m_nthread;
+    ModelStructure m_structure;
     std::string m_name = "learned";
     std::vector<Pending> m_queue;
 };

@@ -1,5 +1,7 @@
 // LearnedCostModel's file: one JSON document {"format", "version", "feature_schema",
-// "metadata", "booster"} where "booster" is XGBoost's own JSON model. Written atomically;
+// "structure", "metadata", "booster"} where "booster" is XGBoost's own JSON model and
+// "structure" is "schedule" or "kernels" (absent in files written before per-kernel models:
+// "schedule"). Written atomically;
 // read with one-line errors for unreadable, corrupt or incompatible files.
 #include "cost/LearnedCostModel.h"
 
@@ -53,11 +55,13 @@ void LearnedCostModel::save(const std::string &path) const {
     const char *buffer = nullptr;
     if (XGBoosterSaveModelToBuffer(m_booster, R"({"format": "json"})", &length, &buffer) != 0)
         throw Error("cannot save the cost model: " + xgboostMessage());
-    nlohmann::json doc = {{"format", kFormat},
-                          {"version", kVersion},
-                          {"feature_schema", m_meta.featureSchema},
-                          {"metadata", metadataToJson(m_meta)},
-                          {"booster", nlohmann::json::parse(std::string(buffer, length))}};
+    nlohmann::json doc = {
+        {"format", kFormat},
+        {"version", kVersion},
+        {"feature_schema", m_meta.featureSchema},
+        {"structure", m_structure == ModelStructure::Kernels ? "kernels" : "schedule"},
+        {"metadata", metadataToJson(m_meta)},
+        {"booster", nlohmann::json::parse(std::string(buffer, length))}};
     const std::string text = doc.dump() + "\n";
     AtomicFile file(path, "cost model file", ".tmp." + std::to_string(::getpid()));
     file.stream() << text;
@@ -91,13 +95,22 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::load(const std::string &path
             throw Error("cost model file '" + path + "' uses feature schema " +
                         std::to_string(schema) + "; this Beamscope computes feature schema " +
                         std::to_string(kScheduleFeatureSchema) + " (retrain the model)");
+        const std::string structureName = doc.value("structure", "schedule");
+        if (structureName != "schedule" && structureName != "kernels")
+            throw Error("cost model file '" + path + "' has an unknown structure '" +
+                        structureName + "' (a newer Beamscope's model?)");
+        const ModelStructure structure =
+            structureName == "kernels" ? ModelStructure::Kernels : ModelStructure::Schedule;
+        const size_t expected = structure == ModelStructure::Kernels
+                                    ? kernelFeatureNames().size()
+                                    : scheduleFeatureNames().size();
         const std::string booster = doc.at("booster").dump();
         BoosterHandle handle = nullptr;
         if (XGBoosterCreate(nullptr, 0, &handle) != 0)
             throw Error("cannot load cost model file '" + path + "': " + xgboostMessage());
         model.reset(new LearnedCostModel(
             gpu, metadataFromJson(doc.value("metadata", nlohmann::json::object()), schema), handle,
-            1));
+            1, structure));
         if (XGBoosterLoadModelFromBuffer(handle, booster.data(), bst_ulong(booster.size())) != 0)
             throw Error("cost model file '" + path +
                         "' has a corrupt booster: " + xgboostMessage());
@@ -105,11 +118,10 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::load(const std::string &path
             XGBoosterSetParam(handle, "verbosity", "0") != 0)
             throw Error("cannot configure cost model '" + path + "': " + xgboostMessage());
         bst_ulong features = 0;
-        if (XGBoosterGetNumFeature(handle, &features) != 0 ||
-            features != scheduleFeatureNames().size())
+        if (XGBoosterGetNumFeature(handle, &features) != 0 || features != expected)
             throw Error("cost model file '" + path + "' expects " + std::to_string(features) +
                         " features; schema " + std::to_string(kScheduleFeatureSchema) + " has " +
-                        std::to_string(scheduleFeatureNames().size()));
+                        std::to_string(expected) + " per " + structureName);
     } catch (const nlohmann::json::exception &) {
         throw Error("cost model file '" + path +
                     "' is corrupt (missing or mistyped version, schema or booster)");

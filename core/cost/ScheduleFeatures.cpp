@@ -3,6 +3,8 @@
 // means; the vector.
 #include "cost/ScheduleFeatures.h"
 
+#include "util/Error.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -196,6 +198,44 @@ scheduleFeatureVector(const std::vector<std::shared_ptr<const KernelFeatures>> &
     for (double s : sums)
         v.push_back(float(std::log1p(std::max(0.0, finite(s)))));
     return v;
+}
+
+std::vector<std::string> kernelFeatureNames() {
+    std::vector<std::string> names = scheduleFeatureNames();
+    names.push_back("share_of_schedule");
+    return names;
+}
+
+std::vector<KernelFeatureRow>
+kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
+                  const StateCost &analytic, const GpuSpec &gpu) {
+    std::vector<KernelFeatureRow> rows;
+    size_t stage = 0;
+    for (const auto &kernel : kernels) {
+        const size_t count = kernel ? kernel->size() : 0;
+        if (stage + count > analytic.stages.size())
+            throw Error("the analytic costs do not line up with the schedule's kernels");
+        // The kernel as a schedule of one kernel: its stages' costs and their sums.
+        StateCost own;
+        own.stages.assign(analytic.stages.begin() + long(stage),
+                          analytic.stages.begin() + long(stage + count));
+        for (const StageCost &c : own.stages) {
+            for (size_t t = 0; t < kCostTerms; ++t)
+                own.terms[t] += c.terms[t];
+        }
+        for (double t : own.terms)
+            own.total += t;
+        KernelFeatureRow row;
+        row.features = kernel ? scheduleFeatureVector({kernel}, own, gpu)
+                              : std::vector<float>(scheduleFeatureNames().size(), 0.0f);
+        row.features.push_back(float(ratio(own.total, analytic.total)));
+        row.analyticMs = own.total;
+        rows.push_back(std::move(row));
+        stage += count;
+    }
+    if (stage != analytic.stages.size())
+        throw Error("the analytic costs do not line up with the schedule's kernels");
+    return rows;
 }
 
 } // namespace beamscope

@@ -39,4 +39,22 @@ std::vector<float>
 scheduleFeatureVector(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
                       const StateCost &analytic, const GpuSpec &gpu);
 
+/// One kernel of a schedule as the per-kernel learned model sees it (the paper's structure: a
+/// correction per kernel, the kernels' corrected times summed).
+struct KernelFeatureRow {
+    std::vector<float> features; ///< kernelFeatureNames() order
+    double analyticMs = 0;       ///< the analytic model's time of the kernel (its stages' sum)
+};
+
+/// scheduleFeatureNames() followed by "share_of_schedule".
+std::vector<std::string> kernelFeatureNames();
+
+/// One row per kernel, in launch order: the kernel read as a schedule of one kernel
+/// (scheduleFeatureVector() of its rows and its stages' analytic costs) and its share of the
+/// schedule's analytic total. Throws Error when `analytic`'s stages do not line up with the
+/// kernels' rows. Deterministic.
+std::vector<KernelFeatureRow>
+kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
+                  const StateCost &analytic, const GpuSpec &gpu);
+
 } // namespace beamscope

@@ -26,7 +26,7 @@ LeaveOneAppOutResult leaveOneAppOut(const std::vector<LabelledSchedule> &rows,
     auto models = std::make_shared<std::map<std::string, std::shared_ptr<const LearnedCostModel>>>(
         result.models);
     others.push_back({"loao", [models](const LabelledSchedule &s) {
-                          return models->at(s.app)->predictMs(s.row.features, s.row.analyticMs);
+                          return models->at(s.app)->predictMs(s.row);
                       }});
     // Baseline rows (imported plugin schedules) train the other apps' models only.
     const std::vector<LabelledSchedule> evaluated = searchedRows(rows);

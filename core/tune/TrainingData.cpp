@@ -151,6 +151,7 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
                     m_store.setFeatures(r.id, kScheduleFeatureSchema, s.row.features);
             }
             s.row.analyticMs = prior.total;
+            s.row.kernels = kernelFeatureRows(kernels, prior, gpu);
         } catch (const std::exception &e) {
             reject(std::string("schedule not rebuilt: ") + e.what());
             continue;
@@ -194,7 +195,7 @@ std::vector<RankedModel> standardModels(std::shared_ptr<const LearnedCostModel> 
         {"polymage", [](const LabelledSchedule &s) { return s.polymageScore; }}};
     if (learned) {
         models.push_back({"learned", [learned](const LabelledSchedule &s) {
-                              return learned->predictMs(s.row.features, s.row.analyticMs);
+                              return learned->predictMs(s.row);
                           }});
     }
     return models;

@@ -1,6 +1,7 @@
 // LearnedCostModel with the real XGBoost: learns a synthetic ranking its analytic prior misses,
 // saves and loads to identical predictions and byte-identical files, refuses other schemas and
 // corrupt files with one line, and serves a search as a CostModel.
+#include "LearnedModelTestUtil.h"
 #include "ScheduleTestUtil.h"
 
 #include "cost/CostModelFactory.h"
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 using namespace beamscope;
+using namespace beamscope::testing;
 
 namespace {
 
@@ -46,42 +48,12 @@ std::vector<TrainingRow> syntheticRows(int count, uint32_t seed) {
     return rows;
 }
 
-/// Mean over groups of Kendall's tau of `predicted` against the rows' measured times.
-double meanTau(const std::vector<TrainingRow> &rows, const std::vector<double> &predicted) {
-    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> byGroup;
-    for (size_t i = 0; i < rows.size(); ++i) {
-        byGroup[rows[i].group].first.push_back(predicted[i]);
-        byGroup[rows[i].group].second.push_back(rows[i].measuredMs);
-    }
-    double sum = 0;
-    for (const auto &[group, pm] : byGroup)
-        sum += kendallTau(pm.first, pm.second);
-    return sum / double(byGroup.size());
-}
-
-std::string readFile(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void writeFile(const std::string &path, const std::string &text) {
-    std::ofstream(path, std::ios::binary) << text;
-}
-
 std::string tempPath(const std::string &name) {
-    return (std::filesystem::temp_directory_path() /
-            ("beamscope-learned-" + std::to_string(::getpid()) + "-" + name))
-        .string();
+    return beamscope::testing::tempPath("beamscope-learned", name);
 }
 
 ModelMetadata testMetadata() {
-    ModelMetadata meta;
-    meta.device = "synthetic";
-    meta.gpu = "V100-SXM2-32GB";
-    meta.createdWith = "LearnedCostModelTest";
-    return meta;
+    return beamscope::testing::testMetadata("LearnedCostModelTest");
 }
 
 /// Training options with these rounds, depth and seed (eta 0.1, one thread).
@@ -91,16 +63,6 @@ TrainOptions trainOptions(int rounds, int depth, std::uint64_t seed) {
     options.maxDepth = depth;
     options.seed = seed;
     return options;
-}
-
-/// The message of the Error `f` throws ("" if none).
-template <typename Fn> std::string errorOf(Fn &&f) {
-    try {
-        f();
-    } catch (const Error &e) {
-        return e.what();
-    }
-    return "";
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // directory, as an installed binary finds it): the default on NVIDIA presets and not on
 // pocl-cpu, the same predictions as recorded when it was trained, refused on another feature
 // schema, and a corrupt file falls back to the analytic model with one line on stderr.
+#include "LearnedModelTestUtil.h"
 #include "ScheduleTestUtil.h"
 
 #include "cost/CostModelFactory.h"
@@ -29,17 +30,8 @@ using namespace beamscope::testing;
 
 namespace {
 
-std::string readFile(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 std::string tempPath(const std::string &name) {
-    return (std::filesystem::temp_directory_path() /
-            ("beamscope-pretrained-" + std::to_string(::getpid()) + "-" + name))
-        .string();
+    return beamscope::testing::tempPath("beamscope-pretrained", name);
 }
 
 /// Points the pretrained model at another file for the life of the object.
@@ -50,13 +42,23 @@ struct PretrainedFileOverride {
     ~PretrainedFileOverride() { ::unsetenv("BEAMSCOPE_PRETRAINED_MODEL"); }
 };
 
-/// A fixed feature vector: entry i is sin(i) + 0.5 i / width (no meaning, only reproducible).
-std::vector<float> fixedFeatures() {
-    const size_t width = scheduleFeatureNames().size();
-    std::vector<float> v(width);
+/// A fixed kernel row: feature i is sin(i + shift) + 0.5 i / width (no meaning, only
+/// reproducible), the kernel's analytic time `ms`.
+KernelFeatureRow fixedKernel(double shift, double ms) {
+    const size_t width = kernelFeatureNames().size();
+    KernelFeatureRow k;
+    k.features.resize(width);
     for (size_t i = 0; i < width; ++i)
-        v[i] = float(std::sin(double(i)) + 0.5 * double(i) / double(width));
-    return v;
+        k.features[i] = float(std::sin(double(i) + shift) + 0.5 * double(i) / double(width));
+    k.analyticMs = ms;
+    return k;
+}
+
+/// A schedule of the given fixed kernels.
+TrainingRow fixedSchedule(std::vector<KernelFeatureRow> kernels) {
+    TrainingRow row;
+    row.kernels = std::move(kernels);
+    return row;
 }
 
 } // namespace
@@ -85,13 +87,15 @@ TEST(PretrainedModel, CarriesItsMetadata) {
 
 TEST(PretrainedModel, PredictsTheValuesRecordedWhenItWasTrained) {
     const auto model = loadPretrained(GpuSpec::load("h100"));
+    // The shipped model corrects each kernel (the paper's structure).
+    EXPECT_EQ(model->structure(), ModelStructure::Kernels);
     // Recorded from this file when it was trained (docs/pretrained.md): bit for bit.
-    const double expected[] = {0x1.485ee8cc54f8ep+0, 0x1.485eee7d03affp-2};
+    const double expected[] = {0x1.ed5f34966ed56p-1, 0x1.11c9c2fee2f87p+0};
+    const TrainingRow one = fixedSchedule({fixedKernel(0, 1.0)});
+    const TrainingRow two = fixedSchedule({fixedKernel(0, 1.0), fixedKernel(1, 0.25)});
     // On a retrained file, the message gives the new values to record.
-    EXPECT_EQ(model->predictMs(fixedFeatures(), 1.0), expected[0])
-        << std::hexfloat << model->predictMs(fixedFeatures(), 1.0);
-    EXPECT_EQ(model->predictMs(fixedFeatures(), 0.25), expected[1])
-        << std::hexfloat << model->predictMs(fixedFeatures(), 0.25);
+    EXPECT_EQ(model->predictMs(one), expected[0]) << std::hexfloat << model->predictMs(one);
+    EXPECT_EQ(model->predictMs(two), expected[1]) << std::hexfloat << model->predictMs(two);
 
     // A real schedule featurized and costed twice, by two loads: the same bits.
     const GpuSpec gpu = GpuSpec::load("h100");

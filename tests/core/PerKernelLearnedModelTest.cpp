@@ -1,0 +1,229 @@
+// The per-kernel learned model (objective "kernels", the paper's structure) with the real
+// XGBoost: each kernel's analytic time corrected by a learned factor and the kernels summed. It
+// learns a per-kernel slowdown its analytic prior misses, predicts a sum (two copies of a kernel
+// cost twice one), round-trips through its file with its structure, refuses a schedule-level
+// prediction and a mismatched fine-tuning with one line, and serves a search; the kernel rows it
+// reads are the schedule's kernels read as one-kernel schedules.
+#include "LearnedModelTestUtil.h"
+#include "ScheduleTestUtil.h"
+
+#include "cost/AnalyticalGpuCostModel.h"
+#include "cost/Featurizer.h"
+#include "cost/LearnedCostModel.h"
+#include "cost/RankMetrics.h"
+#include "cost/ScheduleFeatures.h"
+#include "search/SearchEngine.h"
+#include "util/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+using namespace beamscope;
+using namespace beamscope::testing;
+
+namespace {
+
+/// Schedules of 1 to 4 kernels. A kernel's true time is its analytic time times exp(1.5 x0),
+/// x0 its feature 0 in [0, 1) (up to 4.5x slower than the prior says); the measured time is the
+/// kernels' sum with 1% noise; the prior is the plain sum of the analytic times. Two groups at
+/// different scales.
+std::vector<TrainingRow> kernelRows(int count, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    std::uniform_int_distribution<int> kernelCount(1, 4);
+    std::normal_distribution<double> noise(0.0, 0.01);
+    const size_t width = kernelFeatureNames().size();
+    std::vector<TrainingRow> rows;
+    for (int i = 0; i < count; ++i) {
+        TrainingRow r;
+        r.group = i % 2 ? "pipeline_b" : "pipeline_a";
+        const double scale = i % 2 ? 10.0 : 1.0;
+        double truth = 0;
+        for (int k = kernelCount(rng); k > 0; --k) {
+            KernelFeatureRow kernel;
+            kernel.features.resize(width);
+            for (float &f : kernel.features)
+                f = unit(rng);
+            kernel.analyticMs = scale * (0.2 + unit(rng));
+            truth += kernel.analyticMs * std::exp(1.5 * kernel.features[0]);
+            r.analyticMs += kernel.analyticMs;
+            r.kernels.push_back(std::move(kernel));
+        }
+        r.features.assign(scheduleFeatureNames().size(), 0.0f);
+        r.measuredMs = truth * std::exp(noise(rng));
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+std::string tempPath(const std::string &name) {
+    return beamscope::testing::tempPath("beamscope-per-kernel", name);
+}
+
+ModelMetadata testMetadata() {
+    return beamscope::testing::testMetadata("PerKernelLearnedModelTest");
+}
+
+TrainOptions kernelOptions(int rounds) {
+    TrainOptions options;
+    options.objective = TrainObjective::SummedKernels;
+    options.rounds = rounds;
+    options.maxDepth = 3;
+    options.eta = 0.2;
+    return options;
+}
+
+} // namespace
+
+TEST(PerKernelLearnedModel, LearnsAKernelSlowdownItsPriorMisses) {
+    const std::vector<TrainingRow> rows = kernelRows(600, 3);
+    const std::vector<TrainingRow> train(rows.begin(), rows.begin() + 400),
+        test(rows.begin() + 400, rows.end());
+    auto model = LearnedCostModel::train(train, testMetadata(), kernelOptions(60));
+    EXPECT_EQ(model->structure(), ModelStructure::Kernels);
+    std::vector<double> prior;
+    for (const TrainingRow &r : test)
+        prior.push_back(r.analyticMs);
+    const double priorTau = meanTau(test, prior);
+    const double learnedTau = meanTau(test, model->predictMs(test));
+    EXPECT_GT(learnedTau, 0.8);
+    EXPECT_GT(learnedTau, priorTau + 0.1) << "prior " << priorTau;
+    // One row's prediction is the batch's.
+    EXPECT_DOUBLE_EQ(model->predictMs(test[5]), model->predictMs(test)[5]);
+}
+
+TEST(PerKernelLearnedModel, PredictsTheSumOfItsKernels) {
+    auto model = LearnedCostModel::train(kernelRows(200, 5), testMetadata(), kernelOptions(20));
+    TrainingRow one = kernelRows(1, 9).front();
+    one.kernels.resize(1);
+    TrainingRow twice = one;
+    twice.kernels.push_back(one.kernels.front());
+    // Only the sum's structure: the share feature is not changed, so each copy is corrected alike.
+    EXPECT_DOUBLE_EQ(model->predictMs(twice), 2 * model->predictMs(one));
+    // A kernel's corrected time is proportional to its analytic time at the same features.
+    TrainingRow slower = one;
+    slower.kernels.front().analyticMs *= 3;
+    EXPECT_DOUBLE_EQ(model->predictMs(slower), 3 * model->predictMs(one));
+    // Schedule-level features alone cannot be predicted from.
+    const std::string message = errorOf([&] { model->predictMs(one.features, one.analyticMs); });
+    EXPECT_NE(message.find("corrects each kernel"), std::string::npos) << message;
+}
+
+TEST(PerKernelLearnedModel, RoundTripsThroughItsFileWithItsStructure) {
+    const std::vector<TrainingRow> rows = kernelRows(200, 11);
+    const std::string a = tempPath("a.model"), b = tempPath("b.model");
+    auto model = LearnedCostModel::train(rows, testMetadata(), kernelOptions(20));
+    model->save(a);
+    LearnedCostModel::train(rows, testMetadata(), kernelOptions(20))->save(b);
+    EXPECT_EQ(readFile(a), readFile(b)); // deterministic, byte for byte
+    nlohmann::json doc = nlohmann::json::parse(readFile(a));
+    EXPECT_EQ(doc.at("structure"), "kernels");
+    EXPECT_EQ(doc.at("metadata").at("extra").at("training").at("objective"), "kernels");
+
+    const GpuSpec gpu = GpuSpec::load("v100");
+    auto loaded = LearnedCostModel::load(a, gpu);
+    EXPECT_EQ(loaded->structure(), ModelStructure::Kernels);
+    EXPECT_EQ(loaded->predictMs(rows), model->predictMs(rows));
+    loaded->save(b);
+    EXPECT_EQ(readFile(a), readFile(b));
+
+    // Without its structure the file reads as a schedule-level model of the wrong width.
+    doc.erase("structure");
+    std::ofstream(a, std::ios::binary) << doc.dump();
+    std::string message = errorOf([&] { LearnedCostModel::load(a, gpu); });
+    EXPECT_NE(message.find("features"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    doc["structure"] = "per-thread";
+    std::ofstream(a, std::ios::binary) << doc.dump();
+    message = errorOf([&] { LearnedCostModel::load(a, gpu); });
+    EXPECT_NE(message.find("unknown structure 'per-thread'"), std::string::npos) << message;
+    std::filesystem::remove(a);
+    std::filesystem::remove(b);
+}
+
+TEST(PerKernelLearnedModel, FineTunesOnlyWithItsOwnObjective) {
+    const std::vector<TrainingRow> rows = kernelRows(400, 13);
+    const std::vector<TrainingRow> first(rows.begin(), rows.begin() + 100),
+        device(rows.begin() + 100, rows.end());
+    auto base = LearnedCostModel::train(first, testMetadata(), kernelOptions(5));
+    const std::vector<double> before = base->predictMs(device);
+    auto tuned = base->fineTuned(device, testMetadata(), kernelOptions(30));
+    EXPECT_EQ(base->predictMs(device), before);
+    EXPECT_EQ(tuned->structure(), ModelStructure::Kernels);
+    EXPECT_GT(meanTau(device, tuned->predictMs(device)), meanTau(device, before));
+
+    TrainOptions regression = kernelOptions(5);
+    regression.objective = TrainObjective::CenteredRegression;
+    const std::string message =
+        errorOf([&] { base->fineTuned(device, testMetadata(), regression); });
+    EXPECT_NE(message.find("cannot be fine-tuned with the regression objective"), std::string::npos)
+        << message;
+    // A row without a kernel of positive time cannot be trained on.
+    std::vector<TrainingRow> bad = first;
+    for (KernelFeatureRow &k : bad[7].kernels)
+        k.analyticMs = 0;
+    EXPECT_NE(errorOf([&] {
+                  LearnedCostModel::train(bad, testMetadata(), kernelOptions(2));
+              }).find("training row 7"),
+              std::string::npos);
+}
+
+TEST(PerKernelLearnedModel, KernelRowsAreTheKernelsReadAsSchedules) {
+    auto dag = stencilChainDag(4);
+    const StatePtr state = placeRest(ScheduleState::initial(dag));
+    const GpuSpec gpu = GpuSpec::load("v100");
+    Featurizer featurizer(gpu, false);
+    const auto kernels = featurizer.featurize(*state);
+    AnalyticalGpuCostModel analytic(gpu);
+    StateCost cost;
+    analytic.enqueue(*state, kernels, &cost);
+    analytic.evaluateAll();
+    const std::vector<KernelFeatureRow> rows = kernelFeatureRows(kernels, cost, gpu);
+    ASSERT_EQ(rows.size(), kernels.size());
+    ASSERT_GT(rows.size(), 1u);
+    const std::vector<std::string> names = kernelFeatureNames();
+    EXPECT_EQ(names.back(), "share_of_schedule");
+    double sum = 0;
+    size_t stage = 0;
+    for (size_t k = 0; k < rows.size(); ++k) {
+        ASSERT_EQ(rows[k].features.size(), names.size());
+        // The kernel's time is its own stages' analytic totals, by hand.
+        double own = 0;
+        for (size_t s = 0; s < kernels[k]->size(); ++s)
+            own += cost.stages[stage++].total();
+        EXPECT_NEAR(rows[k].analyticMs, own, 1e-12 * own);
+        EXPECT_FLOAT_EQ(rows[k].features.back(), float(own / cost.total));
+        EXPECT_FLOAT_EQ(rows[k].features[kCostTerms], float(std::log(own))); // analytic_total
+        EXPECT_FLOAT_EQ(rows[k].features[2 * kCostTerms + 1], float(std::log1p(1.0))); // kernels
+        sum += rows[k].analyticMs;
+    }
+    EXPECT_NEAR(sum, cost.total, 1e-12 * cost.total);
+    // Costs of another schedule do not line up: refused.
+    StateCost shorter = cost;
+    shorter.stages.pop_back();
+    EXPECT_NE(errorOf([&] { kernelFeatureRows(kernels, shorter, gpu); }), "");
+}
+
+TEST(PerKernelLearnedModel, ServesASearch) {
+    const std::string path = tempPath("search.model");
+    LearnedCostModel::train(kernelRows(100, 17), testMetadata(), kernelOptions(10))->save(path);
+    SearchOptions options;
+    options.gpu = GpuSpec::load("v100");
+    options.beamSize = 4;
+    options.passes = 1;
+    options.costModel = path;
+    SearchEngine engine(stencilChainDag(2), options);
+    engine.run();
+    ASSERT_NE(engine.best(), nullptr);
+    const StateCost &cost = engine.best()->cost;
+    EXPECT_TRUE(std::isfinite(cost.total) && cost.total > 0);
+    double terms = 0;
+    for (double t : cost.terms)
+        terms += t;
+    EXPECT_NEAR(terms, cost.total, 1e-9 * cost.total);
+    std::filesystem::remove(path);
+}
