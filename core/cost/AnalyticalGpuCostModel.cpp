@@ -93,15 +93,10 @@ double residentBlocksPerSm(const KernelFeatures &rows, const GpuSpec &gpu) {
     using F = Feature;
     double widest = 1, shared = 0;
     for (const StageFeatureRow &row : rows) {
-        const double warps =
-            std::ceil(std::max(1.0, row.features[F::num_threads_per_block]) / double(gpu.warpSize));
-        widest = std::max(widest, warps * gpu.warpSize);
+        widest = std::max(widest, row.features[F::num_threads_per_block]);
         shared += row.features[F::shared_bytes_at_task];
     }
-    double blocks = std::min(double(gpu.maxBlocksPerSm), std::floor(gpu.maxThreadsPerSm / widest));
-    if (shared > 0)
-        blocks = std::min(blocks, std::floor(double(gpu.sharedMemoryPerSmBytes) / shared));
-    return std::max(1.0, blocks);
+    return std::max(1, gpu.residentBlocksPerSm(int(std::ceil(widest)), std::llround(shared)));
 }
 
 /// The share of the threads that hide a latency (threadsToFill: memory's; threadsToFillArithmetic:

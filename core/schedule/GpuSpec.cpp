@@ -198,7 +198,13 @@ int GpuSpec::activeBlocksPerSm(int threadsPerBlock, std::int64_t sharedBytesPerB
     const int warps = warpsPerBlock(threadsPerBlock);
     const std::int64_t registersPerBlock = std::int64_t(registersPerThread) * warps * warpSize;
     if (registersPerBlock > registersPerBlockMax) return 0;
+    return residentBlocksPerSm(threadsPerBlock, sharedBytesPerBlock, registersPerThread);
+}
 
+int GpuSpec::residentBlocksPerSm(int threadsPerBlock, std::int64_t sharedBytesPerBlock,
+                                 int registersPerThread) const {
+    const int warps = std::max(1, warpsPerBlock(threadsPerBlock));
+    const std::int64_t registersPerBlock = std::int64_t(registersPerThread) * warps * warpSize;
     std::int64_t blocks = maxBlocksPerSm;
     blocks = std::min<std::int64_t>(blocks, maxWarpsPerSm / warps);
     blocks = std::min<std::int64_t>(blocks, maxThreadsPerSm / (std::int64_t(warps) * warpSize));

@@ -72,6 +72,12 @@ struct GpuSpec {
     /// than maxThreadsPerBlock, more shared memory than sharedMemoryPerBlockBytes, ...).
     int activeBlocksPerSm(int threadsPerBlock, std::int64_t sharedBytesPerBlock,
                           int registersPerThread) const;
+    /// The same minimum over the SM's limits without asking whether one such block fits at all
+    /// (a block wider than maxThreadsPerBlock, or with more than sharedMemoryPerBlockBytes of
+    /// shared memory, still counts by the SM's totals); 0 shared bytes or registers: no limit
+    /// from them. What a cost model pricing a block it did not choose needs.
+    int residentBlocksPerSm(int threadsPerBlock, std::int64_t sharedBytesPerBlock,
+                            int registersPerThread = 0) const;
     /// Fraction of maxWarpsPerSm that is active with activeBlocksPerSm(...) blocks, in [0, 1].
     double occupancy(int threadsPerBlock, std::int64_t sharedBytesPerBlock,
                      int registersPerThread) const;

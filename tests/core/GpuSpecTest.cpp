@@ -121,6 +121,19 @@ TEST(GpuSpec, DerivedHelpers) {
     EXPECT_EQ(v100.activeBlocksPerSm(128, 64 * 1024, 32), 0);
     EXPECT_EQ(v100.activeBlocksPerSm(1024, 0, 255), 0);
     EXPECT_EQ(v100.activeBlocksPerSm(0, 0, 32), 0);
+    // Resident blocks by the SM's totals alone, for a block the cost model prices whether or not
+    // it could launch: 64 KB of shared memory (over the 48 KB per block) still fits once in the
+    // 96 KB of an SM; 2048 threads (over the block limit) = 64 warps, the SM's warp limit once.
+    EXPECT_EQ(v100.residentBlocksPerSm(128, 64 * 1024), 1);
+    EXPECT_EQ(v100.residentBlocksPerSm(2048, 0), 1);
+    // H100: 544 threads = 17 warps, 2048 / 544 = 3 blocks; 64 KB each, 228 KB / 64 KB = 3.
+    const GpuSpec h100 = GpuSpec::load("h100");
+    EXPECT_EQ(h100.residentBlocksPerSm(544, 0), 3);
+    EXPECT_EQ(h100.residentBlocksPerSm(64, 100 * 1024), 2);
+    // Where a block can launch, the same count as activeBlocksPerSm.
+    EXPECT_EQ(v100.residentBlocksPerSm(128, 40 * 1024, 32),
+              v100.activeBlocksPerSm(128, 40 * 1024, 32));
+    EXPECT_EQ(v100.residentBlocksPerSm(256, 0, 128), 2);
 }
 
 TEST(GpuSpec, LoadsAFilePath) {
