@@ -28,6 +28,17 @@ double StageCost::total() const {
     return sum;
 }
 
+void StateCost::addUpStages() {
+    terms = {};
+    for (const StageCost &c : stages) {
+        for (size_t t = 0; t < kMaxCostTerms; ++t)
+            terms[t] += c.terms[t];
+    }
+    total = 0;
+    for (double t : terms)
+        total += t;
+}
+
 namespace {
 /// Clocks between dependent FP32 instructions of one warp (Volta to Hopper).
 constexpr double kArithmeticLatencyClocks = 4.0;
@@ -245,12 +256,7 @@ void AnalyticalGpuCostModel::evaluateAll() {
             for (StageCost &c : kernelCosts(*p.features[k], p.kernelRoots[k]))
                 out.stages.push_back(c);
         }
-        for (const StageCost &c : out.stages) {
-            for (size_t t = 0; t < kCostTerms; ++t)
-                out.terms[t] += c.terms[t];
-        }
-        for (double t : out.terms)
-            out.total += t;
+        out.addUpStages();
     }
     m_queue.clear();
 }

@@ -43,6 +43,8 @@ struct StateCost {
     double total = 0;
     CostTerms terms{};
     std::vector<StageCost> stages;
+    /// Sets terms to the stages' sums, term by term, and total to the terms' sum.
+    void addUpStages();
 };
 
 class CostModel {

@@ -293,7 +293,7 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
         setParam(booster, "num_parallel_tree", std::to_string(options.parallelTrees));
     setParam(booster, "seed", std::to_string(options.seed));
     if (perKernel) {
-        boostSummedKernels(booster, train.handle, rows, order, options.rounds);
+        boostSummedKernels(booster, train.handle, rows, order, groups, options.rounds);
         return model;
     }
     for (int i = 0; i < options.rounds; ++i)
@@ -303,16 +303,16 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
 
 void LearnedCostModel::boostSummedKernels(void *booster, void *matrix,
                                           const std::vector<TrainingRow> &rows,
-                                          const std::vector<size_t> &order, int rounds) {
-    // Each matrix row (a kernel) belongs to one schedule, each schedule to one group.
+                                          const std::vector<size_t> &order,
+                                          const std::vector<unsigned> &groupSize, int rounds) {
+    // Each matrix row (a kernel) belongs to one schedule, each schedule to one group (the
+    // groups are contiguous in `order`, groupSize[g] schedules each).
     std::vector<size_t> scheduleOf, groupOf;
+    for (size_t g = 0; g < groupSize.size(); ++g)
+        groupOf.insert(groupOf.end(), groupSize[g], g);
     std::vector<double> analytic, logMeasured;
-    std::vector<int> groupSize;
     for (size_t k = 0; k < order.size(); ++k) {
         const TrainingRow &r = rows[order[k]];
-        if (k == 0 || r.group != rows[order[k - 1]].group) groupSize.push_back(0);
-        ++groupSize.back();
-        groupOf.push_back(groupSize.size() - 1);
         logMeasured.push_back(std::log(r.measuredMs));
         for (const KernelFeatureRow &kernel : r.kernels) {
             scheduleOf.push_back(k);
@@ -341,7 +341,7 @@ void LearnedCostModel::boostSummedKernels(void *booster, void *matrix,
         std::vector<double> residual(schedules);
         for (size_t i = 0; i < schedules; ++i) {
             residual[i] = std::log(total[i]) - logMeasured[i];
-            residualMean[groupOf[i]] += residual[i] / groupSize[groupOf[i]];
+            residualMean[groupOf[i]] += residual[i] / double(groupSize[groupOf[i]]);
         }
         for (size_t u = 0; u < units; ++u) {
             const size_t i = scheduleOf[u];

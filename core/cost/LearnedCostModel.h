@@ -162,7 +162,8 @@ private:
     /// The boosting loop of SummedKernels: each round's gradients from the current margins.
     static void boostSummedKernels(void *booster, void *matrix,
                                    const std::vector<TrainingRow> &rows,
-                                   const std::vector<size_t> &order, int rounds);
+                                   const std::vector<size_t> &order,
+                                   const std::vector<unsigned> &groupSize, int rounds);
     /// The trees' raw outputs (margins, with `margins` as base margin when not empty).
     std::vector<float> rawScores(const std::vector<float> &matrix,
                                  const std::vector<float> &margins, size_t rows) const;

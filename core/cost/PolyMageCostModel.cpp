@@ -135,12 +135,7 @@ void PolyMageCostModel::evaluateAll() {
             for (size_t t = 0; t < w.size(); ++t)
                 out.stages[rootIndex].terms[t] = w[t] * factors[t];
         }
-        for (const StageCost &c : out.stages) {
-            for (size_t t = 0; t < w.size(); ++t)
-                out.terms[t] += c.terms[t];
-        }
-        for (size_t t = 0; t < w.size(); ++t)
-            out.total += out.terms[t];
+        out.addUpStages(); // terms past w.size() are zero
     }
     m_queue.clear();
 }

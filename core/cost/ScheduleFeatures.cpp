@@ -219,12 +219,7 @@ kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kern
         StateCost own;
         own.stages.assign(analytic.stages.begin() + long(stage),
                           analytic.stages.begin() + long(stage + count));
-        for (const StageCost &c : own.stages) {
-            for (size_t t = 0; t < kCostTerms; ++t)
-                own.terms[t] += c.terms[t];
-        }
-        for (double t : own.terms)
-            own.total += t;
+        own.addUpStages();
         KernelFeatureRow row;
         row.features = kernel ? scheduleFeatureVector({kernel}, own, gpu)
                               : std::vector<float>(scheduleFeatureNames().size(), 0.0f);

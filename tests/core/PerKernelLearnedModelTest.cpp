@@ -8,6 +8,7 @@
 #include "ScheduleTestUtil.h"
 
 #include "cost/AnalyticalGpuCostModel.h"
+#include "cost/CostOf.h"
 #include "cost/Featurizer.h"
 #include "cost/LearnedCostModel.h"
 #include "cost/RankMetrics.h"
@@ -179,9 +180,7 @@ TEST(PerKernelLearnedModel, KernelRowsAreTheKernelsReadAsSchedules) {
     Featurizer featurizer(gpu, false);
     const auto kernels = featurizer.featurize(*state);
     AnalyticalGpuCostModel analytic(gpu);
-    StateCost cost;
-    analytic.enqueue(*state, kernels, &cost);
-    analytic.evaluateAll();
+    const StateCost cost = costOf(*state, analytic, kernels).cost;
     const std::vector<KernelFeatureRow> rows = kernelFeatureRows(kernels, cost, gpu);
     ASSERT_EQ(rows.size(), kernels.size());
     ASSERT_GT(rows.size(), 1u);
