@@ -10,6 +10,8 @@ the search's counters (the same counters say both builds did the same work), and
 CPU time (user + system; the pipeline's construction included), which a busy machine disturbs
 less than the wall times. Compare builds of
 the same CMAKE_BUILD_TYPE (the ci preset's RelWithDebInfo is -O2, Release -O3).
+Environment: GPU (the preset, default pocl-cpu), SIZE=default for the catalog's default sizes
+instead of the small ones, SEARCH_ARGS (more search options, e.g. "--cost-model pretrained").
 
 table FILE: per app the medians (and ranges) of both builds' search times, new/old, the same
 for the processes' CPU times, geomeans."""
@@ -39,13 +41,16 @@ def run(old, new, apps):
     sizes = small_sizes()
     rounds = int(os.environ.get("ROUNDS", "21"))
     for app in apps:
-        if app not in sizes:
+        if os.environ.get("SIZE") == "default":
+            sizes[app] = []
+        elif app not in sizes:
             sys.exit(f"search_time_old_new.py: no small size for {app}")
         for r in range(rounds):
             for tag in (("old", "new") if r % 2 == 0 else ("new", "old")):
                 cli = old if tag == "old" else new
-                cmd = [cli, "search", app, *sizes[app], "--gpu", "pocl-cpu",
-                       "--seed", os.environ.get("SEED", "0"), "--json"]
+                cmd = [cli, "search", app, *sizes[app], "--gpu", os.environ.get("GPU", "pocl-cpu"),
+                       "--seed", os.environ.get("SEED", "0"), "--json",
+                       *shlex.split(os.environ.get("SEARCH_ARGS", ""))]
                 start, before = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
                 out = subprocess.run(cmd, capture_output=True, text=True)
                 wall, after = time.monotonic() - start, resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -360,6 +362,24 @@ std::vector<float> LearnedCostModel::rawScores(const std::vector<float> &matrix,
                                                const std::vector<float> &margins,
                                                size_t rows) const {
     if (rows == 0) return {};
+    if (margins.empty()) {
+        // Read in place: a search predicts thousands of rows per step, and building a DMatrix
+        // (a sparse copy of every value) cost more than the trees.
+        char values[160];
+        std::snprintf(
+            values, sizeof values,
+            R"({"data": [%llu, true], "shape": [%zu, %zu], "typestr": "<f4", "version": 3})",
+            static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(matrix.data())), rows,
+            matrix.size() / rows);
+        const char *config =
+            R"({"type": 1, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false, "cache_id": 0, "missing": NaN})";
+        bst_ulong const *shape = nullptr;
+        bst_ulong dims = 0;
+        const float *scores = nullptr;
+        check(XGBoosterPredictFromDense(m_booster, values, config, nullptr, &shape, &dims, &scores),
+              "predict");
+        return std::vector<float>(scores, scores + rows);
+    }
     Matrix m(matrix, rows, matrix.size() / rows, m_nthread);
     if (!margins.empty()) m.setFloats("base_margin", margins);
     const char *config =
@@ -448,7 +468,7 @@ void LearnedCostModel::evaluateAll() {
     if (m_structure == ModelStructure::Kernels) {
         std::vector<std::vector<KernelFeatureRow>> kernels;
         for (const Pending &p : queue)
-            kernels.push_back(kernelFeatureRows(p.features, *p.analytic, m_gpu));
+            kernels.push_back(kernelFeatureRows(p.features, *p.analytic, m_gpu, &m_kernelRows));
         std::vector<const std::vector<KernelFeatureRow> *> schedules;
         for (const auto &k : kernels)
             schedules.push_back(&k);

@@ -186,6 +186,7 @@ private:
     ModelStructure m_structure;
     std::string m_name = "learned";
     std::vector<Pending> m_queue;
+    KernelRowMemo m_kernelRows; ///< per-kernel rows across evaluateAll() calls
 };
 
 } // namespace beamscope

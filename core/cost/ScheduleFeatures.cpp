@@ -124,7 +124,8 @@ ShapeVector shapeOf(const StageFeatures &f, bool fused, const GpuSpec &gpu) {
 
 } // namespace
 
-std::vector<std::string> scheduleFeatureNames() {
+namespace {
+std::vector<std::string> buildScheduleFeatureNames() {
     std::vector<std::string> names;
     for (size_t t = 0; t < kCostTerms; ++t)
         names.push_back(std::string("analytic_") + costTermName(CostTerm(t)));
@@ -140,6 +141,12 @@ std::vector<std::string> scheduleFeatureNames() {
         names.push_back(std::string("mean_") + kShapeNames[k]);
     for (size_t i = 0; i < kFeatureCount; ++i)
         names.push_back("sum_" + std::string(featureName(Feature(i))));
+    return names;
+}
+} // namespace
+
+const std::vector<std::string> &scheduleFeatureNames() {
+    static const std::vector<std::string> names = buildScheduleFeatureNames();
     return names;
 }
 
@@ -200,15 +207,18 @@ scheduleFeatureVector(const std::vector<std::shared_ptr<const KernelFeatures>> &
     return v;
 }
 
-std::vector<std::string> kernelFeatureNames() {
-    std::vector<std::string> names = scheduleFeatureNames();
-    names.push_back("share_of_schedule");
+const std::vector<std::string> &kernelFeatureNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n = scheduleFeatureNames();
+        n.push_back("share_of_schedule");
+        return n;
+    }();
     return names;
 }
 
 std::vector<KernelFeatureRow>
 kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
-                  const StateCost &analytic, const GpuSpec &gpu) {
+                  const StateCost &analytic, const GpuSpec &gpu, KernelRowMemo *memo) {
     std::vector<KernelFeatureRow> rows;
     size_t stage = 0;
     for (const auto &kernel : kernels) {
@@ -220,11 +230,15 @@ kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kern
         own.stages.assign(analytic.stages.begin() + long(stage),
                           analytic.stages.begin() + long(stage + count));
         own.addUpStages();
-        KernelFeatureRow row;
-        row.features = kernel ? scheduleFeatureVector({kernel}, own, gpu)
-                              : std::vector<float>(scheduleFeatureNames().size(), 0.0f);
+        auto build = [&] {
+            KernelFeatureRow row;
+            row.features = kernel ? scheduleFeatureVector({kernel}, own, gpu)
+                                  : std::vector<float>(scheduleFeatureNames().size(), 0.0f);
+            row.analyticMs = own.total;
+            return row;
+        };
+        KernelFeatureRow row = memo && kernel ? memo->get(kernel, own.total, build) : build();
         row.features.push_back(float(ratio(own.total, analytic.total)));
-        row.analyticMs = own.total;
         rows.push_back(std::move(row));
         stage += count;
     }

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace beamscope {
@@ -26,8 +27,8 @@ constexpr int kScheduleFeatureSchema = 6;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,
-/// "sum_num_realizations", ...).
-std::vector<std::string> scheduleFeatureNames();
+/// "sum_num_realizations", ...). Built once: the search sizes every vector by it.
+const std::vector<std::string> &scheduleFeatureNames();
 
 /// The feature vector of a schedule from its kernels' feature rows, its analytic cost (whose
 /// stages line up with the rows, as the analytic model returns them) and the GPU it was
@@ -46,15 +47,48 @@ struct KernelFeatureRow {
     double analyticMs = 0;       ///< the analytic model's time of the kernel (its stages' sum)
 };
 
-/// scheduleFeatureNames() followed by "share_of_schedule".
-std::vector<std::string> kernelFeatureNames();
+/// scheduleFeatureNames() followed by "share_of_schedule". Built once.
+const std::vector<std::string> &kernelFeatureNames();
+
+/// Kernel rows already built, for a search that meets the same kernel in many states (the
+/// featurizer hands out one KernelFeatures per distinct kernel): a row's features but its share
+/// depend only on the kernel's rows, its stages' analytic costs and the GPU. Keyed by the rows'
+/// address, which it keeps alive; an entry whose analytic time differs is built again. One GPU
+/// per memo.
+class KernelRowMemo {
+public:
+    /// The row without its share (scheduleFeatureNames() order), built by `build` when missing.
+    template <typename Build>
+    const KernelFeatureRow &get(const std::shared_ptr<const KernelFeatures> &kernel,
+                                double analyticMs, Build build) {
+        Entry &e = m_rows[kernel.get()];
+        if (e.kernel != kernel || e.row.analyticMs != analyticMs) {
+            if (m_rows.size() > kMaxEntries) {
+                m_rows.clear();
+                return get(kernel, analyticMs, build);
+            }
+            e.kernel = kernel;
+            e.row = build();
+        }
+        return e.row;
+    }
+
+private:
+    /// A bound on memory (a search meets a few thousand kernels): past it, start again.
+    static constexpr size_t kMaxEntries = 200000;
+    struct Entry {
+        std::shared_ptr<const KernelFeatures> kernel;
+        KernelFeatureRow row;
+    };
+    std::unordered_map<const KernelFeatures *, Entry> m_rows;
+};
 
 /// One row per kernel, in launch order: the kernel read as a schedule of one kernel
 /// (scheduleFeatureVector() of its rows and its stages' analytic costs) and its share of the
 /// schedule's analytic total. Throws Error when `analytic`'s stages do not line up with the
-/// kernels' rows. Deterministic.
+/// kernels' rows. Deterministic; with a memo, rows it holds are not built again.
 std::vector<KernelFeatureRow>
 kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
-                  const StateCost &analytic, const GpuSpec &gpu);
+                  const StateCost &analytic, const GpuSpec &gpu, KernelRowMemo *memo = nullptr);
 
 } // namespace beamscope

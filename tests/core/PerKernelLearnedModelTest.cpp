@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -205,6 +206,52 @@ TEST(PerKernelLearnedModel, KernelRowsAreTheKernelsReadAsSchedules) {
     StateCost shorter = cost;
     shorter.stages.pop_back();
     EXPECT_NE(errorOf([&] { kernelFeatureRows(kernels, shorter, gpu); }), "");
+}
+
+TEST(PerKernelLearnedModel, AMemoReusesAKernelsRowButNotItsShare) {
+    auto dag = stencilChainDag(4);
+    const StatePtr state = placeRest(ScheduleState::initial(dag));
+    const GpuSpec gpu = GpuSpec::load("v100");
+    Featurizer featurizer(gpu, false);
+    const auto kernels = featurizer.featurize(*state);
+    AnalyticalGpuCostModel analytic(gpu);
+    const StateCost cost = costOf(*state, analytic, kernels).cost;
+    KernelRowMemo memo;
+    const std::vector<KernelFeatureRow> plain = kernelFeatureRows(kernels, cost, gpu);
+    for (int pass = 0; pass < 2; ++pass) { // built, then read back from the memo
+        const std::vector<KernelFeatureRow> memoized = kernelFeatureRows(kernels, cost, gpu, &memo);
+        ASSERT_EQ(memoized.size(), plain.size());
+        for (size_t k = 0; k < plain.size(); ++k) {
+            EXPECT_EQ(memoized[k].features, plain[k].features)
+                << "pass " << pass << " kernel " << k;
+            EXPECT_EQ(memoized[k].analyticMs, plain[k].analyticMs);
+        }
+    }
+    // The first kernel as a schedule of its own: the memo's row, with the whole schedule's share.
+    StateCost alone;
+    alone.stages.assign(cost.stages.begin(), cost.stages.begin() + long(kernels[0]->size()));
+    alone.addUpStages();
+    const std::vector<KernelFeatureRow> own = kernelFeatureRows({kernels[0]}, alone, gpu, &memo);
+    ASSERT_EQ(own.size(), 1u);
+    EXPECT_FLOAT_EQ(own[0].features.back(), 1.0f);
+    EXPECT_LT(plain[0].features.back(), 1.0f);
+    EXPECT_TRUE(
+        std::equal(own[0].features.begin(), own[0].features.end() - 1, plain[0].features.begin()));
+    // Another analytic time for the same kernel builds the row again.
+    int builds = 0;
+    auto build = [&] {
+        ++builds;
+        KernelFeatureRow r;
+        r.analyticMs = builds == 1 ? 1.0 : 2.0;
+        r.features.assign(3, float(builds));
+        return r;
+    };
+    KernelRowMemo fresh;
+    fresh.get(kernels[0], 1.0, build);
+    EXPECT_EQ(fresh.get(kernels[0], 1.0, build).features.front(), 1.0f);
+    EXPECT_EQ(builds, 1);
+    EXPECT_EQ(fresh.get(kernels[0], 2.0, build).features.front(), 2.0f);
+    EXPECT_EQ(builds, 2);
 }
 
 TEST(PerKernelLearnedModel, ServesASearch) {
