@@ -148,9 +148,11 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads
     // below every thread the device holds.
     d.compute /= stageFill(residentThreads, c.threadsToFillArithmetic);
     const double slowdown = 1.0 / stageFill(residentThreads, c.threadsToFill);
-    for (double *x :
-         {&d.dramLoad, &d.dramStore, &d.l2Load, &d.l2Store, &d.sharedLoad, &d.sharedStore})
+    for (double *x : {&d.dramLoad, &d.dramStore, &d.l2Load, &d.l2Store})
         *x *= slowdown;
+    const double onChip = 1.0 / stageFill(residentThreads, c.threadsToFillArithmetic);
+    for (double *x : {&d.sharedLoad, &d.sharedStore})
+        *x *= onChip;
     return d;
 }
 

@@ -46,6 +46,9 @@ struct Access {
     const Edge *edge = nullptr;
     Box region;
     double elements = 0; ///< unique elements read: the region, capped by the points reading it
+    /// Loads issued: one per call per evaluation, an inlined Func evaluated again at each of
+    /// its calls (the generated code keeps no value across calls or unrolled points).
+    double issued = 0;
     double fraction() const {
         const double v = double(boxVolume(region));
         return v > 0 ? std::min(1.0, elements / v) : 1.0;
@@ -210,14 +213,17 @@ private:
     /// Producers read to compute `box` of a stage, looking through inlined Funcs. `reads` is
     /// how many times the box's points are evaluated (inlined calls multiply it): no more
     /// elements than that can be touched, whatever the region's bounding box.
+    /// `evaluations` counts them with repeats (Access::issued).
     void gather(int node, int stageIndex, const Box &box, std::vector<Access> &out,
-                double reads = -1) const {
+                double reads = -1, double evaluations = -1) const {
         const Stage &stage = m_dag.node(node).stages[size_t(stageIndex)];
         if (reads < 0) reads = double(boxVolume(box));
+        if (evaluations < 0) evaluations = reads;
         for (int e : stage.incoming) {
             const Edge &edge = m_dag.edge(e);
             Box region = edge.requiredRegion(box);
             const double calls = reads * double(edge.calls.size());
+            const double issued = evaluations * double(edge.distinctCalls);
             if (m_s.placement(edge.producer).kind == ComputeKind::Inline) {
                 const Stage &inner = m_dag.node(edge.producer).stages[0];
                 Box innerBox(inner.loops.size());
@@ -225,10 +231,10 @@ private:
                     innerBox[l] = region[size_t(inner.loops[l].funcDim)];
                 }
                 gather(edge.producer, 0, innerBox, out,
-                       std::min(calls, double(boxVolume(innerBox))));
+                       std::min(calls, double(boxVolume(innerBox))), issued);
             } else {
                 const double elements = std::min(double(boxVolume(region)), calls);
-                out.push_back({edge.producer, &edge, std::move(region), elements});
+                out.push_back({edge.producer, &edge, std::move(region), elements, issued});
             }
         }
     }
@@ -408,7 +414,8 @@ private:
         const int64_t fullWarps = v.hasTail ? v.threads / warp : ceilDiv(v.threads, warp);
         const double warpPoints = double(boxVolume(v.warp));
         double globalTx = 0, globalNeeded = 0, sharedTx = 0, sharedNeeded = 0;
-        auto count = [&](const std::vector<Access> &accesses, int64_t warps, double points) {
+        auto count = [&](const std::vector<Access> &accesses, int64_t warps, double points,
+                         int64_t lanes) {
             for (const Access &a : accesses) {
                 const MemoryType m = m_s.memoryOf(a.producer);
                 const int64_t bytes = m_dag.node(a.producer).bytesPerPoint;
@@ -419,16 +426,21 @@ private:
                                 double(v.rvarIterations);
                     globalNeeded += double(warps) * needed * double(v.rvarIterations);
                 } else if (m == MemoryType::Shared) {
+                    // A wavefront serves one load instruction of the warp at most: the
+                    // warp's unique words over the banks, or its instructions if more.
                     const double words = a.elements * double(bytes) / m_gpu.sharedBankWidthBytes;
-                    const double tx = std::max(1.0, std::ceil(words / m_gpu.sharedMemoryBanks)) *
-                                      double(conflictDegree(a, stage, v));
+                    const double instructions =
+                        std::ceil(a.issued / double(std::max<int64_t>(1, lanes)));
+                    const double tx =
+                        std::max({1.0, std::ceil(words / m_gpu.sharedMemoryBanks), instructions}) *
+                        double(conflictDegree(a, stage, v));
                     sharedTx += double(warps) * tx * double(v.rvarIterations);
                     sharedNeeded += double(warps) * needed * double(v.rvarIterations);
                 }
             }
         };
-        count(perWarp, fullWarps, warpPoints);
-        if (v.hasTail) count(perTailWarp, 1, double(boxVolume(v.tailWarp)));
+        count(perWarp, fullWarps, warpPoints, std::min(warp, v.threads));
+        if (v.hasTail) count(perTailWarp, 1, double(boxVolume(v.tailWarp)), v.threads % warp);
         f[F::num_global_mem_loads_per_block] = globalTx;
         f[F::num_shared_mem_loads_per_block] = sharedTx;
         f[F::global_mem_load_efficiency] =

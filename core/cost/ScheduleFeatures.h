@@ -16,14 +16,16 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused. 6: regions read through loop-only
+/// with, and a model of another version is refused. 7: shared-memory loads counted per load
+/// instruction (a call repeated by substituted lets counted once) and priced at the arithmetic
+/// fill (the twenty-ninth session); 6: regions read through loop-only
 /// non-affine indices (an upsampling's x / 2 - 1 + 2 * (x % 2)) bounded per tile (IndexBounds),
 /// and the analytic terms with DRAM bytes bounded by the buffers read and each stage at its own
-/// parallelism (the twenty-second session's corrections, cached under 5 until now); 5: updates write their points once unless
-/// a rolled serial loop sits inside their RVars, an update's bytes at realization without its
-/// RVars, and shared-memory wavefronts in the roofline; 4: the analytic terms of the per-kernel
-/// roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 6;
+/// parallelism (the twenty-second session's corrections, cached under 5 until now); 5: updates
+/// write their points once unless a rolled serial loop sits inside their RVars, an update's bytes
+/// at realization without its RVars, and shared-memory wavefronts in the roofline; 4: the analytic
+/// terms of the per-kernel roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
+constexpr int kScheduleFeatureSchema = 7;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

@@ -398,6 +398,12 @@ private:
                 }
                 edge.calls.push_back(std::move(site));
             }
+            for (size_t i = 0; i < calls.size(); ++i) {
+                bool repeated = false;
+                for (size_t j = 0; j < i && !repeated; ++j)
+                    repeated = equal(Expr(calls[i]), Expr(calls[j]));
+                edge.distinctCalls += repeated ? 0 : 1;
+            }
             const int edgeIndex = int(m_dag.m_edges.size());
             const Box required = edge.requiredRegion(loopBox);
             Node &producer = m_dag.m_nodes[size_t(edge.producer)];

@@ -46,7 +46,10 @@ struct Edge {
     int producer = -1;      ///< node index
     int consumer = -1;      ///< node index
     int consumerStage = -1; ///< stage index within the consumer
-    std::vector<CallSite> calls;
+    std::vector<CallSite> calls; ///< every occurrence in the definition, lets substituted
+    /// Calls with different arguments: a call repeated where a let's variable was used
+    /// (fast_exp's argument, 19 times) is one load after Halide's CSE.
+    int distinctCalls = 0;
     bool allAffine = true;  ///< every argument of every call is affine
     bool pointwise = false; ///< every call is exactly the consumer's pure variables
 

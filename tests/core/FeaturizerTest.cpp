@@ -113,7 +113,10 @@ TEST(Featurizer, SharedMemoryFusedStageShowsItsRecompute) {
                      1540.0 * 2564.0 * 4.0);
     EXPECT_DOUBLE_EQ(consumer[Feature::unique_bytes_read_per_task], 36.0 * 12.0 * 4.0);
     EXPECT_DOUBLE_EQ(consumer[Feature::unique_global_bytes_read_per_realization], 0.0);
-    EXPECT_GT(consumer[Feature::num_shared_mem_loads_per_block], 0.0);
+    // Each of a warp's 25 load instructions (one per tap: no value is kept between taps) is a
+    // wavefront of its own, though the warp's unique footprint, (32+4)x5 words, fills only
+    // ceil(180 / 32) = 6: 8 warps of 25 per block.
+    EXPECT_DOUBLE_EQ(consumer[Feature::num_shared_mem_loads_per_block], 8.0 * 25.0);
     EXPECT_DOUBLE_EQ(consumer[Feature::shared_mem_occupancy], 36.0 * 12.0 * 4.0 / (48.0 * 1024.0));
 }
 

@@ -108,6 +108,27 @@ TEST(FunctionDag, StridedAndTransposedAccessesHaveTheirCoefficients) {
     EXPECT_EQ(dag.node(dag.find("in")).region, (Box{{0, 63}, {0, 31}}));
 }
 
+TEST(FunctionDag, ACallRepeatedByASubstitutedLetIsOneDistinctCall) {
+    using namespace Halide;
+    ImageParam input = squareInput(Float(32), 256);
+    Var x("x"), y("y");
+    Func in("in"), weight("weight"), taps("taps");
+    in(x, y) = input(x, y) * 2.0f;
+    // fast_exp binds its argument to a let and uses it many times: with lets substituted (as
+    // the DAG reads definitions) the one call to `in` appears at every use.
+    weight(x, y) = fast_exp(in(x, y));
+    taps(x, y) = weight(x, y) + in(x - 1, y) + in(x + 1, y) + in(x - 1, y);
+    const FunctionDAG dag(instanceOf("lets", taps, input, {64, 64}));
+
+    const Edge &w = edgeBetween(dag, "in", "weight");
+    EXPECT_GT(w.calls.size(), 1u);
+    EXPECT_EQ(w.distinctCalls, 1);
+    // Written twice, in(x - 1, y) is one load too.
+    const Edge &t = edgeBetween(dag, "in", "taps");
+    EXPECT_EQ(t.calls.size(), 3u);
+    EXPECT_EQ(t.distinctCalls, 2);
+}
+
 TEST(FunctionDag, OnlyPointwiseChainsAreInlinedWithoutSearch) {
     // The authors' rule (worked by hand on this pipeline): a Func is inlined without search when
     // it is pointwise (no update, its Func producers read at its own coordinates), its producers
