@@ -76,8 +76,11 @@ public:
     }
 
 private:
-    /// A bound on memory (a search meets a few thousand kernels): past it, start again.
-    static constexpr size_t kMaxEntries = 200000;
+    /// A bound on memory, since entries keep their kernels' features alive after the search's
+    /// featurizer lets them go (a model may serve several searches: tune's rounds): about twice
+    /// the distinct kernels of the largest catalog search (lens_blur at its default size, 29,390
+    /// on the h100 preset). Past it, start again.
+    static constexpr size_t kMaxEntries = 65536;
     struct Entry {
         std::shared_ptr<const KernelFeatures> kernel;
         KernelFeatureRow row;
