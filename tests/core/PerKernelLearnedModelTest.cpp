@@ -79,6 +79,25 @@ TrainOptions kernelOptions(int rounds) {
     return options;
 }
 
+/// A real state (the stencil chain of 4 placed by placeRest), its kernels' features and its
+/// analytic cost, on the v100 preset.
+struct FeaturizedState {
+    GpuSpec gpu;
+    std::vector<std::shared_ptr<const KernelFeatures>> kernels;
+    StateCost cost;
+};
+
+FeaturizedState featurizedStencilChain() {
+    auto dag = stencilChainDag(4);
+    const StatePtr state = placeRest(ScheduleState::initial(dag));
+    FeaturizedState f{GpuSpec::load("v100"), {}, {}};
+    Featurizer featurizer(f.gpu, false);
+    f.kernels = featurizer.featurize(*state);
+    AnalyticalGpuCostModel analytic(f.gpu);
+    f.cost = costOf(*state, analytic, f.kernels).cost;
+    return f;
+}
+
 } // namespace
 
 TEST(PerKernelLearnedModel, LearnsAKernelSlowdownItsPriorMisses) {
@@ -175,13 +194,10 @@ TEST(PerKernelLearnedModel, FineTunesOnlyWithItsOwnObjective) {
 }
 
 TEST(PerKernelLearnedModel, KernelRowsAreTheKernelsReadAsSchedules) {
-    auto dag = stencilChainDag(4);
-    const StatePtr state = placeRest(ScheduleState::initial(dag));
-    const GpuSpec gpu = GpuSpec::load("v100");
-    Featurizer featurizer(gpu, false);
-    const auto kernels = featurizer.featurize(*state);
-    AnalyticalGpuCostModel analytic(gpu);
-    const StateCost cost = costOf(*state, analytic, kernels).cost;
+    const FeaturizedState f = featurizedStencilChain();
+    const GpuSpec &gpu = f.gpu;
+    const auto &kernels = f.kernels;
+    const StateCost &cost = f.cost;
     const std::vector<KernelFeatureRow> rows = kernelFeatureRows(kernels, cost, gpu);
     ASSERT_EQ(rows.size(), kernels.size());
     ASSERT_GT(rows.size(), 1u);
@@ -209,13 +225,10 @@ TEST(PerKernelLearnedModel, KernelRowsAreTheKernelsReadAsSchedules) {
 }
 
 TEST(PerKernelLearnedModel, AMemoReusesAKernelsRowButNotItsShare) {
-    auto dag = stencilChainDag(4);
-    const StatePtr state = placeRest(ScheduleState::initial(dag));
-    const GpuSpec gpu = GpuSpec::load("v100");
-    Featurizer featurizer(gpu, false);
-    const auto kernels = featurizer.featurize(*state);
-    AnalyticalGpuCostModel analytic(gpu);
-    const StateCost cost = costOf(*state, analytic, kernels).cost;
+    const FeaturizedState f = featurizedStencilChain();
+    const GpuSpec &gpu = f.gpu;
+    const auto &kernels = f.kernels;
+    const StateCost &cost = f.cost;
     KernelRowMemo memo;
     const std::vector<KernelFeatureRow> plain = kernelFeatureRows(kernels, cost, gpu);
     for (int pass = 0; pass < 2; ++pass) { // built, then read back from the memo
