@@ -381,7 +381,7 @@ std::vector<float> LearnedCostModel::rawScores(const std::vector<float> &matrix,
         return std::vector<float>(scores, scores + rows);
     }
     Matrix m(matrix, rows, matrix.size() / rows, m_nthread);
-    if (!margins.empty()) m.setFloats("base_margin", margins);
+    m.setFloats("base_margin", margins);
     const char *config =
         R"({"type": 1, "training": false, "iteration_begin": 0, "iteration_end": 0, "strict_shape": false})";
     bst_ulong const *shape = nullptr;
