@@ -42,6 +42,8 @@ void StateCost::addUpStages() {
 namespace {
 /// Clocks between dependent FP32 instructions of one warp (Volta to Hopper).
 constexpr double kArithmeticLatencyClocks = 4.0;
+/// A global load's latency over the one at which full occupancy just reaches the bandwidth.
+constexpr double kLoadLatencyOverBandwidthMatch = 2.0;
 } // namespace
 
 AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
@@ -56,6 +58,11 @@ AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
     c.spillSecondsPerByte = 4.0 / (5.0 * dram);
     c.registerBudgetBytes = gpu.registersPerThreadMax * 4;
     c.threadsToFill = double(gpu.smCount) * gpu.maxThreadsPerSm;
+    // The latency at which full warps of coalesced 4-byte loads (128 bytes a warp) at full
+    // occupancy would just reach DRAM's bandwidth, doubled: loaded latencies run longer (the
+    // factor was fitted on the H100 rows, docs/design-notes.md).
+    c.loadLatencySeconds =
+        kLoadLatencyOverBandwidthMatch * c.threadsToFill / std::max(1, gpu.warpSize) * 128.0 / dram;
     // A dependent FP32 instruction issues about 4 clocks after the one it waits on, so a lane
     // issues every clock once 4 threads take turns on it: the arithmetic peak needs a quarter
     // of the threads an SM holds on an H100 (512 of 2048), where memory latency needs them all.
@@ -71,6 +78,8 @@ namespace {
 
 /// The share of the shorter of two overlapped times that still shows (see kernelCosts).
 constexpr double kOverlapSlack = 0.01;
+/// An L1 hit's latency over a miss's (tens of clocks against hundreds).
+constexpr double kL1HitLatencyShare = 0.1;
 
 /// What one stage asks of the machine: arithmetic time and bytes moved, by level and direction.
 struct StageDemand {
@@ -78,6 +87,7 @@ struct StageDemand {
     double dramLoad = 0, dramStore = 0; ///< compulsory global bytes read, and written by the root
     double l2Load = 0, l2Store = 0;     ///< global sectors moved through L2, in bytes
     double sharedLoad = 0, sharedStore = 0; ///< seconds of shared-memory wavefronts
+    double loadLatency = 0; ///< seconds the warps wait on global loads when too few of them
 };
 
 /// Bytes a stage reads from DRAM. Each realization's footprint is compulsory, but the
@@ -144,12 +154,28 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads
     d.sharedStore =
         f[F::num_blocks] * f[F::num_shared_mem_stores_per_block] * c.sharedSecondsPerWavefront;
     // A stage with fewer threads than hide a latency runs at that fraction of its rate: its
-    // arithmetic below 4 threads per FP32 lane (a quarter of an H100's), its memory traffic
-    // below every thread the device holds.
+    // arithmetic below 4 threads per FP32 lane (a quarter of an H100's).
     d.compute /= stageFill(residentThreads, c.threadsToFillArithmetic);
     const double slowdown = 1.0 / stageFill(residentThreads, c.threadsToFill);
-    for (double *x : {&d.dramLoad, &d.dramStore, &d.l2Load, &d.l2Store})
+    // Stores drain without stalling a warp; below every thread the device holds they move at
+    // that fraction of the bandwidth.
+    for (double *x : {&d.dramStore, &d.l2Store})
         *x *= slowdown;
+    // Loads stall: a warp waits a latency for each round of its loads, however many lanes and
+    // sectors the round has, the loads of a round (its unrolled points, their calls) issued
+    // together. Too few warps to hide it take rounds x latency / resident warps (Little's law),
+    // an L1 hit a tenth of that; enough of them reach the bandwidth (dramLoad, l2Load, unslowed).
+    if (f[F::num_global_mem_load_instructions_per_block] > 0) {
+        const double rounds = f[F::num_blocks] * f[F::num_active_warps_per_block] *
+                              f[F::points_computed_per_thread] /
+                              std::max(1.0, f[F::unrolled_loop_extent]);
+        const double hits = f[F::global_mem_load_l1_hit_rate];
+        const double warpsPerThread =
+            f[F::num_active_warps_per_block] / std::max(1.0, f[F::num_threads_per_block]);
+        const double residentWarps = std::max(1.0, residentThreads * warpsPerThread);
+        d.loadLatency = rounds * (1.0 - hits + kL1HitLatencyShare * hits) * c.loadLatencySeconds /
+                        residentWarps;
+    }
     const double onChip = 1.0 / stageFill(residentThreads, c.threadsToFillArithmetic);
     for (double *x : {&d.sharedLoad, &d.sharedStore})
         *x *= onChip;
@@ -181,9 +207,11 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         sum.l2Store += d.l2Store;
         sum.sharedLoad += d.sharedLoad;
         sum.sharedStore += d.sharedStore;
+        sum.loadLatency += d.loadLatency;
     }
     // The roofline: arithmetic and memory overlap, so the kernel takes the longer of the two;
-    // memory is bound by DRAM bytes or by L2 sectors, whichever takes longer. Overlap is never
+    // memory is bound by DRAM bytes or by L2 sectors, whichever takes longer, or by the loads'
+    // latency when too few warps wait on them. Overlap is never
     // perfect: 1% of the shorter side shows (this also keeps schedules that differ only in the
     // shorter side apart, which the search needs; the H100 rows rank the same with it). Each
     // stage's demand already carries its own parallelism (demandOf).
@@ -193,7 +221,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     const double dramSeconds = (sum.dramLoad + sum.dramStore) * m_c.dramSecondsPerByte;
     const double l2Seconds = (sum.l2Load + sum.l2Store) * m_c.l2SecondsPerByte;
     const double sharedSeconds = sum.sharedLoad + sum.sharedStore;
-    const double memorySeconds = overlapped(overlapped(dramSeconds, l2Seconds), sharedSeconds);
+    const double memorySeconds =
+        overlapped(std::max(overlapped(dramSeconds, l2Seconds), sum.loadLatency), sharedSeconds);
     const double kernelSeconds = overlapped(sum.compute, memorySeconds);
     const double demandSeconds = sum.compute + memorySeconds;
     const double scale = demandSeconds > 0 ? kernelSeconds / demandSeconds : 0.0;
@@ -201,7 +230,7 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     const auto memoryWeight = [&](double dram, double l2, double shared) {
         return dram * m_c.dramSecondsPerByte + l2 * m_c.l2SecondsPerByte + shared;
     };
-    const double memoryWeights = dramSeconds + l2Seconds + sharedSeconds;
+    const double memoryWeights = dramSeconds + l2Seconds + sharedSeconds + sum.loadLatency;
 
     std::vector<StageCost> costs;
     for (size_t i = 0; i < rows.size(); ++i) {
@@ -215,7 +244,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         term(CostTerm::Compute) = d.compute * scale;
         if (memoryWeights > 0) {
             const double perWeight = memorySeconds / memoryWeights * scale;
-            term(CostTerm::Load) = memoryWeight(d.dramLoad, d.l2Load, d.sharedLoad) * perWeight;
+            term(CostTerm::Load) =
+                (memoryWeight(d.dramLoad, d.l2Load, d.sharedLoad) + d.loadLatency) * perWeight;
             term(CostTerm::Store) = memoryWeight(d.dramStore, d.l2Store, d.sharedStore) * perWeight;
         }
         const bool isRoot = rows[i].node == rootNode;

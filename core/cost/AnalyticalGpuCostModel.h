@@ -24,6 +24,7 @@ struct AnalyticalCoefficients {
     int registerBudgetBytes;    ///< per thread, before spilling (registersPerThreadMax x 4)
     double threadsToFill;       ///< resident threads that hide memory latency (SMs x threads/SM)
     double threadsToFillArithmetic; ///< threads that keep every FP32 lane issuing (SMs x lanes x 4)
+    double loadLatencySeconds; ///< a global load's latency: what full warps of 128-byte loads hide
 
     static AnalyticalCoefficients fromGpu(const GpuSpec &gpu);
 };

@@ -59,6 +59,8 @@ struct Access {
 /// How a stage's loops are covered by one realization, block, thread and warp.
 struct StageView {
     Box realization, task, thread, point, warp, tailWarp;
+    /// A warp's boxes over all of its RVar iterations (warp and tailWarp hold one iteration).
+    Box warpWalk, tailWarpWalk;
     int64_t threads = 1; ///< threads of a block that compute the stage
     int64_t realizations = 1;
     int64_t rvarIterations = 1;
@@ -136,6 +138,8 @@ private:
         v.point.resize(n);
         v.warp.resize(n);
         v.tailWarp.resize(n);
+        v.warpWalk.resize(n);
+        v.tailWarpWalk.resize(n);
         std::vector<int64_t> threads = t.threads, serial = t.serial;
         if (p.kind == ComputeKind::Thread) {
             const FuncPlacement &h = m_s.placement(p.host);
@@ -180,6 +184,7 @@ private:
             if (loop.isReduction) {
                 v.realization[l] = v.task[l] = v.thread[l] = loop.estimate;
                 v.warp[l] = v.tailWarp[l] = {base, base};
+                v.warpWalk[l] = v.tailWarpWalk[l] = loop.estimate;
                 v.rvarIterations *= loop.estimate.extent();
                 continue;
             }
@@ -202,6 +207,8 @@ private:
             v.thread[l] = {base, base + perThread - 1};
             v.warp[l] = {base, base + (lanes[l] - 1) * laneStep + perThread - 1};
             v.tailWarp[l] = {base, base + (tailLanes[l] - 1) * laneStep + perThread - 1};
+            v.warpWalk[l] = v.warp[l];
+            v.tailWarpWalk[l] = v.tailWarp[l];
             if (v.laneLoop < 0 && lanes[l] > 1) {
                 v.laneLoop = int(l);
                 v.laneStride = laneStep;
@@ -255,7 +262,9 @@ private:
         double strideElems = 0;
         int64_t rowStride = 1;
         for (size_t d = 0; d < site.args.size(); ++d) {
-            if (site.args[d].affine) {
+            // A call inside an inlined Func is affine in that Func's loops, which may be fewer
+            // than the stage's: a loop it does not have moves it by nothing.
+            if (site.args[d].affine && size_t(v.laneLoop) < site.args[d].affine->coeffs.size()) {
                 strideElems += site.args[d].affine->coefficient(size_t(v.laneLoop)) *
                                double(v.laneStride) * double(rowStride);
             }
@@ -360,12 +369,17 @@ private:
                StageFeatures &f) const {
         using F = Feature;
         std::vector<Access> perRealization, perThread, perTask, perPoint, perWarp, perTailWarp;
+        std::vector<Access> perWarpWalk, perTailWarpWalk;
         gather(node, stageIndex, v.realization, perRealization);
         gather(node, stageIndex, v.thread, perThread);
         gather(node, stageIndex, v.task, perTask);
         gather(node, stageIndex, v.point, perPoint);
         gather(node, stageIndex, v.warp, perWarp);
         if (v.hasTail) gather(node, stageIndex, v.tailWarp, perTailWarp);
+        if (v.rvarIterations > 1) {
+            gather(node, stageIndex, v.warpWalk, perWarpWalk);
+            if (v.hasTail) gather(node, stageIndex, v.tailWarpWalk, perTailWarpWalk);
+        }
 
         auto byMemory = [&](const std::vector<Access> &accesses, Feature global, Feature shared,
                             Feature reg, bool lines) {
@@ -414,16 +428,46 @@ private:
         const int64_t fullWarps = v.hasTail ? v.threads / warp : ceilDiv(v.threads, warp);
         const double warpPoints = double(boxVolume(v.warp));
         double globalTx = 0, globalNeeded = 0, sharedTx = 0, sharedNeeded = 0;
-        auto count = [&](const std::vector<Access> &accesses, int64_t warps, double points,
-                         int64_t lanes) {
-            for (const Access &a : accesses) {
+        double globalTxIssued = 0, globalInstructions = 0;
+        // L1 holds what shared memory leaves of the SM's unified storage, across the warps of
+        // every resident block.
+        const int activeBlocks =
+            std::max(1, m_gpu.activeBlocksPerSm(
+                            int(std::min<int64_t>(m_ctx.blockThreads, m_gpu.maxThreadsPerBlock)),
+                            m_ctx.sharedBytes, 32));
+        const double residentWarps = double(activeBlocks * ceilDiv(m_ctx.blockThreads, warp));
+        const double l1Bytes =
+            std::max(double(m_gpu.sharedMemoryPerSmBytes) / 8,
+                     double(m_gpu.sharedMemoryPerSmBytes - activeBlocks * m_ctx.sharedBytes));
+        auto count = [&](const std::vector<Access> &accesses, const std::vector<Access> &walks,
+                         int64_t warps, double points, int64_t lanes) {
+            for (size_t i = 0; i < accesses.size(); ++i) {
+                const Access &a = accesses[i];
                 const MemoryType m = m_s.memoryOf(a.producer);
                 const int64_t bytes = m_dag.node(a.producer).bytesPerPoint;
                 const double needed =
                     std::min(a.elements, points * double(a.edge->calls.size())) * double(bytes);
                 if (m == MemoryType::Global) {
-                    globalTx += double(warps) * sectors(a.producer, a.region, a.rows()) *
-                                double(v.rvarIterations);
+                    double tx = sectors(a.producer, a.region, a.rows()) * double(v.rvarIterations);
+                    globalTxIssued += double(warps) * tx;
+                    globalInstructions +=
+                        double(warps) * std::ceil(a.issued / double(std::max<int64_t>(1, lanes))) *
+                        double(v.rvarIterations);
+                    // A thread's RVar loop that walks along a row reads a sector again at the
+                    // next iterations: L1 serves those while the walks of the SM's resident
+                    // warps fit in it, so L2 sees the walk's sectors, not each iteration's
+                    // (histogram_equalize's per-row histograms, a matmul's row of A).
+                    if (i < walks.size()) {
+                        const Access &w = walks[i];
+                        const double walk = sectors(w.producer, w.region, w.rows());
+                        if (walk < tx) {
+                            const double footprint =
+                                walk * m_gpu.globalTransactionBytes * residentWarps;
+                            const double hits = std::min(1.0, l1Bytes / std::max(1.0, footprint));
+                            tx -= (tx - walk) * hits;
+                        }
+                    }
+                    globalTx += double(warps) * tx;
                     globalNeeded += double(warps) * needed * double(v.rvarIterations);
                 } else if (m == MemoryType::Shared) {
                     // A wavefront serves one load instruction of the warp at most: the
@@ -439,10 +483,14 @@ private:
                 }
             }
         };
-        count(perWarp, fullWarps, warpPoints, std::min(warp, v.threads));
-        if (v.hasTail) count(perTailWarp, 1, double(boxVolume(v.tailWarp)), v.threads % warp);
+        count(perWarp, perWarpWalk, fullWarps, warpPoints, std::min(warp, v.threads));
+        if (v.hasTail)
+            count(perTailWarp, perTailWarpWalk, 1, double(boxVolume(v.tailWarp)), v.threads % warp);
         f[F::num_global_mem_loads_per_block] = globalTx;
         f[F::num_shared_mem_loads_per_block] = sharedTx;
+        f[F::num_global_mem_load_instructions_per_block] = globalInstructions;
+        f[F::global_mem_load_l1_hit_rate] =
+            globalTxIssued > 0 ? std::max(0.0, 1.0 - globalTx / globalTxIssued) : 0.0;
         f[F::global_mem_load_efficiency] =
             globalTx > 0 ? std::min(1.0, globalNeeded / (globalTx * m_gpu.globalTransactionBytes))
                          : 1.0;

@@ -25,7 +25,7 @@ namespace beamscope {
 /// write their points once unless a rolled serial loop sits inside their RVars, an update's bytes
 /// at realization without its RVars, and shared-memory wavefronts in the roofline; 4: the analytic
 /// terms of the per-kernel roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 7;
+constexpr int kScheduleFeatureSchema = 8;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

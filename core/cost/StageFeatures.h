@@ -74,7 +74,11 @@ namespace beamscope {
     X(shared_mem_occupancy)                                                                        \
     X(shared_mem_block_limit_factor)                                                               \
     X(max_warp_occupancy)                                                                          \
-    X(max_block_occupancy)
+    X(max_block_occupancy)                                                                         \
+    /* Beamscope's: global load instructions a block issues, and the share of their sectors */     \
+    /* that L1 serves (a thread's RVar walk along a row reads each sector again) */                \
+    X(num_global_mem_load_instructions_per_block)                                                  \
+    X(global_mem_load_l1_hit_rate)
 
 /// Index of each feature in StageFeatures::values.
 enum class Feature : size_t {

@@ -1,8 +1,9 @@
 // AnalyticalGpuCostModel::kernelCosts on hand-made feature rows, against hand computations with
 // the h100 preset (132 SMs x 2048 threads, 128 FP32 lanes per SM at 1.98 GHz, 3350 GB/s, 50 MiB
 // of L2): the DRAM bytes of realizations that share the L2, a stage priced at its own
-// parallelism, arithmetic that needs a quarter of the threads memory does, and a phase of a
-// fused kernel run only by the blocks an SM holds at once.
+// parallelism, arithmetic that needs a quarter of the threads memory does, loads that wait their
+// latency per round when too few warps hide it, and a phase of a fused kernel run only by the
+// blocks an SM holds at once.
 #include "cost/AnalyticalGpuCostModel.h"
 #include "cost/Featurizer.h"
 #include "schedule/GpuSpec.h"
@@ -21,6 +22,9 @@ constexpr double kH100L2Bytes = 52428800.0;
 constexpr double kH100OpsPerSecond = 132.0 * 128.0 * 1.98e9;
 /// Threads that keep every FP32 lane issuing: 4 per lane (a dependent FMA issues 4 clocks on).
 constexpr double kH100ArithmeticThreads = 132.0 * 128.0 * 4.0;
+/// A global load's latency: twice the one at which 8,448 warps of 128-byte loads just reach
+/// the DRAM bandwidth (645.6 ns).
+constexpr double kH100LoadLatencySeconds = 2.0 * (kH100Threads / 32) * 128.0 / kH100BytesPerSecond;
 
 /// A stage that fills the device and asks nothing of it.
 StageFeatureRow idleRow(int node) {
@@ -41,6 +45,20 @@ StageFeatureRow readingRow(int node, double realizations, double footprint, doub
     row.features[F::num_realizations] = realizations;
     row.features[F::unique_global_bytes_read_per_realization] = footprint;
     row.features[F::global_allocation_bytes_read_per_realization] = buffers;
+    return row;
+}
+
+/// A root stage of `blocks` blocks of 64 threads (2 warps) reading `footprint` bytes: each
+/// thread computes `points` points, `unrolled` of them unrolled, with one global load each.
+StageFeatureRow loadingRow(int node, double blocks, double points, double unrolled,
+                           double footprint) {
+    StageFeatureRow row = readingRow(node, 1, footprint, footprint);
+    row.features[F::num_blocks] = blocks;
+    row.features[F::inner_parallelism] = blocks * 64;
+    row.features[F::num_active_warps_per_block] = 2;
+    row.features[F::points_computed_per_thread] = points;
+    row.features[F::unrolled_loop_extent] = unrolled;
+    row.features[F::num_global_mem_load_instructions_per_block] = 2 * points;
     return row;
 }
 
@@ -99,8 +117,9 @@ TEST(AnalyticalGpuCostModel, AStageWithFewerThreadsThanTheKernelIsPricedAtItsOwn
 
 TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
     // A stage with a quarter of the device's resident threads (512 per SM) computes at the FP32
-    // peak, but reads at a quarter of the DRAM bandwidth: a load is in flight for hundreds of
-    // clocks, an FMA's result is ready 4 clocks on.
+    // peak; its loads, eight rolled rounds a warp, wait out their latency eight times over with
+    // too few warps to hide it: 8 x 2,112 warps x 645.6 ns / 2,112 resident, longer than DRAM
+    // needs for the bytes.
     const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
     StageFeatureRow arithmetic = idleRow(0);
     arithmetic.features[F::inner_parallelism] = kH100Threads / 4;
@@ -108,32 +127,61 @@ TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
     arithmetic.features[F::ops_per_point] = 64;
     EXPECT_NEAR(termMs(model.kernelCosts({arithmetic}, 0), 0, CostTerm::Compute),
                 1e6 * 64 / kH100OpsPerSecond * 1e3, 1e-12);
-    StageFeatureRow reading = readingRow(0, 1, 4e6, 4e6);
-    reading.features[F::inner_parallelism] = kH100Threads / 4;
+    const StageFeatureRow reading = loadingRow(0, kH100Threads / 4 / 64, 8, 1, 4e6);
     EXPECT_NEAR(termMs(model.kernelCosts({reading}, 0), 0, CostTerm::Load),
-                4 * 4e6 / kH100BytesPerSecond * 1e3, 1e-9);
+                8 * kH100LoadLatencySeconds * 1e3, 1e-9);
+}
+
+TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) {
+    const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
+    const double dramMs = 4e6 / kH100BytesPerSecond * 1e3;
+    // Every thread the device holds, one round each: 8,448 warps wait one latency together,
+    // shorter than DRAM takes for 4 MB, so the bandwidth bounds it.
+    const double blocks = kH100Threads / 64;
+    ASSERT_LT(kH100LoadLatencySeconds * 1e3, dramMs);
+    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 1, 1, 4e6)}, 0), 0, CostTerm::Load),
+                dramMs, 1e-12);
+    // Eight rolled points per thread: eight rounds, one after the other.
+    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 8, 1, 4e6)}, 0), 0, CostTerm::Load),
+                8 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    // The same eight points unrolled issue their loads together: one round, the bandwidth's.
+    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 8, 8, 4e6)}, 0), 0, CostTerm::Load),
+                dramMs, 1e-12);
+    // Half of the rolled rounds' sectors served by L1 (a tenth of the latency each): 8 x 0.55.
+    StageFeatureRow walking = loadingRow(0, blocks, 8, 1, 4e6);
+    walking.features[F::global_mem_load_l1_hit_rate] = 0.5;
+    EXPECT_NEAR(termMs(model.kernelCosts({walking}, 0), 0, CostTerm::Load),
+                8 * 0.55 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    // A block of 2 threads is a warp of its own: all 1,280 warps of 2 lanes are resident at
+    // once and each waits the latency of its 64 rolled rounds: however few its lanes and
+    // sectors, a warp's round costs a latency (histogram_equalize's per-row histograms).
+    StageFeatureRow narrow = loadingRow(0, 1280, 64, 1, 4e6);
+    narrow.features[F::num_threads_per_block] = 2;
+    narrow.features[F::inner_parallelism] = 2560;
+    narrow.features[F::num_active_warps_per_block] = 1;
+    EXPECT_NEAR(termMs(model.kernelCosts({narrow}, 0), 0, CostTerm::Load),
+                1280.0 * 64 / 1280 * kH100LoadLatencySeconds * 1e3, 1e-12);
 }
 
 TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {
     // A fused kernel: a producer phase 528 threads wide (17 warps, so 544 of the SM's 2048
     // threads: 3 blocks resident) and the root's phase of 64 threads per block. The root has
-    // 558,272 threads in all, more than fill the device, but only 132 x 3 x 64 = 25,344 of them
-    // run at once: its DRAM traffic at that share of the 270,336 threads memory needs.
+    // 558,272 threads in all (8,723 blocks of 2 warps, one round of loads each), more than fill
+    // the device, but only 132 x 3 x 64 = 25,344 of them, 792 warps, run at once: its loads
+    // wait 17,446 / 792 latencies. Alone, 132 x 32 blocks are resident: 17,446 / 8,448.
     const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
     StageFeatureRow producer = idleRow(1);
     producer.features[F::num_threads_per_block] = 528;
-    StageFeatureRow root = readingRow(0, 1, 4e6, 4e6);
-    root.features[F::inner_parallelism] = 558272;
-    root.features[F::num_threads_per_block] = 64;
-    const double fullRateMs = 4e6 / kH100BytesPerSecond * 1e3;
-    EXPECT_NEAR(termMs(model.kernelCosts({root}, 0), 0, CostTerm::Load), fullRateMs, 1e-9);
+    const StageFeatureRow root = loadingRow(0, 8723, 1, 1, 4e6);
+    EXPECT_NEAR(termMs(model.kernelCosts({root}, 0), 0, CostTerm::Load),
+                17446.0 / 8448 * kH100LoadLatencySeconds * 1e3, 1e-12);
     EXPECT_NEAR(termMs(model.kernelCosts({root, producer}, 0), 0, CostTerm::Load),
-                fullRateMs * kH100Threads / (132.0 * 3 * 64), 1e-9);
+                17446.0 / 792 * kH100LoadLatencySeconds * 1e3, 1e-12);
     // Shared memory limits the resident blocks too: 100 KB per block leaves 2 of the SM's
-    // 228 KB (233,472 bytes) for the same 64-thread phase, now in 64-thread blocks.
+    // 228 KB (233,472 bytes) for the same 64-thread phase, now in 64-thread blocks: 528 warps.
     StageFeatureRow sharedProducer = idleRow(1);
     sharedProducer.features[F::num_threads_per_block] = 64;
     sharedProducer.features[F::shared_bytes_at_task] = 100000;
     EXPECT_NEAR(termMs(model.kernelCosts({root, sharedProducer}, 0), 0, CostTerm::Load),
-                fullRateMs * kH100Threads / (132.0 * 2 * 64), 1e-9);
+                17446.0 / 528 * kH100LoadLatencySeconds * 1e3, 1e-12);
 }

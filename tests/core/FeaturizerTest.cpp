@@ -88,6 +88,37 @@ TEST(Featurizer, UpdateStoresRepeatPerRVarIterationOnlyUnderARolledSerialLoop) {
     }
 }
 
+// prod.update(0) of matmul with threads along x: at each RVar iteration r, a warp loads one
+// float of A (A(r, y): 1 sector) and 32 of B (B(x..x+31, r): 4 sectors). Along r a thread walks
+// A's row, so the next 7 iterations find A's sector in L1: the walk of 64 iterations reaches L2
+// as 8 sectors, not 64, while the walks of the SM's 64 resident warps (8 blocks of 256 threads
+// on a V100) fit in its 96 KB; B's rows are new sectors every iteration. With k = 1024 the
+// walks of A, 4 KB a warp, 256 KB in all, fit 96/256 = 0.375 of the time: of the 1024 - 128
+// sectors it reads again, 0.375 come from L1.
+TEST(Featurizer, L1ServesTheSectorsAThreadsRVarWalkReadsAgain) {
+    for (const int64_t k : {int64_t(64), int64_t(1024)}) {
+        const auto dag = std::make_shared<const FunctionDAG>(
+            buildApp("matmul", {{"m", 256}, {"n", 256}, {"k", k}}));
+        const int prod = dag->find("prod");
+        const std::vector<Stage> &stages = dag->node(prod).stages; // update loops: r, x, y
+        const StatePtr state = placeRest(ScheduleState::initial(dag)->withRootTiling(
+            prod, {ScheduleState::makeTiling(stages[0], {32, 8}, {1, 1}),
+                   ScheduleState::makeTiling(stages[1], {1, 32, 8}, {1, 1, 1})}));
+        const StageFeatures update = featuresOf(*state, "prod", 1);
+        const double kd = double(k);
+        const double walkOfA = kd * 4 / 32;
+        const double fromL1 = k == 64 ? 1.0 : 0.375;
+        const double aSectors = kd - (kd - walkOfA) * fromL1;
+        const double perWarp = aSectors + 4 * kd;
+        EXPECT_DOUBLE_EQ(update[Feature::num_global_mem_loads_per_block], 8 * perWarp) << k;
+        EXPECT_DOUBLE_EQ(update[Feature::global_mem_load_l1_hit_rate], 1.0 - perWarp / (5 * kd))
+            << k;
+        // Two load instructions per iteration, for each of the block's 8 warps.
+        EXPECT_DOUBLE_EQ(update[Feature::num_global_mem_load_instructions_per_block], 8 * 2 * kd)
+            << k;
+    }
+}
+
 TEST(Featurizer, SharedMemoryFusedStageShowsItsRecompute) {
     auto dag = stencilChainDag(1);
     StatePtr state = ScheduleState::initial(dag);
