@@ -376,7 +376,9 @@ private:
         gather(node, stageIndex, v.point, perPoint);
         gather(node, stageIndex, v.warp, perWarp);
         if (v.hasTail) gather(node, stageIndex, v.tailWarp, perTailWarp);
-        if (v.rvarIterations > 1) {
+        // NVIDIA's L1 (below). PoCL's summed terms were calibrated on the counts without it:
+        // with it, its one-shot picks ran 1.19x slower (docs/design-notes.md).
+        if (v.rvarIterations > 1 && !m_gpu.storesWriteBack) {
             gather(node, stageIndex, v.warpWalk, perWarpWalk);
             if (v.hasTail) gather(node, stageIndex, v.tailWarpWalk, perTailWarpWalk);
         }

@@ -116,6 +116,10 @@ TEST(Featurizer, L1ServesTheSectorsAThreadsRVarWalkReadsAgain) {
         // Two load instructions per iteration, for each of the block's 8 warps.
         EXPECT_DOUBLE_EQ(update[Feature::num_global_mem_load_instructions_per_block], 8 * 2 * kd)
             << k;
+        // PoCL's summed terms were calibrated on the counts without NVIDIA's L1.
+        EXPECT_DOUBLE_EQ(
+            featuresOf(*state, "prod", 1, "pocl-cpu")[Feature::global_mem_load_l1_hit_rate], 0.0)
+            << k;
     }
 }
 
