@@ -38,6 +38,10 @@ struct KernelContext {
     int64_t blockThreads = 1;
     int64_t sharedBytes = 0;
     int64_t registerBytes = 0; ///< per-thread register allocations in the kernel
+    int activeBlocks = 0;      ///< blocks an SM holds at once (0: one does not fit)
+    /// L1 bytes per SM: what shared memory leaves of the SM's unified storage, across the
+    /// resident blocks, and the warps of those blocks that share them.
+    double l1Bytes = 0, residentWarps = 1;
 };
 
 /// A producer read by a stage (after looking through inlined Funcs) and the region read.
@@ -93,6 +97,14 @@ private:
         for (int f : block.stored)
             m_ctx.sharedBytes += regionBytes(f, m_s.placement(f).region);
         accumulateRegisters(block);
+        m_ctx.activeBlocks = m_gpu.activeBlocksPerSm(
+            int(std::min<int64_t>(m_ctx.blockThreads, m_gpu.maxThreadsPerBlock)), m_ctx.sharedBytes,
+            32);
+        const int resident = std::max(1, m_ctx.activeBlocks);
+        m_ctx.residentWarps = double(resident * ceilDiv(m_ctx.blockThreads, m_gpu.warpSize));
+        m_ctx.l1Bytes =
+            std::max(double(m_gpu.sharedMemoryPerSmBytes) / 8,
+                     double(m_gpu.sharedMemoryPerSmBytes - resident * m_ctx.sharedBytes));
     }
 
     void accumulateRegisters(const LoopNest &n) {
@@ -323,9 +335,7 @@ private:
         f[F::block_occupancy] = double(m_ctx.blockThreads) / m_gpu.maxThreadsPerBlock;
         f[F::warp_lane_utilization] = double(v.threads) / double(activeWarps * warp);
         f[F::idle_lane_wastage] = double(activeWarps * warp - v.threads) / m_gpu.maxThreadsPerBlock;
-        const int activeBlocks = m_gpu.activeBlocksPerSm(
-            int(std::min<int64_t>(m_ctx.blockThreads, m_gpu.maxThreadsPerBlock)), m_ctx.sharedBytes,
-            32);
+        const int activeBlocks = m_ctx.activeBlocks;
         f[F::max_block_occupancy] = double(activeBlocks) / m_gpu.maxBlocksPerSm;
         f[F::max_warp_occupancy] =
             double(std::min<int64_t>(m_gpu.maxWarpsPerSm,
@@ -431,16 +441,6 @@ private:
         const double warpPoints = double(boxVolume(v.warp));
         double globalTx = 0, globalNeeded = 0, sharedTx = 0, sharedNeeded = 0;
         double globalTxIssued = 0, globalInstructions = 0;
-        // L1 holds what shared memory leaves of the SM's unified storage, across the warps of
-        // every resident block.
-        const int activeBlocks =
-            std::max(1, m_gpu.activeBlocksPerSm(
-                            int(std::min<int64_t>(m_ctx.blockThreads, m_gpu.maxThreadsPerBlock)),
-                            m_ctx.sharedBytes, 32));
-        const double residentWarps = double(activeBlocks * ceilDiv(m_ctx.blockThreads, warp));
-        const double l1Bytes =
-            std::max(double(m_gpu.sharedMemoryPerSmBytes) / 8,
-                     double(m_gpu.sharedMemoryPerSmBytes - activeBlocks * m_ctx.sharedBytes));
         auto count = [&](const std::vector<Access> &accesses, const std::vector<Access> &walks,
                          int64_t warps, double points, int64_t lanes) {
             for (size_t i = 0; i < accesses.size(); ++i) {
@@ -449,12 +449,13 @@ private:
                 const int64_t bytes = m_dag.node(a.producer).bytesPerPoint;
                 const double needed =
                     std::min(a.elements, points * double(a.edge->calls.size())) * double(bytes);
+                // Load instructions of the warp per RVar iteration: loads issued per lane.
+                const double instructions =
+                    std::ceil(a.issued / double(std::max<int64_t>(1, lanes)));
                 if (m == MemoryType::Global) {
                     double tx = sectors(a.producer, a.region, a.rows()) * double(v.rvarIterations);
                     globalTxIssued += double(warps) * tx;
-                    globalInstructions +=
-                        double(warps) * std::ceil(a.issued / double(std::max<int64_t>(1, lanes))) *
-                        double(v.rvarIterations);
+                    globalInstructions += double(warps) * instructions * double(v.rvarIterations);
                     // A thread's RVar loop that walks along a row reads a sector again at the
                     // next iterations: L1 serves those while the walks of the SM's resident
                     // warps fit in it, so L2 sees the walk's sectors, not each iteration's
@@ -464,8 +465,9 @@ private:
                         const double walk = sectors(w.producer, w.region, w.rows());
                         if (walk < tx) {
                             const double footprint =
-                                walk * m_gpu.globalTransactionBytes * residentWarps;
-                            const double hits = std::min(1.0, l1Bytes / std::max(1.0, footprint));
+                                walk * m_gpu.globalTransactionBytes * m_ctx.residentWarps;
+                            const double hits =
+                                std::min(1.0, m_ctx.l1Bytes / std::max(1.0, footprint));
                             tx -= (tx - walk) * hits;
                         }
                     }
@@ -475,8 +477,6 @@ private:
                     // A wavefront serves one load instruction of the warp at most: the
                     // warp's unique words over the banks, or its instructions if more.
                     const double words = a.elements * double(bytes) / m_gpu.sharedBankWidthBytes;
-                    const double instructions =
-                        std::ceil(a.issued / double(std::max<int64_t>(1, lanes)));
                     const double tx =
                         std::max({1.0, std::ceil(words / m_gpu.sharedMemoryBanks), instructions}) *
                         double(conflictDegree(a, stage, v));
