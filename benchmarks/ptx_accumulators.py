@@ -2,9 +2,11 @@
 """Where an update keeps its accumulators on a GPU: compiles matmul's `prod` (pure init, then
 `prod(x, y) += A(k, y) * B(x, k)`) to PTX with Halide's CUDA backend, as Beamscope's applier
 schedules it (serial points inside the RVar inside the threads), at the root (global memory) and
-at the consumer's block level (shared memory), with the serial points unrolled or rolled, and
-counts the accumulator loads and stores inside the RVar loop. The featurizer's rule (an update
-writes its points once unless a rolled serial loop sits inside its RVars; docs/design-notes.md,
+at the consumer's block level (shared memory), with the serial points unrolled or rolled, the
+output's size known at compile time (`bound`) or not (as Beamscope's applier compiles a pipeline),
+and counts the accumulator loads and stores inside the RVar loop. The featurizer's rule (an
+update writes its points once unless a rolled serial loop sits inside its RVars, or its unrolled
+points of a global Func lie along a row stride known only at run time; docs/design-notes.md,
 "An update's stores") rests on what this prints. No GPU needed (PTX only).
 
     .venv/bin/python benchmarks/ptx_accumulators.py
@@ -20,7 +22,7 @@ import halide as hl
 N = 1024
 
 
-def build(level, ser_x, ser_y, unroll):
+def build(level, ser_x, ser_y, unroll, bounded=True):
     a = hl.ImageParam(hl.Float(32), 2, "A")
     b = hl.ImageParam(hl.Float(32), 2, "B")
     x, y = hl.Var("x"), hl.Var("y")
@@ -51,16 +53,20 @@ def build(level, ser_x, ser_y, unroll):
             stage.gpu_blocks(xo, yo).gpu_threads(xt, yt)
             if unroll:
                 stage.unroll(xs).unroll(ys)
-    out.bound(x, 0, N).bound(y, 0, N)
+    if bounded:
+        out.bound(x, 0, N).bound(y, 0, N)
+    else:
+        for p in (a, b):
+            p.set_estimates([(0, N), (0, N)])
     return out, [a, b]
 
 
-def ptx_of(level, ser_x, ser_y, unroll):
+def ptx_of(level, ser_x, ser_y, unroll, bounded=True):
     """The PTX Halide's CUDA backend writes at HL_DEBUG_CODEGEN=2 (run in a child: the level is
     read when libHalide loads)."""
     code = (f"import sys; sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r}); "
             f"import ptx_accumulators as p, halide as hl, tempfile; "
-            f"out, args = p.build({level!r}, {ser_x}, {ser_y}, {unroll}); "
+            f"out, args = p.build({level!r}, {ser_x}, {ser_y}, {unroll}, {bounded}); "
             f"d = tempfile.mkdtemp(); "
             f"out.compile_to({{hl.OutputFileType.stmt: d + '/o.stmt'}}, args, 'mm', "
             f"hl.Target('host-cuda-cuda_capability_86'))")
@@ -85,12 +91,17 @@ def accesses_in_rvar_loop(ptx, space):
 
 
 def main():
-    print("level  serial  unrolled  accumulator loads/stores inside the RVar loop")
-    for level, space in (("root", "global"), ("block", "shared")):
-        for ser_x, ser_y, unroll in ((4, 2, True), (8, 2, False)):
-            found = accesses_in_rvar_loop(ptx_of(level, ser_x, ser_y, unroll), space)
-            what = "loop not found" if found is None else f"{found[0]} ld.{space} / {found[1]} st.{space}"
-            print(f"{level:6s} {ser_x}x{ser_y:<5d} {str(unroll):9s} {what}")
+    print("level  serial  unrolled  output size  accumulator loads/stores inside the RVar loop")
+    cases = [("root", "global", 4, 2, True, True), ("root", "global", 8, 2, False, True),
+             ("root", "global", 4, 2, True, False), ("root", "global", 8, 1, True, False),
+             ("root", "global", 1, 8, True, False),
+             ("block", "shared", 4, 2, True, True), ("block", "shared", 8, 2, False, True),
+             ("block", "shared", 4, 2, True, False)]
+    for level, space, ser_x, ser_y, unroll, bounded in cases:
+        found = accesses_in_rvar_loop(ptx_of(level, ser_x, ser_y, unroll, bounded), space)
+        what = "loop not found" if found is None else f"{found[0]} ld.{space} / {found[1]} st.{space}"
+        size = "constant" if bounded else "run time"
+        print(f"{level:6s} {ser_x}x{ser_y:<5d} {str(unroll):9s} {size:12s} {what}")
 
 
 if __name__ == "__main__":

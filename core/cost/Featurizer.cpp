@@ -322,7 +322,10 @@ private:
         f[F::unrolled_loop_extent] = leaf.unrolled ? double(v.pureSerial) : 1.0;
 
         const int64_t bytes = n.bytesPerPoint;
-        f[F::bytes_at_realization] = perRealization * double(bytes);
+        // The buffer a realization allocates: an update's RVars iterate over it, they do not
+        // widen it (matmul's prod.update was charged 2048x its 16 MB when they did).
+        f[F::bytes_at_realization] =
+            perRealization / double(std::max<int64_t>(1, v.rvarIterations)) * double(bytes);
         f[F::innermost_bytes_at_realization] =
             v.realization.empty() ? double(bytes) : double(v.realization[0].extent() * bytes);
 
@@ -563,6 +566,21 @@ private:
                               (tx * double(banks * bank)));
     }
 
+    /// Whether a thread's unrolled points of a global Func lie along a dimension beyond the
+    /// innermost. Their addresses then differ by the buffer's row stride, known only at run
+    /// time, so LLVM cannot tell them apart, may not keep them in registers across the RVar
+    /// loop, and loads and stores each of them at every iteration (the PTX of matmul's
+    /// prod.update with 8 points along y; along x, at constant offsets, it keeps them). Shared
+    /// and register allocations have constant strides.
+    bool unrolledAcrossRows(const Stage &stage, const StageView &v) const {
+        if (v.storage != MemoryType::Global) return false;
+        const StageTiling &t = m_s.placement(stage.node).tilings[size_t(stage.index)];
+        for (size_t l = 0; l < stage.loops.size() && l < t.serial.size(); ++l)
+            if (!stage.loops[l].isReduction && stage.loops[l].funcDim > 0 && t.serial[l] > 1)
+                return true;
+        return false;
+    }
+
     void stores(int node, const Stage &stage, const StageView &v, bool unrolled,
                 StageFeatures &f) const {
         using F = Feature;
@@ -576,23 +594,34 @@ private:
         const double points = double(boxVolume(own) * n.bytesPerPoint);
         // An update runs its pure serial loops inside its RVars (ScheduleCalls: serial, RVars,
         // threads, blocks, inside out). With one point per thread, or with the serial points
-        // unrolled (constant offsets), LLVM keeps the accumulators in registers across the RVar
-        // loop and each point is written once. A rolled serial loop indexes them by its
-        // variable: every RVar iteration loads and stores each of them. On the H100 (runs of
-        // 2026-11-26): matmul with 16 rolled points per thread under a 2048-long RVar ran 3.8x
-        // slower than the naive schedule; with 2 unrolled points as fast as the best rows; at
-        // the block level (shared memory) conv_layer's and matmul's 16 rolled points ran
-        // 17 and 28 ms where 8 unrolled ran 2.5 ms. A write-back cache (a CPU's, PoCL) absorbs
-        // the repeated stores.
-        const double writes = v.pureSerial > 1 && !unrolled && !m_gpu.storesWriteBack
+        // unrolled at offsets LLVM can tell apart, it keeps the accumulators in registers
+        // across the RVar loop and each point is written once. A rolled serial loop indexes
+        // them by its variable: every RVar iteration loads and stores each of them. On the
+        // H100 (runs of 2026-11-26): matmul with 16 rolled points per thread under a 2048-long
+        // RVar ran 3.8x slower than the naive schedule; at the block level (shared memory)
+        // conv_layer's and matmul's 16 rolled points ran 17 and 28 ms where 8 unrolled ran
+        // 2.5 ms. A write-back cache (a CPU's, PoCL) absorbs the repeated stores.
+        const double writes = v.pureSerial > 1 && (!unrolled || unrolledAcrossRows(stage, v)) &&
+                                      !m_gpu.storesWriteBack
                                   ? double(v.rvarIterations)
                                   : 1.0;
         if (v.storage == MemoryType::Global) {
             const double tx = warps * sectors(node, own, double(rowsOf(own))) * writes;
-            f[F::num_global_mem_stores_per_block] = tx;
-            f[F::global_mem_store_efficiency] =
+            const double efficiency =
                 std::min(1.0, warps * points * writes / (tx * m_gpu.globalTransactionBytes));
+            f[F::num_global_mem_stores_per_block] = tx;
+            f[F::global_mem_store_efficiency] = efficiency;
             f[F::shared_mem_store_efficiency] = 1.0;
+            if (writes > 1) {
+                // Each iteration loads the points it stores (gather() has no edge from a Func
+                // to itself), one load instruction per point.
+                const double others = f[F::num_global_mem_loads_per_block];
+                f[F::global_mem_load_efficiency] =
+                    (others * f[F::global_mem_load_efficiency] + tx * efficiency) / (others + tx);
+                f[F::num_global_mem_loads_per_block] = others + tx;
+                f[F::num_global_mem_load_instructions_per_block] +=
+                    warps * double(v.pureSerial) * writes;
+            }
         } else if (v.storage == MemoryType::Shared) {
             const double words = points / m_gpu.sharedBankWidthBytes;
             const int64_t strideWords =

@@ -16,7 +16,11 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused. 7: shared-memory loads counted per load
+/// with, and a model of another version is refused. 9: an update's bytes at realization without
+/// its RVars (the code had kept them since 5), unrolled points of a global update along a row
+/// stride loaded and stored at every RVar iteration, and the analytic model's loads with a few
+/// rolled iterations per latency round (the thirty-first session); 8: L1 serves a thread's RVar
+/// walk, and loads wait a latency per round; 7: shared-memory loads counted per load
 /// instruction (a call repeated by substituted lets counted once) and priced at the arithmetic
 /// fill (the twenty-ninth session); 6: regions read through loop-only
 /// non-affine indices (an upsampling's x / 2 - 1 + 2 * (x % 2)) bounded per tile (IndexBounds),
@@ -25,7 +29,7 @@ namespace beamscope {
 /// write their points once unless a rolled serial loop sits inside their RVars, an update's bytes
 /// at realization without its RVars, and shared-memory wavefronts in the roofline; 4: the analytic
 /// terms of the per-kernel roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 8;
+constexpr int kScheduleFeatureSchema = 9;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

@@ -117,9 +117,9 @@ TEST(AnalyticalGpuCostModel, AStageWithFewerThreadsThanTheKernelIsPricedAtItsOwn
 
 TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
     // A stage with a quarter of the device's resident threads (512 per SM) computes at the FP32
-    // peak; its loads, eight rolled rounds a warp, wait out their latency eight times over with
-    // too few warps to hide it: 8 x 2,112 warps x 645.6 ns / 2,112 resident, longer than DRAM
-    // needs for the bytes.
+    // peak; its loads, eight rolled points a warp issued four at a time (ptxas unrolls the
+    // loop), wait out their latency twice with too few warps to hide it: 2 x 2,112 warps x
+    // 645.6 ns / 2,112 resident, longer than DRAM needs for the bytes.
     const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
     StageFeatureRow arithmetic = idleRow(0);
     arithmetic.features[F::inner_parallelism] = kH100Threads / 4;
@@ -129,7 +129,7 @@ TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
                 1e6 * 64 / kH100OpsPerSecond * 1e3, 1e-12);
     const StageFeatureRow reading = loadingRow(0, kH100Threads / 4 / 64, 8, 1, 4e6);
     EXPECT_NEAR(termMs(model.kernelCosts({reading}, 0), 0, CostTerm::Load),
-                8 * kH100LoadLatencySeconds * 1e3, 1e-9);
+                2 * kH100LoadLatencySeconds * 1e3, 1e-9);
 }
 
 TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) {
@@ -141,26 +141,32 @@ TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) 
     ASSERT_LT(kH100LoadLatencySeconds * 1e3, dramMs);
     EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 1, 1, 4e6)}, 0), 0, CostTerm::Load),
                 dramMs, 1e-12);
-    // Eight rolled points per thread: eight rounds, one after the other.
-    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 8, 1, 4e6)}, 0), 0, CostTerm::Load),
-                8 * kH100LoadLatencySeconds * 1e3, 1e-12);
-    // The same eight points unrolled issue their loads together: one round, the bandwidth's.
-    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 8, 8, 4e6)}, 0), 0, CostTerm::Load),
+    // Sixteen rolled points per thread: ptxas unrolls the loop and issues four iterations'
+    // loads together, so four rounds, one after the other.
+    EXPECT_NEAR(
+        termMs(model.kernelCosts({loadingRow(0, blocks, 16, 1, 4e6)}, 0), 0, CostTerm::Load),
+        4 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    // Fewer than four rolled points: one round each time the loop runs, like unrolled ones.
+    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 3, 1, 4e6)}, 0), 0, CostTerm::Load),
                 dramMs, 1e-12);
-    // Half of the rolled rounds' sectors served by L1 (a tenth of the latency each): 8 x 0.55.
-    StageFeatureRow walking = loadingRow(0, blocks, 8, 1, 4e6);
+    // The same sixteen points unrolled issue their loads together: one round, the bandwidth's.
+    EXPECT_NEAR(
+        termMs(model.kernelCosts({loadingRow(0, blocks, 16, 16, 4e6)}, 0), 0, CostTerm::Load),
+        dramMs, 1e-12);
+    // Half of the rolled rounds' sectors served by L1 (a tenth of the latency each): 4 x 0.55.
+    StageFeatureRow walking = loadingRow(0, blocks, 16, 1, 4e6);
     walking.features[F::global_mem_load_l1_hit_rate] = 0.5;
     EXPECT_NEAR(termMs(model.kernelCosts({walking}, 0), 0, CostTerm::Load),
-                8 * 0.55 * kH100LoadLatencySeconds * 1e3, 1e-12);
+                4 * 0.55 * kH100LoadLatencySeconds * 1e3, 1e-12);
     // A block of 2 threads is a warp of its own: all 1,280 warps of 2 lanes are resident at
-    // once and each waits the latency of its 64 rolled rounds: however few its lanes and
-    // sectors, a warp's round costs a latency (histogram_equalize's per-row histograms).
+    // once and each waits the latency of its 64 rolled points, 16 rounds: however few its lanes
+    // and sectors, a warp's round costs a latency (histogram_equalize's per-row histograms).
     StageFeatureRow narrow = loadingRow(0, 1280, 64, 1, 4e6);
     narrow.features[F::num_threads_per_block] = 2;
     narrow.features[F::inner_parallelism] = 2560;
     narrow.features[F::num_active_warps_per_block] = 1;
     EXPECT_NEAR(termMs(model.kernelCosts({narrow}, 0), 0, CostTerm::Load),
-                1280.0 * 64 / 1280 * kH100LoadLatencySeconds * 1e3, 1e-12);
+                1280.0 * 16 / 1280 * kH100LoadLatencySeconds * 1e3, 1e-12);
 }
 
 TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {

@@ -52,38 +52,56 @@ TEST(Featurizer, CoalescedAndStridedThreadLoopsGiveDifferentTransactionCounts) {
     EXPECT_DOUBLE_EQ(s[Feature::num_global_mem_stores_per_block], 32.0);
 }
 
-// matmul's prod.update(0) runs its pure serial loops inside its RVar (k = 64): on a GPU, with
-// several points per thread it stores them on every RVar iteration, k times what its pure stage
-// stores with the same tiling; with one point per thread the accumulator stays in a register and
-// is stored once. Both read off the PTX Halide 21 makes for such schedules (stores inside or
-// after the RVar loop); the first ran 3.8x slower than the naive schedule on an H100. PoCL's
-// CPU keeps the repeated stores in its write-back L1: counted once there.
-// An update's accumulators stay in registers across its RVar loop when a thread has one point
-// or its serial points are unrolled (fewer than kUnrollLimit: constant offsets); a rolled serial
-// loop loads and stores them every RVar iteration (benchmarks/ptx_accumulators.py shows both in
-// Halide's PTX). PoCL's write-back cache absorbs the repeats.
-TEST(Featurizer, UpdateStoresRepeatPerRVarIterationOnlyUnderARolledSerialLoop) {
+// matmul's prod.update(0) runs its pure serial loops inside its RVar (k = 64). Its accumulators
+// stay in registers across the RVar loop, loaded before it and stored once after it, when a
+// thread has one point, or its points are unrolled along x (constant offsets); unrolled along y
+// they sit a row stride apart, a run-time value for a Func at the root, and LLVM keeps them in
+// memory; a rolled serial loop indexes them by its variable. In the last two cases every RVar
+// iteration loads and stores each point: k times the stores of the pure stage with the same
+// tiling, and a load instruction per point and iteration (on PoCL's CPU the write-back cache
+// absorbs the repeats: counted once there). benchmarks/ptx_accumulators.py shows all four
+// in Halide's PTX. The buffer the update writes is the pure stage's, whatever its RVars.
+TEST(Featurizer, UpdateAccumulatorsRepeatPerRVarIterationWhenRolledOrARowApart) {
     const auto dag = std::make_shared<const FunctionDAG>(
         buildApp("matmul", {{"m", 256}, {"n", 256}, {"k", 64}}));
     const StatePtr start = ScheduleState::initial(dag);
     const int prod = dag->find("prod");
     const std::vector<Stage> &stages = dag->node(prod).stages; // update loops: r, x, y
-    for (const std::string gpu : {"v100", "pocl-cpu"}) {
-        for (const int64_t serialY : {int64_t(1), int64_t(4), kUnrollLimit}) {
-            const StatePtr state = placeRest(start->withRootTiling(
-                prod, {ScheduleState::makeTiling(stages[0], {32, 8}, {1, serialY}),
-                       ScheduleState::makeTiling(stages[1], {1, 32, 8}, {1, 1, serialY})}));
+    struct Case {
+        int64_t serialX, serialY;
+        bool repeats;
+    };
+    for (const Case c :
+         {Case{1, 1, false}, Case{4, 1, false}, Case{1, 4, true}, Case{1, kUnrollLimit, true}}) {
+        const StatePtr state = placeRest(start->withRootTiling(
+            prod, {ScheduleState::makeTiling(stages[0], {32, 8}, {c.serialX, c.serialY}),
+                   ScheduleState::makeTiling(stages[1], {1, 32, 8}, {1, c.serialX, c.serialY})}));
+        const std::string what =
+            "serial " + std::to_string(c.serialX) + "x" + std::to_string(c.serialY);
+        for (const std::string gpu : {"v100", "pocl-cpu"}) {
             const StageFeatures pure = featuresOf(*state, "prod", 0, gpu);
             const StageFeatures update = featuresOf(*state, "prod", 1, gpu);
-            const bool rolled = serialY >= kUnrollLimit;
-            const double repeats = rolled && gpu == "v100" ? 64.0 : 1.0;
+            const bool repeats = c.repeats && gpu == "v100";
             EXPECT_GT(pure[Feature::num_global_mem_stores_per_block], 0.0);
             EXPECT_DOUBLE_EQ(update[Feature::num_global_mem_stores_per_block],
-                             repeats * pure[Feature::num_global_mem_stores_per_block])
-                << gpu << ", serial y " << serialY;
+                             (repeats ? 64.0 : 1.0) *
+                                 pure[Feature::num_global_mem_stores_per_block])
+                << gpu << ", " << what;
             EXPECT_DOUBLE_EQ(update[Feature::global_mem_store_efficiency],
                              pure[Feature::global_mem_store_efficiency])
-                << gpu << ", serial y " << serialY;
+                << gpu << ", " << what;
+            if (gpu == "v100") {
+                // Each of the 8 warps loads A(r, y) and B(x, r) for each of its points at each
+                // of the 64 iterations, and the point itself when it repeats.
+                const double points = double(c.serialX * c.serialY);
+                EXPECT_DOUBLE_EQ(update[Feature::num_global_mem_load_instructions_per_block],
+                                 8.0 * 64.0 * points * (repeats ? 3.0 : 2.0))
+                    << what;
+            }
+            EXPECT_DOUBLE_EQ(update[Feature::bytes_at_realization], 256.0 * 256.0 * 4.0)
+                << gpu << ", " << what;
+            EXPECT_DOUBLE_EQ(pure[Feature::bytes_at_realization], 256.0 * 256.0 * 4.0)
+                << gpu << ", " << what;
         }
     }
 }
