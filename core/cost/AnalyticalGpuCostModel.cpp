@@ -44,11 +44,6 @@ namespace {
 constexpr double kArithmeticLatencyClocks = 4.0;
 /// A global load's latency over the one at which full occupancy just reaches the bandwidth.
 constexpr double kLoadLatencyOverBandwidthMatch = 2.0;
-/// Iterations of a rolled loop whose loads share a round: ptxas unrolls a loop Halide hands it
-/// rolled and issues the loads of later iterations ahead of the arithmetic (matmul's
-/// prod.update: by 32 with one point a thread, by 4 with 8 points kept in memory, read off
-/// nvdisasm). 4 was the best of 2, 4 and 8 on the H100 rows (docs/design-notes.md).
-constexpr double kRolledIterationsPerRound = 4.0;
 } // namespace
 
 AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
@@ -168,14 +163,13 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads
         *x *= slowdown;
     // Loads stall: a warp waits a latency for each round of its loads, however many lanes and
     // sectors the round has, the loads of a round (its unrolled points, their calls, and a few
-    // iterations of a rolled loop) issued together. Too few warps to hide it take rounds x
-    // latency / resident warps (Little's law), an L1 hit a tenth of that; enough of them reach
-    // the bandwidth (dramLoad, l2Load, unslowed).
+    // iterations of a rolled loop that does not read what it wrote) issued together
+    // (Featurizer: loadRounds). Too few warps to hide it take rounds x latency / resident warps
+    // (Little's law), an L1 hit a tenth of that; enough of them reach the bandwidth (dramLoad,
+    // l2Load, unslowed).
     if (f[F::num_global_mem_load_instructions_per_block] > 0) {
-        const double rolled =
-            f[F::points_computed_per_thread] / std::max(1.0, f[F::unrolled_loop_extent]);
-        const double rounds = f[F::num_blocks] * f[F::num_active_warps_per_block] * rolled /
-                              std::clamp(rolled, 1.0, kRolledIterationsPerRound);
+        const double rounds = f[F::num_blocks] * f[F::num_active_warps_per_block] *
+                              std::max(1.0, f[F::global_mem_load_rounds_per_thread]);
         const double hits = f[F::global_mem_load_l1_hit_rate];
         const double warpsPerThread =
             f[F::num_active_warps_per_block] / std::max(1.0, f[F::num_threads_per_block]);

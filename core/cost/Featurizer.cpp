@@ -14,6 +14,12 @@ namespace beamscope {
 
 namespace {
 
+/// Iterations of a rolled loop whose loads a thread issues together: ptxas unrolls a loop
+/// Halide hands it rolled and issues the loads of later iterations ahead of the arithmetic
+/// (matmul's prod.update: by 32 with one point a thread, read off nvdisasm). 4 was the best of 2,
+/// 4 and 8 on the H100 rows (docs/design-notes.md).
+constexpr double kRolledIterationsPerRound = 4.0;
+
 int64_t ceilDiv(int64_t a, int64_t b) {
     return (a + b - 1) / b;
 }
@@ -375,6 +381,7 @@ private:
         if (stageIndex > 0 && v.storage == MemoryType::Shared && !n.scatteredDims.empty())
             scatteredSharedStores(node, stage, v, f);
         if (stageIndex > 0 && v.storage == MemoryType::Shared) ownSharedLoads(f);
+        f[F::global_mem_load_rounds_per_thread] = loadRounds(n, stage, v, leaf.unrolled);
         return f;
     }
 
@@ -566,6 +573,26 @@ private:
                               (tx * double(banks * bank)));
     }
 
+    /// The rounds of loads a thread waits one after another: its unrolled points issue their
+    /// loads together, and so do a few iterations of a rolled loop (kRolledIterationsPerRound)
+    /// unless each iteration reads what the previous one wrote: an update that keeps its
+    /// accumulators in memory (accumulatorsInMemory) or scatters into bins (a histogram) loads
+    /// after the previous iteration's store, one round per iteration.
+    double loadRounds(const Node &n, const Stage &stage, const StageView &v, bool unrolled) const {
+        const double rolled =
+            double(v.rvarIterations) * double(unrolled ? int64_t(1) : v.pureSerial);
+        const bool carried = stage.index > 0 && v.rvarIterations > 1 &&
+                             (!n.scatteredDims.empty() || accumulatorsInMemory(stage, v, unrolled));
+        return rolled / std::clamp(rolled, 1.0, carried ? 1.0 : kRolledIterationsPerRound);
+    }
+
+    /// Whether an update's points stay in memory across its RVar loop, each loaded and stored
+    /// at every iteration (stores, below): a rolled serial loop indexes them by its variable,
+    /// and unrolled points a row stride apart may alias as far as LLVM knows.
+    bool accumulatorsInMemory(const Stage &stage, const StageView &v, bool unrolled) const {
+        return v.pureSerial > 1 && (!unrolled || unrolledAcrossRows(stage, v));
+    }
+
     /// Whether a thread's unrolled points of a global Func lie along a dimension beyond the
     /// innermost. Their addresses then differ by the buffer's row stride, known only at run
     /// time, so LLVM cannot tell them apart, may not keep them in registers across the RVar
@@ -601,8 +628,7 @@ private:
         // RVar ran 3.8x slower than the naive schedule; at the block level (shared memory)
         // conv_layer's and matmul's 16 rolled points ran 17 and 28 ms where 8 unrolled ran
         // 2.5 ms. A write-back cache (a CPU's, PoCL) absorbs the repeated stores.
-        const double writes = v.pureSerial > 1 && (!unrolled || unrolledAcrossRows(stage, v)) &&
-                                      !m_gpu.storesWriteBack
+        const double writes = accumulatorsInMemory(stage, v, unrolled) && !m_gpu.storesWriteBack
                                   ? double(v.rvarIterations)
                                   : 1.0;
         if (v.storage == MemoryType::Global) {

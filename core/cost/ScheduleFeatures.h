@@ -18,9 +18,10 @@ namespace beamscope {
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
 /// with, and a model of another version is refused. 9: an update's bytes at realization without
 /// its RVars (the code had kept them since 5), unrolled points of a global update along a row
-/// stride loaded and stored at every RVar iteration, and the analytic model's loads with a few
-/// rolled iterations per latency round (the thirty-first session); 8: L1 serves a thread's RVar
-/// walk, and loads wait a latency per round; 7: shared-memory loads counted per load
+/// stride loaded and stored at every RVar iteration, and a new stage feature, the rounds of
+/// loads a thread waits (a few rolled iterations per round unless each reads what the last
+/// wrote), which the analytic model's loads wait (the thirty-first session); 8: L1 serves a
+/// thread's RVar walk, and loads wait a latency per round; 7: shared-memory loads counted per load
 /// instruction (a call repeated by substituted lets counted once) and priced at the arithmetic
 /// fill (the twenty-ninth session); 6: regions read through loop-only
 /// non-affine indices (an upsampling's x / 2 - 1 + 2 * (x % 2)) bounded per tile (IndexBounds),

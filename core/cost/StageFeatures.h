@@ -78,7 +78,9 @@ namespace beamscope {
     /* Beamscope's: global load instructions a block issues, and the share of their sectors */     \
     /* that L1 serves (a thread's RVar walk along a row reads each sector again) */                \
     X(num_global_mem_load_instructions_per_block)                                                  \
-    X(global_mem_load_l1_hit_rate)
+    X(global_mem_load_l1_hit_rate)                                                                 \
+    /* the rounds of loads a thread waits one after another (Featurizer: loadRounds) */            \
+    X(global_mem_load_rounds_per_thread)
 
 /// Index of each feature in StageFeatures::values.
 enum class Feature : size_t {

@@ -49,16 +49,16 @@ StageFeatureRow readingRow(int node, double realizations, double footprint, doub
 }
 
 /// A root stage of `blocks` blocks of 64 threads (2 warps) reading `footprint` bytes: each
-/// thread computes `points` points, `unrolled` of them unrolled, with one global load each.
-StageFeatureRow loadingRow(int node, double blocks, double points, double unrolled,
-                           double footprint) {
+/// thread computes `rounds` points, one global load each, waiting for each in turn (the
+/// featurizer counts the rounds: Featurizer tests).
+StageFeatureRow loadingRow(int node, double blocks, double rounds, double footprint) {
     StageFeatureRow row = readingRow(node, 1, footprint, footprint);
     row.features[F::num_blocks] = blocks;
     row.features[F::inner_parallelism] = blocks * 64;
     row.features[F::num_active_warps_per_block] = 2;
-    row.features[F::points_computed_per_thread] = points;
-    row.features[F::unrolled_loop_extent] = unrolled;
-    row.features[F::num_global_mem_load_instructions_per_block] = 2 * points;
+    row.features[F::points_computed_per_thread] = rounds;
+    row.features[F::num_global_mem_load_instructions_per_block] = 2 * rounds;
+    row.features[F::global_mem_load_rounds_per_thread] = rounds;
     return row;
 }
 
@@ -117,9 +117,9 @@ TEST(AnalyticalGpuCostModel, AStageWithFewerThreadsThanTheKernelIsPricedAtItsOwn
 
 TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
     // A stage with a quarter of the device's resident threads (512 per SM) computes at the FP32
-    // peak; its loads, eight rolled points a warp issued four at a time (ptxas unrolls the
-    // loop), wait out their latency twice with too few warps to hide it: 2 x 2,112 warps x
-    // 645.6 ns / 2,112 resident, longer than DRAM needs for the bytes.
+    // peak; its loads, two rounds a warp, wait out their latency twice with too few warps to
+    // hide it: 2 x 2,112 warps x 645.6 ns / 2,112 resident, longer than DRAM needs for the
+    // bytes.
     const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
     StageFeatureRow arithmetic = idleRow(0);
     arithmetic.features[F::inner_parallelism] = kH100Threads / 4;
@@ -127,7 +127,7 @@ TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
     arithmetic.features[F::ops_per_point] = 64;
     EXPECT_NEAR(termMs(model.kernelCosts({arithmetic}, 0), 0, CostTerm::Compute),
                 1e6 * 64 / kH100OpsPerSecond * 1e3, 1e-12);
-    const StageFeatureRow reading = loadingRow(0, kH100Threads / 4 / 64, 8, 1, 4e6);
+    const StageFeatureRow reading = loadingRow(0, kH100Threads / 4 / 64, 2, 4e6);
     EXPECT_NEAR(termMs(model.kernelCosts({reading}, 0), 0, CostTerm::Load),
                 2 * kH100LoadLatencySeconds * 1e3, 1e-9);
 }
@@ -139,34 +139,26 @@ TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) 
     // shorter than DRAM takes for 4 MB, so the bandwidth bounds it.
     const double blocks = kH100Threads / 64;
     ASSERT_LT(kH100LoadLatencySeconds * 1e3, dramMs);
-    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 1, 1, 4e6)}, 0), 0, CostTerm::Load),
+    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 1, 4e6)}, 0), 0, CostTerm::Load),
                 dramMs, 1e-12);
-    // Sixteen rolled points per thread: ptxas unrolls the loop and issues four iterations'
-    // loads together, so four rounds, one after the other.
-    EXPECT_NEAR(
-        termMs(model.kernelCosts({loadingRow(0, blocks, 16, 1, 4e6)}, 0), 0, CostTerm::Load),
-        4 * kH100LoadLatencySeconds * 1e3, 1e-12);
-    // Fewer than four rolled points: one round each time the loop runs, like unrolled ones.
-    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 3, 1, 4e6)}, 0), 0, CostTerm::Load),
-                dramMs, 1e-12);
-    // The same sixteen points unrolled issue their loads together: one round, the bandwidth's.
-    EXPECT_NEAR(
-        termMs(model.kernelCosts({loadingRow(0, blocks, 16, 16, 4e6)}, 0), 0, CostTerm::Load),
-        dramMs, 1e-12);
-    // Half of the rolled rounds' sectors served by L1 (a tenth of the latency each): 4 x 0.55.
-    StageFeatureRow walking = loadingRow(0, blocks, 16, 1, 4e6);
+    // Four rounds per thread, one after the other.
+    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 4, 4e6)}, 0), 0, CostTerm::Load),
+                4 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    // Half of the rounds' sectors served by L1 (a tenth of the latency each): 4 x 0.55.
+    StageFeatureRow walking = loadingRow(0, blocks, 4, 4e6);
     walking.features[F::global_mem_load_l1_hit_rate] = 0.5;
     EXPECT_NEAR(termMs(model.kernelCosts({walking}, 0), 0, CostTerm::Load),
                 4 * 0.55 * kH100LoadLatencySeconds * 1e3, 1e-12);
     // A block of 2 threads is a warp of its own: all 1,280 warps of 2 lanes are resident at
-    // once and each waits the latency of its 64 rolled points, 16 rounds: however few its lanes
-    // and sectors, a warp's round costs a latency (histogram_equalize's per-row histograms).
-    StageFeatureRow narrow = loadingRow(0, 1280, 64, 1, 4e6);
+    // once and each waits the latency of its 64 rounds: however few its lanes and sectors, a
+    // warp's round costs a latency (histogram_equalize's per-row histograms, whose RVar
+    // iterations each read the bins the last one wrote).
+    StageFeatureRow narrow = loadingRow(0, 1280, 64, 4e6);
     narrow.features[F::num_threads_per_block] = 2;
     narrow.features[F::inner_parallelism] = 2560;
     narrow.features[F::num_active_warps_per_block] = 1;
     EXPECT_NEAR(termMs(model.kernelCosts({narrow}, 0), 0, CostTerm::Load),
-                1280.0 * 16 / 1280 * kH100LoadLatencySeconds * 1e3, 1e-12);
+                1280.0 * 64 / 1280 * kH100LoadLatencySeconds * 1e3, 1e-12);
 }
 
 TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {
@@ -178,7 +170,7 @@ TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {
     const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
     StageFeatureRow producer = idleRow(1);
     producer.features[F::num_threads_per_block] = 528;
-    const StageFeatureRow root = loadingRow(0, 8723, 1, 1, 4e6);
+    const StageFeatureRow root = loadingRow(0, 8723, 1, 4e6);
     EXPECT_NEAR(termMs(model.kernelCosts({root}, 0), 0, CostTerm::Load),
                 17446.0 / 8448 * kH100LoadLatencySeconds * 1e3, 1e-12);
     EXPECT_NEAR(termMs(model.kernelCosts({root, producer}, 0), 0, CostTerm::Load),

@@ -61,6 +61,9 @@ TEST(Featurizer, CoalescedAndStridedThreadLoopsGiveDifferentTransactionCounts) {
 // tiling, and a load instruction per point and iteration (on PoCL's CPU the write-back cache
 // absorbs the repeats: counted once there). benchmarks/ptx_accumulators.py shows all four
 // in Halide's PTX. The buffer the update writes is the pure stage's, whatever its RVars.
+// A thread's loads wait one round per iteration of its rolled loops, four iterations sharing a
+// round (ptxas unrolls and issues their loads together) unless each iteration reads the points
+// the previous one wrote; its unrolled points share their iteration's round.
 TEST(Featurizer, UpdateAccumulatorsRepeatPerRVarIterationWhenRolledOrARowApart) {
     const auto dag = std::make_shared<const FunctionDAG>(
         buildApp("matmul", {{"m", 256}, {"n", 256}, {"k", 64}}));
@@ -70,9 +73,10 @@ TEST(Featurizer, UpdateAccumulatorsRepeatPerRVarIterationWhenRolledOrARowApart) 
     struct Case {
         int64_t serialX, serialY;
         bool repeats;
+        double rounds; ///< of the update's loads, per thread
     };
-    for (const Case c :
-         {Case{1, 1, false}, Case{4, 1, false}, Case{1, 4, true}, Case{1, kUnrollLimit, true}}) {
+    for (const Case c : {Case{1, 1, false, 64.0 / 4}, Case{4, 1, false, 64.0 / 4},
+                         Case{1, 4, true, 64.0}, Case{1, kUnrollLimit, true, 64.0 * 16}}) {
         const StatePtr state = placeRest(start->withRootTiling(
             prod, {ScheduleState::makeTiling(stages[0], {32, 8}, {c.serialX, c.serialY}),
                    ScheduleState::makeTiling(stages[1], {1, 32, 8}, {1, c.serialX, c.serialY})}));
@@ -101,6 +105,12 @@ TEST(Featurizer, UpdateAccumulatorsRepeatPerRVarIterationWhenRolledOrARowApart) 
             EXPECT_DOUBLE_EQ(update[Feature::bytes_at_realization], 256.0 * 256.0 * 4.0)
                 << gpu << ", " << what;
             EXPECT_DOUBLE_EQ(pure[Feature::bytes_at_realization], 256.0 * 256.0 * 4.0)
+                << gpu << ", " << what;
+            EXPECT_DOUBLE_EQ(update[Feature::global_mem_load_rounds_per_thread], c.rounds)
+                << gpu << ", " << what;
+            // The pure stage writes each point once: a rolled loop of 16 loads 4 at a time.
+            EXPECT_DOUBLE_EQ(pure[Feature::global_mem_load_rounds_per_thread],
+                             c.serialY >= kUnrollLimit ? 4.0 : 1.0)
                 << gpu << ", " << what;
         }
     }
