@@ -377,11 +377,12 @@ private:
         f[innermostAtTask] = innermostTask;
 
         loads(node, stageIndex, stage, v, f);
-        stores(node, stage, v, leaf.unrolled, f);
+        const bool inMemory = accumulatorsInMemory(stage, v, leaf.unrolled);
+        stores(node, stage, v, inMemory, f);
         if (stageIndex > 0 && v.storage == MemoryType::Shared && !n.scatteredDims.empty())
             scatteredSharedStores(node, stage, v, f);
         if (stageIndex > 0 && v.storage == MemoryType::Shared) ownSharedLoads(f);
-        f[F::global_mem_load_rounds_per_thread] = loadRounds(n, stage, v, leaf.unrolled);
+        f[F::global_mem_load_rounds_per_thread] = loadRounds(n, stage, v, leaf.unrolled, inMemory);
         return f;
     }
 
@@ -576,20 +577,21 @@ private:
     /// The rounds of loads a thread waits one after another: its unrolled points issue their
     /// loads together, and so do a few iterations of a rolled loop (kRolledIterationsPerRound)
     /// unless each iteration reads what the previous one wrote: an update that keeps its
-    /// accumulators in memory (accumulatorsInMemory) or scatters into bins (a histogram) loads
-    /// after the previous iteration's store, one round per iteration.
-    double loadRounds(const Node &n, const Stage &stage, const StageView &v, bool unrolled) const {
+    /// accumulators in memory (`inMemory`: accumulatorsInMemory) or scatters into bins (a
+    /// histogram) loads after the previous iteration's store, one round per iteration.
+    static double loadRounds(const Node &n, const Stage &stage, const StageView &v, bool unrolled,
+                             bool inMemory) {
         const double rolled =
             double(v.rvarIterations) * double(unrolled ? int64_t(1) : v.pureSerial);
-        const bool carried = stage.index > 0 && v.rvarIterations > 1 &&
-                             (!n.scatteredDims.empty() || accumulatorsInMemory(stage, v, unrolled));
+        const bool carried =
+            stage.index > 0 && v.rvarIterations > 1 && (!n.scatteredDims.empty() || inMemory);
         return rolled / std::clamp(rolled, 1.0, carried ? 1.0 : kRolledIterationsPerRound);
     }
 
     /// Whether an update's points stay in memory across its RVar loop, each loaded and stored
     /// at every iteration (stores, below): a rolled serial loop indexes them by its variable,
     /// and unrolled points a row stride apart may alias as far as LLVM knows.
-    bool accumulatorsInMemory(const Stage &stage, const StageView &v, bool unrolled) const {
+    static bool accumulatorsInMemory(const Stage &stage, const StageView &v, bool unrolled) {
         return v.pureSerial > 1 && (!unrolled || unrolledAcrossRows(stage, v));
     }
 
@@ -599,16 +601,18 @@ private:
     /// loop, and loads and stores each of them at every iteration (the PTX of matmul's
     /// prod.update with 8 points along y; along x, at constant offsets, it keeps them). Shared
     /// and register allocations have constant strides.
-    bool unrolledAcrossRows(const Stage &stage, const StageView &v) const {
+    static bool unrolledAcrossRows(const Stage &stage, const StageView &v) {
         if (v.storage != MemoryType::Global) return false;
-        const StageTiling &t = m_s.placement(stage.node).tilings[size_t(stage.index)];
-        for (size_t l = 0; l < stage.loops.size() && l < t.serial.size(); ++l)
-            if (!stage.loops[l].isReduction && stage.loops[l].funcDim > 0 && t.serial[l] > 1)
+        for (size_t l = 0; l < stage.loops.size(); ++l) // v.thread: a thread's serial points
+            if (!stage.loops[l].isReduction && stage.loops[l].funcDim > 0 &&
+                v.thread[l].extent() > 1)
                 return true;
         return false;
     }
 
-    void stores(int node, const Stage &stage, const StageView &v, bool unrolled,
+    /// `inMemory`: the update's accumulators stay in memory across its RVar loop
+    /// (accumulatorsInMemory).
+    void stores(int node, const Stage &stage, const StageView &v, bool inMemory,
                 StageFeatures &f) const {
         using F = Feature;
         const Node &n = m_dag.node(node);
@@ -628,9 +632,7 @@ private:
         // RVar ran 3.8x slower than the naive schedule; at the block level (shared memory)
         // conv_layer's and matmul's 16 rolled points ran 17 and 28 ms where 8 unrolled ran
         // 2.5 ms. A write-back cache (a CPU's, PoCL) absorbs the repeated stores.
-        const double writes = accumulatorsInMemory(stage, v, unrolled) && !m_gpu.storesWriteBack
-                                  ? double(v.rvarIterations)
-                                  : 1.0;
+        const double writes = inMemory && !m_gpu.storesWriteBack ? double(v.rvarIterations) : 1.0;
         if (v.storage == MemoryType::Global) {
             const double tx = warps * sectors(node, own, double(rowsOf(own))) * writes;
             const double efficiency =
