@@ -92,6 +92,33 @@ BenchReport BenchReport::fromJson(const nlohmann::json &j) {
     }
 }
 
+void BenchReport::printKernelTimes(std::ostream &os) const {
+    constexpr size_t kShown = 3; // the longest kernels of a row; the JSON report has them all
+    std::vector<const Measurement *> rows;
+    if (chosen >= 0) rows.push_back(&candidates[size_t(chosen)]);
+    for (const Measurement &m : baselines)
+        rows.push_back(&m);
+    for (const Measurement *m : rows) {
+        if (m->kernelTimes.empty()) {
+            if (!m->kernelTimesNote.empty())
+                os << "\nkernels of " << candidateLabelInWords(m->label) << ": "
+                   << m->kernelTimesNote;
+            continue;
+        }
+        double sum = 0;
+        for (const KernelTime &k : m->kernelTimes)
+            sum += k.ms;
+        os << "\nkernels of " << candidateLabelInWords(m->label) << ": " << m->kernelTimes.size()
+           << ", " << fixed(sum, 3) << " ms on the device";
+        if (m->measuredMs) os << " of " << fixed(m->measuredMs->median, 3) << " ms";
+        for (size_t i = 0; i < std::min(kShown, m->kernelTimes.size()); ++i) {
+            const KernelTime &k = m->kernelTimes[i];
+            os << (i == 0 ? ": " : ", ") << k.name << " " << fixed(k.ms, 3) << " ms";
+            if (k.launches > 1) os << " (" << k.launches << " launches)";
+        }
+    }
+}
+
 void BenchReport::printTable(std::ostream &os) const {
     os << "pipeline " << pipeline << ", device " << device.describe() << "\n";
     os << "target " << (target.empty() ? "none (compile only)" : target) << ", GPU model "
@@ -137,6 +164,7 @@ void BenchReport::printTable(std::ostream &os) const {
                : chosenWhy);
     if (chosen >= 0 && candidates[size_t(chosen)].measuredMs)
         os << ", median " << fixed(candidates[size_t(chosen)].measuredMs->median) << " ms";
+    printKernelTimes(os);
     // The speedups and the GPU model hint, worded as the GUI's Benchmark dock shows them.
     os << "\nverdict: " << benchVerdict(*this).text();
     os << "\nbench time " << fixed(benchMs / 1000, 1) << " s\n";

@@ -116,8 +116,12 @@ struct BenchReport {
     /// GPU spec and timings it does not store keep their defaults. Throws Error when malformed.
     static BenchReport fromJson(const nlohmann::json &json);
     /// A table (label, predicted, measured median, registers, spills, correct, search, failure)
-    /// of the candidates, then the baselines, then the choice.
+    /// of the candidates, then the baselines, then the choice, and where the device's time went
+    /// (the chosen candidate's and the baselines' longest kernels, on CUDA).
     void printTable(std::ostream &os) const;
+    /// The chosen candidate's and each baseline's kernel count, their summed device time and
+    /// longest three kernels (or why a CUDA run has no kernel times); nothing without them.
+    void printKernelTimes(std::ostream &os) const;
 };
 
 /// The GPU spec to search for on `device`: a preset matching a CUDA device's name (else v100

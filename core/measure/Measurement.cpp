@@ -53,6 +53,13 @@ nlohmann::json Measurement::toJson() const {
                       {"stack_bytes", k.stackBytes}});
     }
     j["kernels"] = ks;
+    if (!kernelTimes.empty()) {
+        nlohmann::json times = nlohmann::json::array();
+        for (const KernelTime &k : kernelTimes)
+            times.push_back({{"name", k.name}, {"ms", k.ms}, {"launches", k.launches}});
+        j["kernel_times"] = times;
+    }
+    if (!kernelTimesNote.empty()) j["kernel_times_note"] = kernelTimesNote;
     j["reused"] = reused;
     j["check_note"] = checkNote.empty() ? nlohmann::json() : nlohmann::json(checkNote);
     j["crash_verdict"] = crashVerdict.empty() ? nlohmann::json() : nlohmann::json(crashVerdict);
@@ -97,6 +104,19 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
             m.kernels.push_back(r);
         }
     }
+    if (auto it = j.find("kernel_times"); it != j.end() && it->is_array()) {
+        for (const auto &k : *it) {
+            if (!k.is_object()) continue;
+            const auto name = k.find("name");
+            const auto launches = k.find("launches");
+            m.kernelTimes.push_back(
+                {name != k.end() && name->is_string() ? name->get<std::string>() : "",
+                 numberOr(k, "ms", 0),
+                 launches != k.end() && launches->is_number_integer() ? launches->get<int>() : 0});
+        }
+    }
+    if (auto it = j.find("kernel_times_note"); it != j.end() && it->is_string())
+        m.kernelTimesNote = it->get<std::string>();
     m.reused = j.value("reused", false);
     if (auto it = j.find("check_note"); it != j.end() && it->is_string())
         m.checkNote = it->get<std::string>();
@@ -126,6 +146,11 @@ void Measurement::dump(std::ostream &os) const {
         os << "kernel " << k.name << ": " << k.registers << " registers, " << k.spillStoreBytes
            << " B spill stores, " << k.spillLoadBytes << " B spill loads\n";
     }
+    for (const KernelTime &k : kernelTimes) {
+        os << "kernel time " << k.name << ": " << k.ms << " ms (" << k.launches
+           << (k.launches == 1 ? " launch" : " launches") << ")\n";
+    }
+    if (!kernelTimesNote.empty()) os << "kernel_times_note: " << kernelTimesNote << "\n";
 }
 
 RunTimes summarizeTimes(std::vector<double> samples) {

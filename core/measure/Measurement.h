@@ -3,6 +3,8 @@
 // candidate is a Measurement with `failure` set, never an exception in the tool.
 #pragma once
 
+#include "measure/KernelActivity.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -56,6 +58,10 @@ struct Measurement {
     std::string target;                   ///< Halide target it ran on ("" if not run)
     std::string ptxArch;                  ///< "sm_75" when ptxas reported resources
     std::vector<KernelResources> kernels; ///< per-kernel ptxas report
+    /// Each kernel's own time on the device (CUDA runs, read with CUPTI after the timed runs;
+    /// KernelActivity.h), longest first; empty with `kernelTimesNote` saying why.
+    std::vector<KernelTime> kernelTimes;
+    std::string kernelTimesNote; ///< why a CUDA run has no kernel times ("" otherwise)
     bool reused = false; ///< taken from the measurement database instead of being run again
     /// Set when the outputs were checked against the device's naive output because that differs
     /// from the CPU reference too (a float-sensitive pipeline), with the CPU difference.

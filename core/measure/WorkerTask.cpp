@@ -11,6 +11,7 @@
 #include "measure/BufferLimits.h"
 #include "measure/Compiler.h"
 #include "measure/DeviceLock.h"
+#include "measure/KernelActivity.h"
 #include "measure/ReferenceCheck.h"
 #include "measure/TimingPriority.h"
 #include "schedule/ScheduleIO.h"
@@ -106,6 +107,29 @@ void prepareDevice(std::vector<Halide::Buffer<>> &inputs, std::vector<Halide::Bu
     }
     for (Halide::Buffer<> &out : outputs)
         out.device_malloc(api, target);
+}
+
+/// Runs the scheduled pipeline kProfiledRuns more times with CUPTI recording each kernel, after
+/// the timed runs (which stay free of CUPTI's overhead), into m.kernelTimes, or says in
+/// m.kernelTimesNote why not.
+void profileKernels(PipelineInstance &instance, Halide::Realization &realization,
+                    std::vector<Halide::Buffer<>> &outputs, const Halide::Target &target,
+                    Measurement &m) {
+    constexpr int kProfiledRuns = 3;
+    KernelActivity activity;
+    if (!activity.recording()) {
+        m.kernelTimesNote = activity.unavailable();
+        return;
+    }
+    std::vector<std::vector<KernelRecord>> runs;
+    for (int i = 0; i < kProfiledRuns; ++i) {
+        instance.pipeline.realize(realization, target);
+        for (Halide::Buffer<> &out : outputs)
+            out.device_sync();
+        runs.push_back(activity.collect());
+    }
+    m.kernelTimes = summarizeKernelRuns(runs);
+    if (m.kernelTimes.empty()) m.kernelTimesNote = "CUPTI recorded no kernel";
 }
 
 /// A progress line on stderr (the parent keeps its tail for failure messages).
@@ -212,17 +236,21 @@ Measurement executeJob(const BenchJob &job) {
         const DeviceLock lock(job.deviceLock);
         const Clock::time_point heldStart = Clock::now();
         m.deviceWaitMs = msSince(waitStart);
-        const TimingPriority priority(target.has_feature(Halide::Target::CUDA));
-        m.timingPriority = priority.name();
+        const bool cuda = target.has_feature(Halide::Target::CUDA);
         wrapHalideErrors("run", [&] {
             Halide::Realization realization(outputs);
-            for (int i = 0; i < job.warmup + job.repeats; ++i) {
-                const Clock::time_point start = Clock::now();
-                instance.pipeline.realize(realization, target);
-                for (Halide::Buffer<> &out : outputs)
-                    out.device_sync();
-                if (i >= job.warmup) times.push_back(msSince(start));
+            {
+                const TimingPriority priority(cuda);
+                m.timingPriority = priority.name();
+                for (int i = 0; i < job.warmup + job.repeats; ++i) {
+                    const Clock::time_point start = Clock::now();
+                    instance.pipeline.realize(realization, target);
+                    for (Halide::Buffer<> &out : outputs)
+                        out.device_sync();
+                    if (i >= job.warmup) times.push_back(msSince(start));
+                }
             }
+            if (cuda) profileKernels(instance, realization, outputs, target, m);
             for (Halide::Buffer<> &out : outputs)
                 out.copy_to_host();
         });
