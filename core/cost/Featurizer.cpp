@@ -129,7 +129,9 @@ private:
     void visit(const LoopNest &n, KernelFeatures &rows) {
         for (const LoopNestPtr &c : n.children)
             visit(*c, rows);
-        if (n.computesHere) rows.push_back({n.node, n.stage, features(n)});
+        // An undefined stage has no loop in Halide's lowering: nothing to price.
+        if (n.computesHere && !m_dag.node(n.node).stages[size_t(n.stage)].undefined)
+            rows.push_back({n.node, n.stage, features(n)});
     }
 
     /// Lanes per loop of a warp (innermost loops first), for `threads` per loop.

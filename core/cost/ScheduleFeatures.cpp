@@ -195,9 +195,12 @@ scheduleFeatureVector(const std::vector<std::shared_ptr<const KernelFeatures>> &
     v.push_back(logOf(analytic.total));
     for (size_t t = 0; t < kCostTerms; ++t)
         v.push_back(float(ratio(analytic.terms[t], analytic.total)));
-    v.push_back(float(std::log1p(double(kernels.size()))));
+    // Kernels that launch: a kernel of undefined stages alone has no rows and no launch.
+    const double launched = double(std::count_if(kernels.begin(), kernels.end(),
+                                                 [](const auto &k) { return k && !k->empty(); }));
+    v.push_back(float(std::log1p(launched)));
     v.push_back(float(std::log1p(double(stageCount))));
-    v.push_back(float(ratio(double(smallKernels), double(kernels.size()))));
+    v.push_back(float(ratio(double(smallKernels), launched)));
     v.push_back(float(topKernel));
     v.push_back(float(log2Of(ratio(pointsTotal, pointsMinimum))));
     for (size_t k = 0; k < kShapeCount; ++k)

@@ -308,9 +308,18 @@ private:
             stage.index = int(s);
             stage.name = s == 0 ? node.name : node.name + ".update(" + std::to_string(s - 1) + ")";
             stage.loops = stageLoops(node, defs[s], s == 0);
+            stage.undefined = allUndef(defs[s].values());
             m_dag.m_nodes[size_t(index)].stages.push_back(std::move(stage));
             addStageEdges(index, int(s), defs[s]);
         }
+    }
+
+    static bool allUndef(const std::vector<Expr> &values) {
+        for (const Expr &v : values) {
+            const auto *call = v.as<Halide::Internal::Call>();
+            if (!call || !call->is_intrinsic(Halide::Internal::Call::undef)) return false;
+        }
+        return !values.empty();
     }
 
     std::vector<LoopVar> stageLoops(const Node &node, const Definition &def, bool pure) {

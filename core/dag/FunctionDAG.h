@@ -66,6 +66,9 @@ struct Stage {
     std::vector<LoopVar> loops; ///< innermost first, as Halide orders them
     std::vector<int> incoming;  ///< edge indices of the producers this stage calls
     AlgorithmFeatures features;
+    /// Every value is `undef` (iir_blur's `blur(x, y, c) = undef<float>()`): Halide lowers no
+    /// loop for it, so it computes, stores and launches nothing; its tiling does not matter.
+    bool undefined = false;
 
     /// Estimated loop ranges when the whole Func is computed (the stage's full box).
     Box fullLoopBox() const;

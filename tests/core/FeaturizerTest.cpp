@@ -2,6 +2,7 @@
 #include "ScheduleTestUtil.h"
 
 #include "cost/AnalyticalGpuCostModel.h"
+#include "cost/CostOf.h"
 #include "cost/Featurizer.h"
 
 #include <gtest/gtest.h>
@@ -201,6 +202,50 @@ TEST(Featurizer, ThreadLevelStageShowsItsRegisterFootprint) {
     EXPECT_DOUBLE_EQ(consumer[Feature::unique_register_bytes_read_per_thread], 144.0);
     EXPECT_DOUBLE_EQ(consumer[Feature::working_set_at_thread], 144.0 + 16.0);
     EXPECT_DOUBLE_EQ(consumer[Feature::points_computed_per_thread], 4.0);
+}
+
+// iir_blur's `blur(x, y, c) = undef<float>()` has no loop in Halide's lowering: the stage is
+// marked undefined, its root kernel has no rows (nothing priced, no launch), and the updates that
+// do the work are priced as before; how the undefined stage is tiled changes no cost.
+TEST(Featurizer, AnUndefinedStageIsPricedAsNothing) {
+    const auto dag =
+        std::make_shared<const FunctionDAG>(buildApp("iir_blur", {{"width", 64}, {"height", 48}}));
+    const int blur = dag->find("blur_y_blur");
+    ASSERT_GE(blur, 0);
+    const std::vector<Stage> &stages = dag->node(blur).stages;
+    ASSERT_EQ(stages.size(), 4u);
+    EXPECT_TRUE(stages[0].undefined);
+    for (size_t s = 1; s < stages.size(); ++s)
+        EXPECT_FALSE(stages[s].undefined) << stages[s].name;
+
+    const StatePtr start = ScheduleState::initial(dag);
+    const auto withPureTiling = [&](std::vector<int64_t> threads) {
+        std::vector<StageTiling> tilings;
+        tilings.push_back(ScheduleState::makeTiling(stages[0], threads, {1, 1, 1}));
+        for (size_t s = 1; s < stages.size(); ++s) {
+            std::vector<int64_t> ones(stages[s].loops.size(), 1);
+            std::vector<int64_t> t = ones;
+            t[stages[s].loops.size() > 2 ? 1 : 0] = 16; // the pure x loop (after the RVar)
+            tilings.push_back(ScheduleState::makeTiling(stages[s], t, ones));
+        }
+        return placeRest(start->withRootTiling(blur, tilings));
+    };
+    const StatePtr narrow = withPureTiling({16, 1, 1});
+    const StatePtr wide = withPureTiling({32, 8, 1});
+    Featurizer featurizer(GpuSpec::load("h100"), false);
+    size_t empty = 0;
+    for (const auto &kernel : featurizer.featurize(*narrow)) {
+        for (const StageFeatureRow &row : *kernel)
+            EXPECT_FALSE(dag->node(row.node).stages[size_t(row.stage)].undefined)
+                << dag->node(row.node).stages[size_t(row.stage)].name;
+        empty += kernel->empty() ? 1 : 0;
+    }
+    EXPECT_EQ(empty, 2u); // blur_x_blur's and blur_y_blur's pure stages, both at the root
+    const GpuSpec h100 = GpuSpec::load("h100");
+    EXPECT_GT(costOf(*narrow, "analytic", h100).cost.total, 0.0);
+    EXPECT_DOUBLE_EQ(costOf(*narrow, "analytic", h100).cost.total,
+                     costOf(*wide, "analytic", h100).cost.total);
+    EXPECT_GT(featuresOf(*narrow, "blur_y_blur", 1, "h100")[Feature::points_computed_total], 0.0);
 }
 
 TEST(Featurizer, MemoizationReusesUnchangedKernels) {
