@@ -114,7 +114,10 @@ double residentBlocksPerSm(const KernelFeatures &rows, const GpuSpec &gpu) {
     using F = Feature;
     double widest = 1, shared = 0;
     for (const StageFeatureRow &row : rows) {
-        widest = std::max(widest, row.features[F::num_threads_per_block]);
+        // The block Halide launches (num_warps_per_block: every phase's threads per dimension),
+        // at least as wide as any one phase.
+        widest = std::max({widest, row.features[F::num_threads_per_block],
+                           row.features[F::num_warps_per_block] * gpu.warpSize});
         shared += row.features[F::shared_bytes_at_task];
     }
     return std::max(1, gpu.residentBlocksPerSm(int(std::ceil(widest)), std::llround(shared)));

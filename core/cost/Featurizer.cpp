@@ -5,6 +5,7 @@
 #include "cost/Featurizer.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -96,10 +97,18 @@ public:
 private:
     void context(const LoopNest &block) {
         m_ctx.blocks = block.iterations();
+        // Halide's block: per thread dimension the largest extent of any stage's thread loops.
+        std::array<int64_t, 3> dims{1, 1, 1};
         for (const LoopNestPtr &c : block.children) {
-            if (c->level == LoopLevel::Thread)
-                m_ctx.blockThreads = std::max(m_ctx.blockThreads, c->iterations());
+            if (c->level != LoopLevel::Thread || c->node < 0) continue;
+            const FuncPlacement &p = m_s.placement(c->node);
+            const std::array<int64_t, 3> own =
+                gpuThreadDims(m_dag.node(c->node).stages[size_t(c->stage)],
+                              p.tilings[size_t(c->stage)], p.kind == ComputeKind::Block);
+            for (size_t d = 0; d < dims.size(); ++d)
+                dims[d] = std::max(dims[d], own[d]);
         }
+        m_ctx.blockThreads = dims[0] * dims[1] * dims[2];
         for (int f : block.stored)
             m_ctx.sharedBytes += regionBytes(f, m_s.placement(f).region);
         accumulateRegisters(block);

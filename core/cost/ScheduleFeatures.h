@@ -16,7 +16,10 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused. 10: a stage whose values are all `undef`
+/// with, and a model of another version is refused. 11: a kernel's block has, per thread
+/// dimension, the largest extent any of its stages maps there, as Halide launches it (the
+/// block-level features and the analytic model's resident blocks; the thirty-second session);
+/// 10: a stage whose values are all `undef`
 /// (no loop in Halide's lowering) has no features, and a kernel of such stages alone is not
 /// counted (the thirty-second session); 9: an update's bytes at realization without
 /// its RVars (the code had kept them since 5), unrolled points of a global update along a row
@@ -32,7 +35,7 @@ namespace beamscope {
 /// write their points once unless a rolled serial loop sits inside their RVars, an update's bytes
 /// at realization without its RVars, and shared-memory wavefronts in the roofline; 4: the analytic
 /// terms of the per-kernel roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 10;
+constexpr int kScheduleFeatureSchema = 11;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

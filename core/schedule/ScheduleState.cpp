@@ -262,6 +262,21 @@ int64_t pureSerialPoints(const Stage &stage, const StageTiling &tiling) {
     return points;
 }
 
+std::array<int64_t, 3> gpuThreadDims(const Stage &stage, const StageTiling &tiling,
+                                     bool blockLevel) {
+    std::vector<int64_t> dims;
+    for (size_t l = 0; l < stage.loops.size(); ++l) {
+        if (stage.loops[l].isReduction) continue;
+        const int64_t threads = std::max<int64_t>(1, tiling.threads[l]);
+        if (blockLevel && tiling.serial[l] > 1 && threads == 1) continue; // a serial loop only
+        dims.push_back(threads);
+    }
+    std::array<int64_t, 3> out{1, 1, 1};
+    for (size_t d = 0; d < dims.size(); ++d)
+        out[std::min<size_t>(d, 2)] *= dims[d];
+    return out;
+}
+
 bool threadLevelUnrolled(const Node &node, int64_t pureSerialPoints) {
     return pureSerialPoints < kUnrollLimit || node.stages.size() > 1;
 }

@@ -6,6 +6,7 @@
 #include "dag/FunctionDAG.h"
 #include "schedule/LoopNest.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -47,6 +48,16 @@ constexpr int64_t kUnrollLimit = 16;
 
 /// Points one thread computes per RVar iteration: the product of `stage`'s pure serial sizes.
 int64_t pureSerialPoints(const Stage &stage, const StageTiling &tiling);
+
+/// The extents of the GPU thread dimensions (x, y, z) the applier maps `stage`'s thread loops
+/// to (core/codegen/ScheduleCalls.cpp), for a stage placed at the root or at its host's block
+/// level: its pure loops in order, innermost first (at the block level, less those split off as
+/// a serial loop of one thread), the fourth and outer ones fused into z; a stage without one runs
+/// on a single thread. Halide launches a kernel's blocks with, per dimension, the largest extent
+/// any of its stages maps there (FuseGPUThreadLoops), so a block of phases shaped 64x1 and 8x8
+/// has 512 threads.
+std::array<int64_t, 3> gpuThreadDims(const Stage &stage, const StageTiling &tiling,
+                                     bool blockLevel);
 
 /// Whether a stage of `node` at a thread level has its pure serial loops unrolled: when they
 /// are few (paper 4.7), and always when `node` has updates (its accumulators live in registers,

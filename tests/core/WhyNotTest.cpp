@@ -249,19 +249,20 @@ TEST(WhyNot, TheWinnersDecisionIsChosen) {
 }
 
 // A pass's result is its final beam's cheapest complete state, not the first in penalized order:
-// on matmul (V100, seed 1, ranked by the PolyMage model) the state first in pass 3's final beam
+// on matmul (V100, seed 35, ranked by the PolyMage model) the state first in pass 3's final beam
 // keeps prod at the thread level of output, but another complete state is predicted cheaper, so the
 // thread level is cut at that step, and against that state's cost.
 TEST(WhyNot, APassIsWonByItsCheapestCompleteStateNotItsFirst) {
     const auto dag = std::make_shared<const FunctionDAG>(buildApp("matmul"));
     SearchOptions o;
     o.gpu = GpuSpec::load("v100");
-    // Ranked by the PolyMage model, seed 15: with the analytic roofline no catalog beam has a
+    // Ranked by the PolyMage model, seed 35: with the analytic roofline no catalog beam has a
     // cheaper complete state behind its first (the rule is the same for every model). (Seed 1
     // did until prod could also be computed in shared memory: its pass 3 then ends on its
-    // cheapest state.)
+    // cheapest state; seed 15 until blocks were as wide as Halide launches them, feature
+    // schema 11.)
     o.costModel = "polymage";
-    o.seed = 15;
+    o.seed = 35;
     const std::vector<SearchStepPtr> steps = stepsOf(dag, o);
     const int prod = dag->find("prod");
     Pin thread;
