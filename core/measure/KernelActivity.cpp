@@ -3,6 +3,8 @@
 // kept in a process-wide list that collect() drains.
 #include "measure/KernelActivity.h"
 
+#include "measure/Measurement.h"
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -32,12 +34,8 @@ std::vector<KernelTime> summarizeKernelRuns(const std::vector<std::vector<Kernel
             launches[name] = std::max(launches[name], n);
     }
     std::vector<KernelTime> out;
-    for (auto &[name, ms] : perRun) {
-        std::sort(ms.begin(), ms.end());
-        const size_t n = ms.size();
-        const double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-        out.push_back({name, median, launches[name]});
-    }
+    for (const auto &[name, ms] : perRun)
+        out.push_back({name, summarizeTimes(ms).median, launches[name]});
     std::sort(out.begin(), out.end(), [](const KernelTime &a, const KernelTime &b) {
         return a.ms != b.ms ? a.ms > b.ms : a.name < b.name;
     });
