@@ -39,6 +39,7 @@ struct ModelArgs {
     std::string stageFeaturesCsv;
     std::string deviceClass; ///< train: the device class the model is meant for
     std::string objective = "pairwise";
+    std::string measuredTime = "min"; ///< the statistic of a row's repeats that is its time
     TrainOptions train;
 };
 
@@ -73,6 +74,7 @@ Split loadSplit(const ModelArgs &args) {
     split.device = chooseDevice(store, args.device);
     DatasetBuilder builder(store);
     builder.setImportBaselines(args.withBaselines);
+    builder.setMeasuredStatistic(parseMeasuredStatistic(args.measuredTime));
     std::optional<StageFeaturesCsv> stageCsv;
     if (!args.stageFeaturesCsv.empty()) {
         stageCsv.emplace(args.stageFeaturesCsv);
@@ -109,11 +111,13 @@ int report(const ModelArgs &args, const Split &split, ModelComparison comparison
         j["skipped"] = split.skipped;
         j["feature_schema"] = kScheduleFeatureSchema;
         j["training"] = trainOptions(args).toJson();
+        j["measured_time"] = args.measuredTime;
         if (!modelNote.empty()) j["model"] = modelNote;
         std::cout << j.dump(2) << "\n";
         return 0;
     }
     std::cout << "device: " << split.device << "\n";
+    std::cout << "measured time: the " << args.measuredTime << " of each row's repeats\n";
     for (const std::string &line : split.skipped)
         std::cout << "skipped " << line << "\n";
     comparison.print(std::cout);
@@ -143,6 +147,12 @@ void addCommon(CLI::App &command, ModelArgs &args) {
         "extract benchmarks/baseline-cache-h100.tar.xz into BEAMSCOPE_BASELINE_CACHE; "
         "docs/pretrained.md)");
     command.add_flag("--json", args.json, "print the comparison as JSON");
+    command
+        .add_option("--measured-time", args.measuredTime,
+                    "which statistic of a row's repeats is its time, to train on and to rank "
+                    "against: min (Halide's benchmark convention, what repeated measurements "
+                    "agree on) or median")
+        ->check(CLI::IsMember({"min", "median"}));
     command
         .add_option("--objective", args.objective,
                     "training objective: pairwise (rank:pairwise within each pipeline), "
@@ -227,6 +237,7 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
             if (args->all) model = trainOn(split.every(), split.device, split.train.front().gpu,
                                            options);
             if (!args->deviceClass.empty()) model->annotate("device_class", args->deviceClass);
+            model->annotate("measured_time", args->measuredTime);
             model->save(args->out);
             return report(*args, split, comparison,
                           "model written to " + args->out + " (" +

@@ -86,6 +86,21 @@ std::vector<LabelledSchedule> searchedRows(const std::vector<LabelledSchedule> &
     return out;
 }
 
+MeasuredStatistic parseMeasuredStatistic(const std::string &name) {
+    if (name == "min") return MeasuredStatistic::Min;
+    if (name == "median") return MeasuredStatistic::Median;
+    throw Error("unknown measured-time statistic '" + name + "' (min or median)");
+}
+
+const char *measuredStatisticName(MeasuredStatistic statistic) {
+    return statistic == MeasuredStatistic::Min ? "min" : "median";
+}
+
+double measuredTime(const Measurement &m, MeasuredStatistic statistic) {
+    if (!m.measuredMs) return 0;
+    return statistic == MeasuredStatistic::Min ? m.measuredMs->min : m.measuredMs->median;
+}
+
 double measurementNoise(const Measurement &m) {
     if (!m.measuredMs || m.measuredMs->median <= 0) return 0;
     return (m.measuredMs->median - m.measuredMs->min) / m.measuredMs->median;
@@ -99,7 +114,7 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
             out.push_back(it->second);
             continue;
         }
-        if (m_rejected.count(r.id) || !r.measurement.measuredMs) continue;
+        if (m_rejected.count(r.id) || !(measuredTime(r.measurement, m_statistic) > 0)) continue;
         // A baseline's row has no Beamscope schedule: imported from the plugin when asked.
         const bool baselineRow = r.schedule.is_null();
         if (baselineRow && (!m_importBaselines || r.baseline.empty())) continue;
@@ -162,7 +177,7 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
         s.scheduleHash = r.scheduleHash;
         s.deviceKey = r.device.key();
         s.row.group = key;
-        s.row.measuredMs = r.measurement.measuredMs->median;
+        s.row.measuredMs = measuredTime(r.measurement, m_statistic);
         s.noise = measurementNoise(r.measurement);
         s.heldOut = !baselineRow && isHeldOut(r.scheduleHash);
         if (baselineRow) s.baseline = r.baseline;

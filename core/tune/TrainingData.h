@@ -45,8 +45,21 @@ struct LabelledSchedule {
 /// The rows Beamscope searched (baseline rows left out): what models are evaluated on.
 std::vector<LabelledSchedule> searchedRows(const std::vector<LabelledSchedule> &rows);
 
+/// Which of a measurement's repeats stands for its time when models learn from it and are judged
+/// on it. The minimum is Halide's own convention (its benchmark() reports the best run) and what
+/// repeats agree on: of the schedules measured twice on the H100 (different GPU checks), the
+/// minima differ by 1.7 % at the 75th percentile and 4 % at the 90th, the medians by 5 % and
+/// 20 % (host interference moves the middle of ten runs, not the fastest; docs/pretrained.md).
+enum class MeasuredStatistic { Min, Median };
+MeasuredStatistic parseMeasuredStatistic(const std::string &name); ///< "min" or "median"
+const char *measuredStatisticName(MeasuredStatistic statistic);
+/// The time of `m` by `statistic`; 0 when it has none.
+double measuredTime(const Measurement &m, MeasuredStatistic statistic);
+
 /// The relative noise of a measurement, (median - min) / median: the lower half of the spread,
 /// since one slow outlier (a descheduled run) inflates the max but says nothing about the rest.
+/// A row's noise band whichever statistic is its time: the spread of its repeats is how sure the
+/// measurement is (three runs of a 20 us pipeline, say), and the same pairs then count for both.
 double measurementNoise(const Measurement &m);
 
 /// True for the 1 in 8 schedules held out for evaluation (by their hash, so the split is the
@@ -79,6 +92,9 @@ public:
     /// (bench/BaselineImport); a schedule with a Func outside the space is skipped with its
     /// reason. Off by default.
     void setImportBaselines(bool on) { m_importBaselines = on; }
+    /// Which statistic of the repeats is a row's measured time (default: the minimum). Set it
+    /// before the first build(): rows are remembered as built.
+    void setMeasuredStatistic(MeasuredStatistic statistic) { m_statistic = statistic; }
     /// Called for each row as it is built (not for rows remembered from an earlier build()).
     void setStageObserver(StageObserver observer) { m_observer = std::move(observer); }
     /// One line per record skipped so far, with the reason.
@@ -104,6 +120,7 @@ private:
     std::vector<std::string> m_skipped;
     StageObserver m_observer;
     bool m_importBaselines = false;
+    MeasuredStatistic m_statistic = MeasuredStatistic::Min;
 };
 
 /// The device key with the most rows among `rows`' records in the store matching `nameFilter`

@@ -311,9 +311,11 @@ void scoreRound(const std::vector<Pending> &batch, const std::vector<Measurement
         const Measurement &m = rows[i];
         if (wasCancelled(m) || !usable(m)) continue;
         predicted.push_back(batch[i].job.predicted);
-        measured.push_back(m.measuredMs->median);
+        // Scored against the time the model is trained on (tune/TrainingData.h).
+        const double ms = measuredTime(m, MeasuredStatistic::Min);
+        measured.push_back(ms);
         noise.push_back(measurementNoise(m));
-        stats.predictedVsMeasured.emplace_back(batch[i].job.predicted, m.measuredMs->median);
+        stats.predictedVsMeasured.emplace_back(batch[i].job.predicted, ms);
     }
     stats.tau = kendallTau(predicted, measured, noise);
     stats.pairwiseAccuracy = pairwiseAccuracy(predicted, measured, noise);

@@ -13,6 +13,7 @@
 #include "schedule/ScheduleIO.h"
 #include "store/Identity.h"
 #include "tune/FeaturesCsv.h"
+#include "util/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -52,6 +53,18 @@ TEST(TrainingData, MeasurementNoiseIsTheLowerHalfSpread) {
     m.measuredMs = RunTimes{2.0, 1.5, 9.0};
     EXPECT_DOUBLE_EQ(measurementNoise(m), 0.25); // (2 - 1.5) / 2; the slow outlier is ignored
     EXPECT_EQ(measurementNoise(Measurement()), 0);
+}
+
+TEST(TrainingData, ARowsTimeIsTheMinimumOfItsRepeatsUnlessTheMedianIsAsked) {
+    Measurement m;
+    m.measuredMs = RunTimes{2.0, 1.5, 9.0};
+    EXPECT_EQ(measuredTime(m, MeasuredStatistic::Min), 1.5);
+    EXPECT_EQ(measuredTime(m, MeasuredStatistic::Median), 2.0);
+    EXPECT_EQ(measuredTime(Measurement(), MeasuredStatistic::Min), 0);
+    EXPECT_EQ(parseMeasuredStatistic("min"), MeasuredStatistic::Min);
+    EXPECT_EQ(parseMeasuredStatistic("median"), MeasuredStatistic::Median);
+    EXPECT_STREQ(measuredStatisticName(MeasuredStatistic::Median), "median");
+    EXPECT_THROW(parseMeasuredStatistic("mean"), Error);
 }
 
 TEST(TrainingData, ComparesModelsWithinEachPipeline) {
@@ -130,6 +143,16 @@ TEST(TrainingData, ABaselinesMeasuredScheduleIsATrainingRowOnlyWhenAskedAndNever
     ASSERT_EQ(searched.size(), 1u);
     EXPECT_EQ(searched[0].baseline, "");
 
+    // A row's time is the minimum of its repeats (0.98 x the median here) unless asked.
+    EXPECT_DOUBLE_EQ(searched[0].row.measuredMs, 0.2 * 0.98);
+    EXPECT_NEAR(searched[0].noise, 0.02, 1e-12); // the repeats' spread, either way
+    DatasetBuilder byMedian(store);
+    byMedian.setMeasuredStatistic(MeasuredStatistic::Median);
+    const std::vector<LabelledSchedule> medians = byMedian.build({});
+    ASSERT_EQ(medians.size(), 1u);
+    EXPECT_DOUBLE_EQ(medians[0].row.measuredMs, 0.2);
+    EXPECT_NEAR(medians[0].noise, 0.02, 1e-12);
+
     DatasetBuilder withBaselines(store);
     withBaselines.setImportBaselines(true);
     const std::vector<LabelledSchedule> rows = withBaselines.build({});
@@ -138,7 +161,7 @@ TEST(TrainingData, ABaselinesMeasuredScheduleIsATrainingRowOnlyWhenAskedAndNever
     EXPECT_EQ(naive.baseline, "naive");
     EXPECT_EQ(naive.app, "stencil_chain");
     EXPECT_FALSE(naive.heldOut);
-    EXPECT_DOUBLE_EQ(naive.row.measuredMs, 0.5);
+    EXPECT_DOUBLE_EQ(naive.row.measuredMs, 0.5 * 0.98);
     // Costed as the naive schedule imported by hand is.
     const ForeignSchedule byHand = importBaseline(Baseline::Naive, chain, gpu);
     ASSERT_TRUE(byHand.imported.state);

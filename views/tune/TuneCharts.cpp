@@ -79,9 +79,10 @@ TuneCharts::TuneCharts(TuneRoundsModel *model, QWidget *parent)
     // Measured up, predicted across: said in the title, as a vertical axis title is cut once
     // the summary line takes its rows (1280x720 after a run).
     m_scatter = makeChart(tr("Measured vs predicted (ms)"), m_scatterX, m_scatterY);
-    m_scatter->chart()->setToolTip(tr("Each round's rows: the model's prediction against the "
-                                      "median measured; τ is Kendall's rank agreement of the "
-                                      "model that chose the round, before training on it"));
+    m_scatter->chart()->setToolTip(
+        tr("Each round's rows: the model's prediction against the "
+           "fastest of its measured runs; τ is Kendall's rank agreement of the "
+           "model that chose the round, before training on it"));
     m_bestX->setLabelFormat(QStringLiteral("%d"));
     m_scatterX->setTitleText(tr("predicted"));
     m_scatterX->setLabelFormat(QStringLiteral("%.2g"));
