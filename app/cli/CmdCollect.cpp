@@ -39,6 +39,7 @@ struct CollectArgs {
     bool json = false;
     bool quiet = false;
     int warmup = 1, repeats = 3;
+    double minTimedMs = kDefaultMinTimedMs;
     double timeout = 60, dropout = 10;
     std::string worker;
     SearchCliOptions search;
@@ -176,8 +177,15 @@ void addCollectCommand(CLI::App &app, CommandAction &action) {
     command->add_flag("--resume", args->resume,
                       "skip schedules the database already holds for this device");
     command->add_option("--warmup", args->warmup, "untimed runs first")->check(CLI::Range(0, 100));
-    command->add_option("--repeats", args->repeats, "timed runs (median)")
+    command->add_option("--repeats", args->repeats, "timed runs, at least")
         ->check(CLI::Range(1, 1000));
+    command
+        ->add_option(
+            "--min-timed-ms", args->minTimedMs,
+            "more timed runs (up to 100) while they add up to less than this many milliseconds: "
+            "a pipeline of microseconds gets a stable minimum and median (0: the "
+            "repeats alone)")
+        ->check(CLI::Range(0.0, 60000.0));
     command->add_option("--timeout", args->timeout, "per worker, seconds")
         ->check(CLI::PositiveNumber);
     command->add_option("--dropout", args->dropout, "greedy samples' dropout, percent")
@@ -205,6 +213,7 @@ void addCollectCommand(CLI::App &app, CommandAction &action) {
             options.resume = args->resume;
             options.warmup = args->warmup;
             options.repeats = args->repeats;
+            options.minTimedMs = args->minTimedMs;
             options.timeoutS = args->timeout;
             options.workerPath = args->worker;
             MeasurementStore store(args->db.empty() ? MeasurementStore::defaultPath() : args->db);

@@ -15,7 +15,14 @@ void MeasureCliOptions::addTo(CLI::App &command, const std::string &baselineHelp
             "percent chance that a greedy sample drops no state (Anderson's random_dropout)")
         ->check(CLI::Range(0.0, 100.0));
     command.add_option("--warmup", warmup, "untimed runs")->check(CLI::Range(0, 1000));
-    command.add_option("--repeats", repeats, "timed runs")->check(CLI::Range(1, 10000));
+    command.add_option("--repeats", repeats, "timed runs, at least")->check(CLI::Range(1, 10000));
+    command
+        .add_option(
+            "--min-timed-ms", minTimedMs,
+            "more timed runs (up to 100) while they add up to less than this many milliseconds: "
+            "a pipeline of microseconds gets a stable minimum and median (0: the "
+            "repeats alone)")
+        ->check(CLI::Range(0.0, 60000.0));
     command.add_option("--timeout", timeout, "seconds per worker")->check(CLI::Range(1.0, 86400.0));
     command.add_option("--worker", worker, "path of beamscope-worker (default: next to the CLI)");
     command.add_flag("--no-staging", noStaging,

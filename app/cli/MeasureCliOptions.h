@@ -8,6 +8,7 @@
 
 #include "measure/Baselines.h"
 #include "measure/MeasurementRunner.h"
+#include "measure/TimedRuns.h"
 
 #include <iostream>
 #include <string>
@@ -20,6 +21,7 @@ struct MeasureCliOptions {
     double dropout = 10;
     int warmup = 1;
     int repeats = 5;
+    double minTimedMs = kDefaultMinTimedMs;
     double timeout = 120;
     std::string worker;
     bool noStaging = false;
@@ -30,7 +32,8 @@ struct MeasureCliOptions {
     double slurmPoll = 0;
     int slurmMaxParallel = -1;
 
-    /// Adds --baseline (described by `baselineHelp`), --dropout, --warmup, --repeats, --timeout,
+    /// Adds --baseline (described by `baselineHelp`), --dropout, --warmup, --repeats,
+    /// --min-timed-ms, --timeout,
     /// --worker, --no-staging, --runner and the --slurm-* options.
     void addTo(CLI::App &command, const std::string &baselineHelp);
 
@@ -48,6 +51,7 @@ struct MeasureCliOptions {
         options.stageProducers = !noStaging;
         options.warmup = warmup;
         options.repeats = repeats;
+        options.minTimedMs = minTimedMs;
         options.timeoutS = timeout;
         options.workerPath = worker;
         options.runner = parseRunnerKind(runner);

@@ -129,6 +129,7 @@ void BenchRun::sampleCandidates() {
     m_base.stageProducers = m_options.stageProducers;
     m_base.warmup = m_options.warmup;
     m_base.repeats = m_options.repeats;
+    m_base.minTimedMs = m_options.minTimedMs;
     m_base.timeoutS = m_options.timeoutS;
     m_base.referenceCache = m_referenceCache;
     m_canRun = !m_report.target.empty();

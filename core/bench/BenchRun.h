@@ -13,6 +13,7 @@
 #include "measure/DeviceDetect.h"
 #include "measure/Measurement.h"
 #include "measure/MeasurementRunner.h"
+#include "measure/TimedRuns.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 #include "store/MeasurementStore.h"
@@ -50,6 +51,8 @@ struct BenchOptions {
     bool stageProducers = true; ///< paper 4.7 register staging in our candidates
     int warmup = 1;
     int repeats = 5;
+    /// More timed runs while they add up to less than this (TimedRuns.h).
+    double minTimedMs = kDefaultMinTimedMs;
     double timeoutS = 120;                 ///< per worker
     std::string workerPath;                ///< "" : defaultWorkerPath()
     RunnerKind runner = RunnerKind::Local; ///< where measured rows run (compile-only: here)

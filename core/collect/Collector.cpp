@@ -276,6 +276,7 @@ void CollectRun::run() {
     m_base.stageProducers = m_options.stageProducers;
     m_base.warmup = m_options.warmup;
     m_base.repeats = m_options.repeats;
+    m_base.minTimedMs = m_options.minTimedMs;
     m_base.timeoutS = m_options.timeoutS;
     say("device: " + m_report.device.describe() + "; GPU model " + m_search.gpu.name + "; " +
         std::to_string(m_options.pipelines.size()) + " pipelines, " +

@@ -9,6 +9,7 @@
 
 #include "measure/DeviceDetect.h"
 #include "measure/Measurement.h"
+#include "measure/TimedRuns.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 
@@ -34,6 +35,8 @@ struct CollectOptions {
     bool stageProducers = true;
     int warmup = 1;
     int repeats = 3;
+    /// More timed runs while they add up to less than this (TimedRuns.h).
+    double minTimedMs = kDefaultMinTimedMs;
     double timeoutS = 60; ///< per worker (waiting for the device lock not counted)
     std::string workerPath;
     MeasurementStore *store = nullptr;   ///< required

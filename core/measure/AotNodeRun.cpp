@@ -7,11 +7,13 @@
 #include "measure/AotData.h"
 #include "measure/BufferCompare.h"
 #include "measure/DeviceLock.h"
+#include "measure/TimedRuns.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -164,10 +166,10 @@ ShippedData readData(const std::string &dir, const std::string &target) {
 }
 
 /// One run of `artifact` on the shipped inputs into fresh outputs: warm-up + repeats timed as
-/// the worker times them (times of the repeats into *times), outputs copied back, device memory
-/// freed. Throws CandidateFailure.
+/// the worker times them (times of the repeats into *times, more while they add up to less than
+/// minTimedMs: TimedRuns.h), outputs copied back, device memory freed. Throws CandidateFailure.
 std::vector<AotBuffer> runArtifact(const Artifact &artifact, const Runtime &runtime,
-                                   ShippedData &data, int warmup, int repeats,
+                                   ShippedData &data, int warmup, int repeats, double minTimedMs,
                                    const std::string &deviceLock, std::vector<double> *times) {
     const halide_filter_metadata_t *md = artifact.metadata();
     if (!md || md->num_arguments != int(artifact.kinds.size()))
@@ -218,12 +220,19 @@ std::vector<AotBuffer> runArtifact(const Artifact &artifact, const Runtime &runt
         throw CandidateFailure(e.what());
     }
     lastHalideError().clear();
-    for (int i = 0; i < warmup + repeats; ++i) {
+    int timed = 0;
+    double timedMs = 0;
+    for (int i = 0; i < warmup || wantsAnotherTimedRun(timed, timedMs, repeats, minTimedMs); ++i) {
         const Clock::time_point start = Clock::now();
         Runtime::check(artifact.argv(args.data()), "run");
         for (AotBuffer &out : outputs)
             Runtime::check(runtime.deviceSync(nullptr, &out.raw), "run");
-        if (i >= warmup && times) times->push_back(msSince(start));
+        if (i >= warmup) {
+            const double ms = msSince(start);
+            ++timed;
+            timedMs += ms;
+            if (times) times->push_back(ms);
+        }
     }
     for (AotBuffer &out : outputs) {
         Runtime::check(runtime.copyToHost(nullptr, &out.raw), "run");
@@ -293,6 +302,7 @@ Measurement runShippedJob(const nlohmann::json &job, const std::string &outputsD
     Measurement m;
     std::string library, dataDir, deviceLock, inject;
     int warmup = 1, repeats = 5;
+    double minTimedMs = kDefaultMinTimedMs;
     double rtol = 1e-3, atol = 1e-3;
     try {
         m.label = job.value("label", std::string());
@@ -303,6 +313,7 @@ Measurement runShippedJob(const nlohmann::json &job, const std::string &outputsD
         dataDir = job.at("aot").at("data").get<std::string>();
         warmup = job.value("warmup", 1);
         repeats = job.value("repeats", 5);
+        minTimedMs = job.value("min_timed_ms", kDefaultMinTimedMs);
         rtol = job.value("rtol", 1e-3);
         atol = job.value("atol", 1e-3);
         deviceLock = job.value("device_lock", std::string());
@@ -312,6 +323,8 @@ Measurement runShippedJob(const nlohmann::json &job, const std::string &outputsD
     }
     if (m.target.empty()) throw std::runtime_error("bad job JSON: no target to run on");
     if (repeats < 1 || warmup < 0) throw std::runtime_error("bad job: repeats >= 1, warmup >= 0");
+    if (!(minTimedMs >= 0) || !std::isfinite(minTimedMs))
+        throw std::runtime_error("bad job: min_timed_ms must be a number >= 0");
     m.ranFrom = "shipped artifact";
     if (injected(inject, "crash")) { // the default action: no handler turns it into an abort
         std::signal(SIGSEGV, SIG_DFL);
@@ -327,10 +340,11 @@ Measurement runShippedJob(const nlohmann::json &job, const std::string &outputsD
         const Artifact artifact = Artifact::open(library);
         std::vector<double> times;
         std::vector<AotBuffer> outputs =
-            runArtifact(artifact, runtime, data, warmup, repeats, deviceLock, &times);
-        std::fprintf(stderr, "beamscope-aot-runner: ran %s without compiling (%d + %d runs)\n",
-                     library.c_str(), warmup, repeats);
+            runArtifact(artifact, runtime, data, warmup, repeats, minTimedMs, deviceLock, &times);
+        std::fprintf(stderr, "beamscope-aot-runner: ran %s without compiling (%d + %zu runs)\n",
+                     library.c_str(), warmup, times.size());
         m.measuredMs = summarizeTimes(times);
+        m.timedRuns = int(times.size());
         for (size_t k = 0; !outputsDir.empty() && k < outputs.size(); ++k)
             writeRawBuffer(outputsDir + "/output-" + std::to_string(k) + ".raw", &outputs[k].raw);
         if (injected(inject, "wrong") && !outputs.empty()) perturb(outputs[0].raw, 100.0, false);
@@ -343,7 +357,7 @@ Measurement runShippedJob(const nlohmann::json &job, const std::string &outputsD
             judgeOutputs(rtol, atol, raw(outputs), raw(data.reference), data.names, [&] {
                 if (readNaiveCache(data, naive)) return raw(naive);
                 const Artifact naiveArtifact = Artifact::open(data.naiveLibrary);
-                naive = runArtifact(naiveArtifact, runtime, data, 0, 1, deviceLock, nullptr);
+                naive = runArtifact(naiveArtifact, runtime, data, 0, 1, 0.0, deviceLock, nullptr);
                 std::fprintf(stderr, "beamscope-aot-runner: ran the shipped naive schedule, "
                                      "for the reference check\n");
                 writeNaiveCache(data, naive);

@@ -21,6 +21,7 @@ nlohmann::json BenchJob::toJson() const {
     j["stage_producers"] = stageProducers;
     j["warmup"] = warmup;
     j["repeats"] = repeats;
+    j["min_timed_ms"] = minTimedMs;
     j["timeout_s"] = timeoutS;
     j["seed"] = seed;
     j["int_max"] = intMax;
@@ -56,6 +57,7 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
         job.stageProducers = j.value("stage_producers", true);
         job.warmup = j.value("warmup", 1);
         job.repeats = j.value("repeats", 5);
+        job.minTimedMs = j.value("min_timed_ms", kDefaultMinTimedMs);
         job.timeoutS = j.value("timeout_s", 120.0);
         job.seed = j.value("seed", std::uint64_t(1));
         job.intMax = j.value("int_max", std::int64_t(1023));
@@ -76,6 +78,8 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
     if (job.schedule.is_null() && job.baseline.empty())
         throw Error("bad bench job: neither a schedule nor a baseline");
     if (job.repeats < 1 || job.warmup < 0) throw Error("bad bench job: repeats >= 1, warmup >= 0");
+    if (!(job.minTimedMs >= 0) || !std::isfinite(job.minTimedMs))
+        throw Error("bad bench job: min_timed_ms must be a number >= 0");
     return job;
 }
 

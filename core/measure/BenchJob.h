@@ -10,15 +10,16 @@
 //    "naive|anderson2021|li2018|mullapudi2016", "gpu": {...GpuSpec JSON...}, "target":
 //    "host-opencl" | "host-cuda-cuda_capability_NN" | "", "ptx_capability": 75,
 //    "stage_producers": true, "warmup": 1,
-//    "repeats": 5, "timeout_s": 120, "seed": 1, "int_max": 1023, "rtol": 1e-3, "atol": 1e-3,
-//    "reference_cache": "/tmp/.../ref.bin", "device_lock": "/tmp/...lock",
-//    "inject": "crash|hang|wrong|wrong-tile|error|skew-reference" (comma-separated)}
+//    "repeats": 5, "min_timed_ms": 10, "timeout_s": 120, "seed": 1, "int_max": 1023, "rtol": 1e-3,
+//    "atol": 1e-3, "reference_cache": "/tmp/.../ref.bin", "device_lock": "/tmp/...lock", "inject":
+//    "crash|hang|wrong|wrong-tile|error|skew-reference" (comma-separated)}
 // "inject" is for TESTS ONLY: it makes the worker crash (SIGSEGV), hang, corrupt its output
 // (one value, or a whole row: "wrong-tile") or fail with an error, so that the parent's handling
 // of each can be tested; "skew-reference"
 // makes the CPU reference differ from every device run (a float-sensitive pipeline).
 #pragma once
 
+#include "measure/TimedRuns.h"
 #include "pipeline/PipelineSource.h"
 #include "schedule/GpuSpec.h"
 
@@ -41,7 +42,9 @@ struct BenchJob {
     int ptxCapability = 0;      ///< > 0: also lower for CUDA sm_NN and report ptxas resources
     bool stageProducers = true; ///< paper 4.7 register staging when applying `schedule`
     int warmup = 1;             ///< untimed runs first
-    int repeats = 5;            ///< timed runs (median, min, max)
+    int repeats = 5;            ///< timed runs (median, min, max), at least
+    /// More timed runs while they add up to less than this, up to kMaxTimedRuns (TimedRuns.h).
+    double minTimedMs = kDefaultMinTimedMs;
     double timeoutS = 120;      ///< the parent kills the worker after this long
     std::uint64_t seed = 1;     ///< input generator seed
     std::int64_t intMax = 1023; ///< integer inputs of 16 bits and more lie in [0, intMax]

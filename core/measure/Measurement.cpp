@@ -28,6 +28,7 @@ nlohmann::json Measurement::toJson() const {
                                                    {"min", measuredMs->min},
                                                    {"max", measuredMs->max}}
                                   : nlohmann::json();
+    if (timedRuns > 0) j["timed_runs"] = timedRuns;
     j["registers"] = registers >= 0 ? nlohmann::json(registers) : nlohmann::json();
     j["spill_bytes"] = spillBytes >= 0 ? nlohmann::json(spillBytes) : nlohmann::json();
     j["correct"] = correct ? nlohmann::json(*correct) : nlohmann::json();
@@ -76,6 +77,8 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
         m.measuredMs =
             RunTimes{numberOr(*it, "median", 0), numberOr(*it, "min", 0), numberOr(*it, "max", 0)};
     }
+    if (auto it = j.find("timed_runs"); it != j.end() && it->is_number_integer())
+        m.timedRuns = it->get<int>();
     if (auto it = j.find("registers"); it != j.end() && it->is_number())
         m.registers = it->get<int>();
     if (auto it = j.find("spill_bytes"); it != j.end() && it->is_number())

@@ -38,6 +38,9 @@ struct Measurement {
     std::string label;                  ///< "beam#0", "greedy#3", "baseline:naive", ...
     double predicted = kUnknown;        ///< cost model prediction, ms (NaN for baselines)
     std::optional<RunTimes> measuredMs; ///< absent when not run
+    /// How many timed runs measuredMs summarizes (the job's repeats, or more: TimedRuns.h);
+    /// 0: not run, or measured before it was recorded.
+    int timedRuns = 0;
     int registers = -1;                 ///< max registers per thread over kernels; -1: unknown
     std::int64_t spillBytes = -1;       ///< spill stores + loads over kernels; -1: unknown
     std::optional<bool> correct;        ///< absent when the output was not checked

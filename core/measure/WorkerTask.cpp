@@ -13,6 +13,7 @@
 #include "measure/DeviceLock.h"
 #include "measure/KernelActivity.h"
 #include "measure/ReferenceCheck.h"
+#include "measure/TimedRuns.h"
 #include "measure/TimingPriority.h"
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
@@ -242,12 +243,18 @@ Measurement executeJob(const BenchJob &job) {
             {
                 const TimingPriority priority(cuda);
                 m.timingPriority = priority.name();
-                for (int i = 0; i < job.warmup + job.repeats; ++i) {
+                double timedMs = 0;
+                for (int i = 0; i < job.warmup || wantsAnotherTimedRun(int(times.size()), timedMs,
+                                                                       job.repeats, job.minTimedMs);
+                     ++i) {
                     const Clock::time_point start = Clock::now();
                     instance.pipeline.realize(realization, target);
                     for (Halide::Buffer<> &out : outputs)
                         out.device_sync();
-                    if (i >= job.warmup) times.push_back(msSince(start));
+                    if (i >= job.warmup) {
+                        times.push_back(msSince(start));
+                        timedMs += times.back();
+                    }
                 }
             }
             if (cuda) profileKernels(instance, realization, outputs, target, m);
@@ -260,6 +267,7 @@ Measurement executeJob(const BenchJob &job) {
         return m;
     }
     m.measuredMs = summarizeTimes(times);
+    m.timedRuns = int(times.size());
     log("ran warm-up and repeats", compileStart);
     const bool naiveJob = job.schedule.is_null() && parseBaseline(job.baseline) == Baseline::Naive;
     std::vector<Halide::Buffer<>> naiveOutputs; // this run's own, when it is the naive schedule

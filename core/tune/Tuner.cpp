@@ -415,6 +415,7 @@ TuneReport runTune(const TuneOptions &options) {
     ctx.base.stageProducers = options.stageProducers;
     ctx.base.warmup = options.warmup;
     ctx.base.repeats = options.repeats;
+    ctx.base.minTimedMs = options.minTimedMs;
     ctx.base.timeoutS = options.timeoutS;
     ctx.base.referenceCache = referenceCache;
     ctx.base.deviceLock = deviceLockPath(report.device);

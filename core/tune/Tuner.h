@@ -13,6 +13,7 @@
 #include "measure/DeviceDetect.h"
 #include "measure/Measurement.h"
 #include "measure/MeasurementRunner.h"
+#include "measure/TimedRuns.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 
@@ -69,6 +70,8 @@ struct TuneOptions {
     bool stageProducers = true;
     int warmup = 1;
     int repeats = 5;
+    /// More timed runs while they add up to less than this (TimedRuns.h).
+    double minTimedMs = kDefaultMinTimedMs;
     double timeoutS = 120;
     std::string workerPath;            ///< "" : next to the executable
     MeasurementStore *store = nullptr; ///< required: where rows go and what resume reads

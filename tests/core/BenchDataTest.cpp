@@ -118,6 +118,27 @@ TEST(BenchData, MeasurementJsonHasTheAgreedKeysAndRoundTrips) {
     EXPECT_EQ(timed["device_wait_ms"], 30.0);
     EXPECT_EQ(timed["device_ms"], 8.5);
     EXPECT_EQ(Measurement::fromJson(timed).toJson(), timed);
+    // How many timed runs the times summarize, once recorded.
+    EXPECT_FALSE(timed.contains("timed_runs"));
+    m.timedRuns = 37;
+    EXPECT_EQ(m.toJson()["timed_runs"], 37);
+    EXPECT_EQ(Measurement::fromJson(m.toJson()).timedRuns, 37);
+}
+
+TEST(BenchData, ShortRunsAreRepeatedUntilTheyAddUpToTheMinimumTotal) {
+    // The repeats first, whatever the time: 3 runs of 50 ms with a 10 ms minimum.
+    EXPECT_TRUE(wantsAnotherTimedRun(2, 100.0, 3, 10.0));
+    EXPECT_FALSE(wantsAnotherTimedRun(3, 150.0, 3, 10.0));
+    // Runs of 0.02 ms: more until 10 ms, which 100 runs (2 ms) do not reach: the cap.
+    EXPECT_TRUE(wantsAnotherTimedRun(3, 0.06, 3, 10.0));
+    EXPECT_TRUE(wantsAnotherTimedRun(99, 1.98, 3, 10.0));
+    EXPECT_FALSE(wantsAnotherTimedRun(kMaxTimedRuns, 2.0, 3, 10.0));
+    // Runs of 0.5 ms: 20 of them reach 10 ms.
+    EXPECT_TRUE(wantsAnotherTimedRun(19, 9.5, 3, 10.0));
+    EXPECT_FALSE(wantsAnotherTimedRun(20, 10.0, 3, 10.0));
+    // No minimum: the repeats alone; repeats beyond the cap are honoured.
+    EXPECT_FALSE(wantsAnotherTimedRun(3, 0.06, 3, 0.0));
+    EXPECT_TRUE(wantsAnotherTimedRun(150, 3.0, 200, 10.0));
 }
 
 TEST(BenchData, JobJsonRoundTrips) {
@@ -132,6 +153,13 @@ TEST(BenchData, JobJsonRoundTrips) {
     EXPECT_EQ(back.toJson(), job.toJson());
     EXPECT_EQ(back.source.inputs, job.source.inputs);
     EXPECT_THROW(BenchJob::fromJson({{"pipeline", {{"app", "x"}}}}), Error);
+    // The minimum total of the timed runs travels with the job; a negative one is refused.
+    EXPECT_EQ(back.minTimedMs, kDefaultMinTimedMs);
+    nlohmann::json j = job.toJson();
+    j["min_timed_ms"] = 2.5;
+    EXPECT_EQ(BenchJob::fromJson(j).minTimedMs, 2.5);
+    j["min_timed_ms"] = -1;
+    EXPECT_THROW(BenchJob::fromJson(j), Error);
 }
 
 TEST(BenchSubprocess, ReportsExitSignalAndTimeoutAndKillsTheGroup) {

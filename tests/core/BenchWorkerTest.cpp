@@ -88,6 +88,21 @@ TEST(BenchWorker, NaiveStencilChainRunsCorrectlyOnOpenCl) {
     EXPECT_GT(m.measuredMs->median, 0);
     EXPECT_LE(m.measuredMs->min, m.measuredMs->median);
     EXPECT_EQ(m.target, "host-opencl");
+    EXPECT_GE(m.timedRuns, 3); // the repeats, and more if they took under 10 ms
+}
+
+TEST(BenchWorker, ShortRunsAreTimedUntilTheyAddUpToTheMinimumTotal) {
+    ASSERT_TRUE(haveOpenCl()) << kNoOpenCl;
+    BenchJob job = smallChainJob("short", 2, 60);
+    job.minTimedMs = 0; // the repeats alone
+    const Measurement exact = runWorker(job, testWorker());
+    ASSERT_FALSE(exact.failed()) << exact.failure;
+    EXPECT_EQ(exact.timedRuns, 2);
+    job.minTimedMs = 1e6; // never reached: as many runs as the cap allows
+    const Measurement capped = runWorker(job, testWorker());
+    ASSERT_FALSE(capped.failed()) << capped.failure;
+    EXPECT_EQ(capped.timedRuns, kMaxTimedRuns);
+    EXPECT_TRUE(capped.correct.value_or(false));
 }
 
 TEST(BenchWorker, SearchedScheduleRunsCorrectlyOnOpenCl) {
