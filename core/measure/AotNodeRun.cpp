@@ -12,7 +12,6 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -23,12 +22,6 @@
 namespace beamscope {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 /// The last message Halide's runtime reported (its error handler is set to keep it).
 std::string &lastHalideError() {
@@ -220,20 +213,12 @@ std::vector<AotBuffer> runArtifact(const Artifact &artifact, const Runtime &runt
         throw CandidateFailure(e.what());
     }
     lastHalideError().clear();
-    int timed = 0;
-    double timedMs = 0;
-    for (int i = 0; i < warmup || wantsAnotherTimedRun(timed, timedMs, repeats, minTimedMs); ++i) {
-        const Clock::time_point start = Clock::now();
+    std::vector<double> timed = timeRuns(warmup, repeats, minTimedMs, [&] {
         Runtime::check(artifact.argv(args.data()), "run");
         for (AotBuffer &out : outputs)
             Runtime::check(runtime.deviceSync(nullptr, &out.raw), "run");
-        if (i >= warmup) {
-            const double ms = msSince(start);
-            ++timed;
-            timedMs += ms;
-            if (times) times->push_back(ms);
-        }
-    }
+    });
+    if (times) *times = std::move(timed);
     for (AotBuffer &out : outputs) {
         Runtime::check(runtime.copyToHost(nullptr, &out.raw), "run");
         Runtime::check(runtime.deviceFree(nullptr, &out.raw), "run");

@@ -6,6 +6,9 @@
 // time. A run of milliseconds (every run on PoCL) takes the repeats alone.
 #pragma once
 
+#include <chrono>
+#include <vector>
+
 namespace beamscope {
 
 /// The most timed runs the minimum total asks for; explicit repeats may ask for more.
@@ -18,6 +21,25 @@ constexpr double kDefaultMinTimedMs = 10.0;
 inline bool wantsAnotherTimedRun(int runs, double totalMs, int repeats, double minTotalMs) {
     if (runs < repeats) return true;
     return runs < kMaxTimedRuns && totalMs < minTotalMs;
+}
+
+/// Calls `runOnce` `warmup` times untimed, then times calls to it (the steady clock around each)
+/// while wantsAnotherTimedRun() says so: the timed runs' milliseconds, in order. The worker and
+/// beamscope-aot-runner time their runs with it; what `runOnce` throws stops the runs.
+template <class RunOnce>
+std::vector<double> timeRuns(int warmup, int repeats, double minTotalMs, RunOnce &&runOnce) {
+    using Clock = std::chrono::steady_clock;
+    for (int i = 0; i < warmup; ++i)
+        runOnce();
+    std::vector<double> times;
+    double totalMs = 0;
+    while (wantsAnotherTimedRun(int(times.size()), totalMs, repeats, minTotalMs)) {
+        const Clock::time_point start = Clock::now();
+        runOnce();
+        times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        totalMs += times.back();
+    }
+    return times;
 }
 
 } // namespace beamscope

@@ -243,19 +243,11 @@ Measurement executeJob(const BenchJob &job) {
             {
                 const TimingPriority priority(cuda);
                 m.timingPriority = priority.name();
-                double timedMs = 0;
-                for (int i = 0; i < job.warmup || wantsAnotherTimedRun(int(times.size()), timedMs,
-                                                                       job.repeats, job.minTimedMs);
-                     ++i) {
-                    const Clock::time_point start = Clock::now();
+                times = timeRuns(job.warmup, job.repeats, job.minTimedMs, [&] {
                     instance.pipeline.realize(realization, target);
                     for (Halide::Buffer<> &out : outputs)
                         out.device_sync();
-                    if (i >= job.warmup) {
-                        times.push_back(msSince(start));
-                        timedMs += times.back();
-                    }
-                }
+                });
             }
             if (cuda) profileKernels(instance, realization, outputs, target, m);
             for (Halide::Buffer<> &out : outputs)
