@@ -202,8 +202,10 @@ done
 wait "${pids[@]}" 2>/dev/null
 
 # 5. The table and the files.
-gpu_json="$here/resources/gpus/${GPU:-h100}.json"
-[ -f "$gpu_json" ] || gpu_json="$here/resources/gpus/h100.json"
+# The peak bandwidth of the preset the benches ranked with (GPU, or the one the device fits).
+gpu_json="$here/resources/gpus"
+[ -n "${GPU:-}" ] && [ -f "$here/resources/gpus/$GPU.json" ] && gpu_json="$here/resources/gpus/$GPU.json"
+[ -n "${GPU:-}" ] && [ -f "$GPU" ] && gpu_json=$GPU
 python3 "$here/benchmarks/gpu_check_table.py" "$work/reports" "$work/dags" "$gpu_json" "$work/reports-analytic" \
     >"$out/table.md" 2>"$work/logs/table.log" || log "table failed: $(tail -n 1 "$work/logs/table.log")"
 cp "$work/collect.json" "$out/collect.json" 2>/dev/null

@@ -40,7 +40,7 @@ inline constexpr Definition beam{"beam", "", "N", "beam size (1: greedy)", 1, 40
 inline constexpr Definition passes{"passes", "", "N", "passes (hash depth grows per pass)", 1, 16};
 inline constexpr Definition seed{"seed", "", "N", "seed of the sampling PRNG"};
 inline constexpr Definition gpu{"gpu", "", "NAME",
-                                "GPU preset (v100, a100, h100, rtx4090, pocl-cpu) or JSON file"};
+                                "GPU preset (v100, a100, h100, h200, rtx4090, pocl-cpu) or JSON file"};
 inline constexpr Definition pins{"pins", "", "FILE", "JSON pin file"};
 inline constexpr Definition costModel{
     "cost-model", "", "SPEC",

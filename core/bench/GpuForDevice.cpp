@@ -15,7 +15,7 @@ GpuSpec gpuSpecForDevice(const DeviceInfo &device) {
     if (device.kind == DeviceKind::Cuda) {
         const std::string name = asciiLower(device.name);
         for (const auto &[key, preset] : std::vector<std::pair<std::string, std::string>>{
-                 {"h100", "h100"}, {"a100", "a100"}, {"v100", "v100"}, {"4090", "rtx4090"}}) {
+                 {"h100", "h100"}, {"h200", "h200"}, {"a100", "a100"}, {"v100", "v100"}, {"4090", "rtx4090"}}) {
             if (name.find(key) != std::string::npos) return GpuSpec::load(preset);
         }
         GpuSpec spec = GpuSpec::load("v100");

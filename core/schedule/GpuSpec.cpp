@@ -65,7 +65,7 @@ const std::vector<Field> &fields() {
     return table;
 }
 
-const char *const kPresetNames[] = {"v100", "a100", "h100", "rtx4090", "pocl-cpu"};
+const char *const kPresetNames[] = {"v100", "a100", "h100", "h200", "rtx4090", "pocl-cpu"};
 
 std::string joinedPresetNames() {
     std::string out;

@@ -15,7 +15,7 @@ namespace beamscope {
 /// "SM" means a CUDA streaming multiprocessor or an OpenCL compute unit; "block" a CUDA thread
 /// block or an OpenCL work-group; "warp" the SIMD group that executes in lock step.
 ///
-/// Presets (resources/gpus/*.json): v100, a100, h100, rtx4090 use published numbers; pocl-cpu
+/// Presets (resources/gpus/*.json): v100, a100, h100, h200, rtx4090 use published numbers; pocl-cpu
 /// is the PoCL OpenCL CPU device the tests run on, and is an approximation, because a CPU has
 /// no SMs, warps, banks or register file in the GPU sense: a compute unit is a core running one
 /// work-group at a time, a "warp" is PoCL's preferred work-group multiple (8 = one AVX2 float
@@ -90,7 +90,7 @@ struct GpuSpec {
     /// A preset by name (case-insensitive, see presetNames()) or else a path to a .json file.
     /// Throws UsageError for a name that is neither, Error for an unreadable or invalid file.
     static GpuSpec load(const std::string &nameOrFile);
-    /// Names of the built-in presets, in order: v100, a100, h100, rtx4090, pocl-cpu.
+    /// Names of the built-in presets, in order: v100, a100, h100, h200, rtx4090, pocl-cpu.
     static std::vector<std::string> presetNames();
     /// The directory the presets are read from: share/beamscope/gpus relative to the running
     /// executable (installed or build tree, see util/InstallLayout.h). Throws Error if missing.

@@ -52,6 +52,7 @@ private Q_SLOTS:
     void presetForDevices() {
         QCOMPARE(GpuChoice::presetFor(opencl("CPU")), QStringLiteral("pocl-cpu"));
         QCOMPARE(GpuChoice::presetFor(cuda("NVIDIA H100 80GB HBM3")), QStringLiteral("h100"));
+        QCOMPARE(GpuChoice::presetFor(cuda("NVIDIA H200")), QStringLiteral("h200"));
         QCOMPARE(GpuChoice::presetFor(cuda("NVIDIA A100-SXM4-40GB")), QStringLiteral("a100"));
         QCOMPARE(GpuChoice::presetFor(cuda("Tesla V100-SXM2-32GB")), QStringLiteral("v100"));
         QCOMPARE(GpuChoice::presetFor(cuda("NVIDIA GeForce RTX 4090")), QStringLiteral("rtx4090"));

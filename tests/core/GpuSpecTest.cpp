@@ -50,7 +50,7 @@ std::string loadError(const std::string &path) {
 }
 
 TEST(GpuSpec, EveryPresetLoadsAndRoundTrips) {
-    const std::vector<std::string> expected = {"v100", "a100", "h100", "rtx4090", "pocl-cpu"};
+    const std::vector<std::string> expected = {"v100", "a100", "h100", "h200", "rtx4090", "pocl-cpu"};
     EXPECT_EQ(GpuSpec::presetNames(), expected);
     for (const std::string &name : GpuSpec::presetNames()) {
         SCOPED_TRACE(name);
@@ -209,7 +209,7 @@ TEST(GpuSpec, UnknownNameIsAUsageErrorListingPresets) {
     } catch (const UsageError &e) {
         const std::string message = e.what();
         EXPECT_NE(message.find("unknown GPU 'p100'"), std::string::npos) << message;
-        EXPECT_NE(message.find("v100, a100, h100, rtx4090, pocl-cpu"), std::string::npos)
+        EXPECT_NE(message.find("v100, a100, h100, h200, rtx4090, pocl-cpu"), std::string::npos)
             << message;
     }
     EXPECT_THROW(GpuSpec::load("/nonexistent/gpu.json"), UsageError);

@@ -64,7 +64,7 @@ TrainingRow fixedSchedule(std::vector<KernelFeatureRow> kernels) {
 } // namespace
 
 TEST(PretrainedModel, IsTheDefaultOnNvidiaPresetsAndNotOnPocl) {
-    for (const char *preset : {"h100", "a100", "v100", "rtx4090"}) {
+    for (const char *preset : {"h100", "h200", "a100", "v100", "rtx4090"}) {
         const GpuSpec gpu = GpuSpec::load(preset);
         EXPECT_EQ(defaultCostModelSpec(gpu), "pretrained") << preset;
         EXPECT_EQ(makeCostModel("default", gpu)->name(), "pretrained") << preset;
