@@ -1,6 +1,7 @@
 // SearchSpace: enumeration of compute locations and tilings, and the pruning rules.
 // Contents: names; size menus (serialSizes, threadSizes); locations; tilings; pruning (check).
 #include "search/SearchSpace.h"
+#include "search/RegionSlopes.h"
 
 #include <algorithm>
 #include <array>
@@ -158,8 +159,8 @@ void SearchSpace::locations(const ScheduleState &state, int node, std::vector<Ca
                             std::vector<PrunedCandidate> &pruned) const {
     const Node &n = state.dag().node(node);
     if (n.inlinedWithoutSearch && state.canInline(node)) {
-        kept.push_back({state.derive(node, state.inlinePlacement(node)),
-                        std::string("inline (pointwise)")});
+        kept.push_back(
+            {state.derive(node, state.inlinePlacement(node)), std::string("inline (pointwise)")});
         return;
     }
     kept.push_back({state.derive(node, state.rootPlacement(node)), std::string("root")});
@@ -435,23 +436,6 @@ int64_t parallelPoints(const Stage &stage) {
     return points;
 }
 
-/// Why `node`'s region within one thread of `host` may not have one size in every thread, or
-/// "" when it has one. Halide bounds that region symbolically, for the tile of any thread (the
-/// last tiles shift inwards, so a tile can start at any point), and a register allocation, as
-/// well as the unrolling of the Func's loops, needs its size to be a compile-time constant;
-/// the state models the first tile only. The size is the same in every thread when every index
-/// on the way from the Func to the host (through the Funcs inlined or computed in between) is
-/// an affine function of the host's loops without division or clamp, and all the calls that
-/// meet in one dimension of a Func have the same slopes (they differ by constants only): the
-/// region is then a box translated with the tile. Otherwise it is not:
-///  - data-dependent indices: the size depends on data;
-///  - clamps (boundary conditions): tiles near the edge need fewer points;
-///  - calls of different slopes, e.g. f(x, y, c) and f(x, y, 3): the hull of c and 3 has
-///    |c - 3| + 1 points;
-///  - floor division, e.g. f(x / 2) and f((x + 1) / 2): the number of points depends on the
-///    parity of where the tile starts; even where it does not, Halide's simplifier cannot
-///    always prove so (nested divisions of pyramids), so only divisions that come out exact
-///    ((2x + 1) / 2 = x) are allowed.
 /// Why Halide may bound `node`'s region within one block of `host` by far more than the tile
 /// needs, or "" when it cannot. Through an index that is data-dependent or clamped (boundary
 /// conditions such as repeat_edge) Halide bounded the region by the index's whole range, so the
@@ -476,93 +460,31 @@ std::string unboundedBlockRegion(const ScheduleState &state, int node, int host)
     return "";
 }
 
-std::string variableThreadRegion(const ScheduleState &state, int node, int host) {
-    const FunctionDAG &dag = state.dag();
-    const std::vector<int> edges = state.edgesWithin(node, host, LoopLevel::Thread);
-    const Stage &hostStage = dag.node(host).stages.back();
-    using Slopes = std::vector<int64_t>; // coefficients over the host's loops
-    // Slopes of each dimension of each Func on the way, as a function of the host's loops.
-    std::map<int, std::vector<Slopes>> slopes;
-    std::string why;
-    std::function<const std::vector<Slopes> *(int)> slopesOf =
-        [&](int f) -> const std::vector<Slopes> * {
-        if (auto it = slopes.find(f); it != slopes.end()) return &it->second;
-        const Node &n = dag.node(f);
-        std::vector<std::optional<Slopes>> dims(size_t(n.dimensions));
-        for (int e : edges) {
-            const Edge &edge = dag.edge(e);
-            if (edge.producer != f) continue;
-            const Stage &stage = dag.node(edge.consumer).stages[size_t(edge.consumerStage)];
-            // Slopes of each of the consumer's loops.
-            std::vector<Slopes> loopSlopes;
-            if (edge.consumer == host) {
-                for (size_t l = 0; l < stage.loops.size(); ++l) {
-                    loopSlopes.push_back(Slopes(stage.loops.size(), 0));
-                    loopSlopes.back()[l] = 1;
-                }
-            } else {
-                const std::vector<Slopes> *consumer = slopesOf(edge.consumer);
-                if (!consumer) return nullptr;
-                for (const LoopVar &loop : stage.loops) {
-                    if (loop.funcDim < 0 || size_t(loop.funcDim) >= consumer->size()) {
-                        why = "its size varies with the tile (" + dag.node(edge.consumer).name +
-                              " has a loop over no dimension)";
-                        return nullptr;
-                    }
-                    loopSlopes.push_back((*consumer)[size_t(loop.funcDim)]);
-                }
-            }
-            const std::string call = dag.node(edge.consumer).name + " reads " + n.name;
-            for (const CallSite &site : edge.calls) {
-                for (size_t d = 0; d < site.args.size() && d < dims.size(); ++d) {
-                    const CallArg &arg = site.args[d];
-                    if (!arg.affine && arg.bounded) {
-                        why = "its size varies with the tile (" + call +
-                              " through a remainder or a sum of divisions)";
-                        return nullptr;
-                    }
-                    if (!arg.affine) {
-                        why = "its size depends on data (" + call +
-                              " through a data-dependent index)";
-                        return nullptr;
-                    }
-                    if (arg.affine->isClamped()) {
-                        why =
-                            "its size varies with the tile (" + call + " through a clamped index)";
-                        return nullptr;
-                    }
-                    Slopes sum(hostStage.loops.size(), 0);
-                    for (size_t l = 0; l < arg.affine->coeffs.size() && l < loopSlopes.size();
-                         ++l) {
-                        for (size_t h = 0; h < sum.size(); ++h)
-                            sum[h] += arg.affine->coeffs[l] * loopSlopes[l][h];
-                    }
-                    const int64_t den = arg.affine->denominator;
-                    for (int64_t &v : sum) {
-                        if (v % den != 0) {
-                            why = "its size varies with the tile (" + call +
-                                  " through a division by " + std::to_string(den) + ")";
-                            return nullptr;
-                        }
-                        v /= den;
-                    }
-                    if (!dims[d]) {
-                        dims[d] = std::move(sum);
-                    } else if (*dims[d] != sum) {
-                        const std::string dim = d < n.args.size() ? n.args[d] : std::to_string(d);
-                        why = "its size varies with the tile (calls of " + n.name +
-                              " with different slopes meet along " + dim + ")";
-                        return nullptr;
-                    }
-                }
+/// Points of the shared allocation of `node`, fused at its host's block level as `placement`
+/// says. Along a dimension where calls of different slopes meet (a transpose beside a pointwise
+/// read) the hull a block needs grows with the block's position, and Halide sizes the
+/// allocation by its bounds over every block: the Func's whole extent. On the H200 such
+/// schedules of random pipelines failed at launch (CUDA_ERROR_INVALID_VALUE: a 1 MB shared
+/// allocation where the first block's tile needs 1 KB). `why` gets a note when so.
+int64_t sharedAllocationPoints(const ScheduleState &state, int node, const FuncPlacement &placement,
+                               std::string *why) {
+    const Node &n = state.dag().node(node);
+    const std::vector<bool> meet =
+        dimsWhereSlopesMeet(state, node, placement.host, LoopLevel::Block);
+    int64_t points = 1;
+    for (size_t d = 0; d < placement.region.size(); ++d) {
+        int64_t extent = placement.region[d].extent();
+        if (d < meet.size() && meet[d] && d < n.region.size()) {
+            extent = std::max(extent, n.region[d].extent());
+            if (why->empty()) {
+                *why = " (" + n.name + "'s calls of different slopes meet along " +
+                       (d < n.args.size() ? n.args[d] : std::to_string(d)) +
+                       ": Halide sizes it by the whole extent)";
             }
         }
-        std::vector<Slopes> out;
-        for (auto &d : dims)
-            out.push_back(d ? std::move(*d) : Slopes(hostStage.loops.size(), 0));
-        return &(slopes[f] = std::move(out));
-    };
-    return slopesOf(node) ? "" : why;
+        points *= extent;
+    }
+    return points;
 }
 
 } // namespace
@@ -667,20 +589,21 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
         // All Funcs of a block share its threads: per GPU dimension the block has the most any
         // of them uses (the host and every Func fused at its block level).
         int64_t shared = 0;
+        std::string sharedWhy;
         std::array<int64_t, 3> dims =
             gpuThreadDims(dag.node(p.host).stages.back(), view(p.host).tilings.back());
         for (const Node &m : dag.nodes()) {
             if (m.isInput) continue;
             const FuncPlacement &q = view(m.index);
             if (q.kind != ComputeKind::Block || q.host != p.host) continue;
-            shared += boxVolume(q.region) * m.bytesPerPoint;
+            shared += sharedAllocationPoints(parent, m.index, q, &sharedWhy) * m.bytesPerPoint;
             const std::array<int64_t, 3> own = gpuThreadDims(m.stages[0], q.tilings[0]);
             for (size_t d = 0; d < 3; ++d)
                 dims[d] = std::max(dims[d], own[d]);
         }
         if (shared > m_gpu.sharedMemoryPerBlockBytes) {
             return prune(PruneReason::TooMuchSharedMemory,
-                         std::to_string(shared) + " bytes of shared memory per block");
+                         std::to_string(shared) + " bytes of shared memory per block" + sharedWhy);
         }
         if (dims[0] * dims[1] * dims[2] > m_gpu.maxThreadsPerBlock) {
             return prune(PruneReason::TooManyThreads,
@@ -690,7 +613,8 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
         return threadChecks(p.tilings[0], n.stages[0], boxVolume(p.region) < m_gpu.warpSize);
     }
     case ComputeKind::Thread: {
-        if (std::string why = variableThreadRegion(parent, node, p.host); !why.empty()) {
+        if (std::string why = regionSizeVaries(parent, node, p.host, LoopLevel::Thread);
+            !why.empty()) {
             return prune(PruneReason::ThreadAllocationDynamicOrTooLarge, why);
         }
         const int64_t bytes = boxVolume(p.region) * n.bytesPerPoint;

@@ -192,6 +192,54 @@ TEST(SearchSpace, ThreadLevelFuncWhoseRegionVariesWithTheTileIsPruned) {
         EXPECT_NE(c.child.placement->kind, ComputeKind::Thread) << c.label;
 }
 
+namespace {
+
+/// input -> f -> output (512 x 512): output reads f at (x, y) and, when `transposed`, through
+/// an inlined transpose t(x, y) = f(y, x); otherwise at (x + 1, y).
+PipelineInstance transposePipeline(bool transposed) {
+    using namespace Halide;
+    ImageParam input = apps::estimatedInput(Float(32), "input", {512, 512});
+    Var x("x"), y("y");
+    Func f("f"), t("t"), output("output");
+    f(x, y) = input(x, y) * 2.0f;
+    t(x, y) = f(y, x);
+    output(x, y) = f(x, y) + (transposed ? t(x, y) : f(x + 1, y));
+    apps::setOutputEstimates(output, {512, 512});
+    return apps::makeInstance("transpose", {output}, {input}, {});
+}
+
+} // namespace
+
+// A Func at a block level lives in shared memory, sized by Halide for every block at once. A
+// transpose beside a pointwise read makes the hull a block needs grow with the block's distance
+// from the diagonal, and Halide bounds it by the Func's whole extent: 512 x 512 floats, 1 MB,
+// where the first block's 16 x 16 tile needs 1 KB. The H200 refused such launches
+// (CUDA_ERROR_INVALID_VALUE, random:1113 and 15 more of 1,243 collected schedules).
+TEST(SearchSpace, BlockLevelFuncWhoseHullGrowsWithTheBlockIsSizedByItsWholeExtent) {
+    const SearchSpace space(GpuSpec::load("h100"), SearchSpaceOptions{});
+    for (const bool transposed : {false, true}) {
+        SCOPED_TRACE(transposed ? "transposed" : "translated");
+        auto dag = std::make_shared<const FunctionDAG>(transposePipeline(transposed));
+        StatePtr s = rootTiled(ScheduleState::initial(dag), "output", {16, 16}, {1, 1});
+        if (transposed) s = s->withInline(dag->find("t"));
+        const int f = dag->find("f"), output = dag->find("output");
+        ASSERT_TRUE(s->canFuse(f, output, LoopLevel::Block));
+        const FuncPlacement placement = s->blockPlacement(f, output, {1, 1});
+        // The first block's own need: 16 x 16 (17 x 16 with x + 1).
+        EXPECT_EQ(boxVolume(placement.region), transposed ? 16 * 16 : 17 * 16);
+        const auto pruned = space.check(*s, f, placement);
+        if (!transposed) {
+            EXPECT_FALSE(pruned.has_value()) << pruned->detail;
+            continue;
+        }
+        ASSERT_TRUE(pruned.has_value());
+        EXPECT_EQ(pruned->reason, PruneReason::TooMuchSharedMemory);
+        EXPECT_NE(pruned->detail.find(std::to_string(512 * 512 * 4) + " bytes"), std::string::npos)
+            << pruned->detail;
+        EXPECT_NE(pruned->detail.find("meet along"), std::string::npos) << pruned->detail;
+    }
+}
+
 TEST(SearchSpace, SurvivingCandidatesRespectTheGpuLimits) {
     const GpuSpec gpu = GpuSpec::load("v100");
     const SearchSpace space(gpu, SearchSpaceOptions{});
@@ -399,9 +447,8 @@ TEST(SearchSpace, MenuTilingsOnAParentAreTheStatesTheirDecisionsMake) {
         EXPECT_EQ(structuralHash(c.child, 0), structuralHash(*alone, 0));
         ASSERT_EQ(fromMenu->kernels().size(), alone->kernels().size());
         EXPECT_EQ(fromMenu->placement(node).tilings, tilings);
-        EXPECT_EQ(c.label,
-                  "threads " + sizes(tilings.back().threads) + " serial " +
-                      sizes(tilings.back().serial));
+        EXPECT_EQ(c.label, "threads " + sizes(tilings.back().threads) + " serial " +
+                               sizes(tilings.back().serial));
     }
 }
 
