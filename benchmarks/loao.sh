@@ -30,12 +30,15 @@ if [ -n "${LOAO_ARGS:-}" ]; then read -r -a extra <<<"$LOAO_ARGS"; else extra=("
 python3 - "$out/loao.json" >>"$out/loao.txt" <<'PY'
 import json, math, sys
 report = json.load(open(sys.argv[1]))
-apps = [p for p in report["pipelines"] if not p["pipeline"].startswith("random:")]
-print(f"catalog apps only ({len(apps)}), mean tau / geomean regret:")
-for name in apps[0]["models"]:
-    taus = [p["models"][name]["tau"] for p in apps if p["models"][name]["tau"] == p["models"][name]["tau"]]
-    regrets = [p["models"][name]["regret"] for p in apps]
-    print(f"  {name:10s} {sum(taus) / len(taus):.3f} / {math.exp(sum(map(math.log, regrets)) / len(regrets)):.2f}")
+catalog = [p for p in report["pipelines"] if not p["pipeline"].startswith("random:")]
+# Per GPU model: an app measured on two GPUs is two rankings.
+for gpu in sorted({p.get("gpu", "") for p in catalog}):
+    apps = [p for p in catalog if p.get("gpu", "") == gpu]
+    print(f"catalog apps only ({len(apps)}{', ' + gpu if gpu else ''}), mean tau / geomean regret:")
+    for name in apps[0]["models"]:
+        taus = [p["models"][name]["tau"] for p in apps if p["models"][name]["tau"] == p["models"][name]["tau"]]
+        regrets = [p["models"][name]["regret"] for p in apps]
+        print(f"  {name:10s} {sum(taus) / len(taus):.3f} / {math.exp(sum(map(math.log, regrets)) / len(regrets)):.2f}")
 PY
 cat "$out/loao.txt"
 echo "written: $out/loao.txt $out/loao.json" >&2

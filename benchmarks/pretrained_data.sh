@@ -11,8 +11,12 @@
 # 0.487 / 1.24); those of the earlier ones at 0.471 / 1.33 (0.463 / 1.25), below the prior: with
 # the prior closer to the times, a smaller correction transfers better to an unseen app
 # (docs/pretrained.md, "Thirty-first session").
+# Since the thirty-fourth session the rows of every device (H100 and H200; `--every-device`: each
+# row featurized for its own GPU model, each pipeline ranked per device): with the H200's 1,670
+# random-pipeline rows the leave-one-app-out regret on the H100's catalog rows falls from 1.25
+# to 1.21 (tau 0.530 both).
 pretrained_options=(--objective kernels --trees 30 --max-depth 2 --eta 0.05 --min-child-weight 10
-    --lambda 10)
+    --lambda 10 --every-device)
 
 pretrained_here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The rows: the shared H100 data (16 catalog apps) and the rows each lease of a GPU machine
@@ -26,7 +30,10 @@ pretrained_collected_dbs=("$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26/
     "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26c/collect.sqlite.xz"
     "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-26c/bench.sqlite.xz"
     "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-27/collect.sqlite.xz"
-    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-27/bench.sqlite.xz")
+    "$pretrained_here/docs/cuda-h100/gpu-check-2026-11-27/bench.sqlite.xz"
+    "$pretrained_here/docs/cuda-h200/gpu-check-2026-11-28/collect.sqlite.xz"
+    "$pretrained_here/docs/cuda-h200/gpu-check-2026-11-28/collect-more.sqlite.xz"
+    "$pretrained_here/docs/cuda-h200/gpu-check-2026-11-28/bench.sqlite.xz")
 
 # pretrained_db CLI OUT: the training rows in one database file OUT (a copy; nothing is written
 # to the shared data or the collected files).

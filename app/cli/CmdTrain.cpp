@@ -32,6 +32,7 @@ struct ModelArgs {
     std::vector<std::string> pipelines;
     std::vector<std::string> excludedApps;
     bool all = false;
+    bool everyDevice = false; ///< rows of every device, each pipeline ranked per device
     bool json = false;
     bool leaveOneAppOut = false;
     bool withBaselines = false; ///< train on the baselines' measured schedules too, imported
@@ -45,6 +46,7 @@ struct ModelArgs {
 
 struct Split {
     std::string device;
+    std::string gpu; ///< the GPU models of the rows, in order of first appearance
     std::vector<LabelledSchedule> train, test;
     std::vector<std::string> skipped;
     std::vector<LabelledSchedule> every() const {
@@ -71,7 +73,7 @@ Split loadSplit(const ModelArgs &args) {
     MeasurementStore store(args.db.empty() ? MeasurementStore::defaultPath() : args.db,
                            MeasurementStore::Access::ReadOnly);
     Split split;
-    split.device = chooseDevice(store, args.device);
+    split.device = args.everyDevice ? "every device" : chooseDevice(store, args.device);
     DatasetBuilder builder(store);
     builder.setImportBaselines(args.withBaselines);
     builder.setMeasuredStatistic(parseMeasuredStatistic(args.measuredTime));
@@ -81,9 +83,11 @@ Split loadSplit(const ModelArgs &args) {
         builder.setStageObserver([&stageCsv](const FeaturizedRow &row) { stageCsv->add(row); });
     }
     RecordFilter filter;
-    filter.deviceKey = split.device;
+    if (!args.everyDevice) filter.deviceKey = split.device;
     for (LabelledSchedule &s : builder.build(filter)) {
         if (!wanted(s, args)) continue;
+        if (split.gpu.find(s.gpu) == std::string::npos)
+            split.gpu += (split.gpu.empty() ? "" : ", ") + s.gpu;
         (s.heldOut ? split.test : split.train).push_back(std::move(s));
     }
     split.skipped = builder.skipped();
@@ -134,6 +138,12 @@ void addCommon(CLI::App &command, ModelArgs &args) {
     command.add_option("--device", args.device,
                        "device whose measurements are used (a part of its name; default: the one "
                        "with the most)");
+    command
+        .add_flag("--every-device", args.everyDevice,
+                  "use the rows of every device, each row featurized for its own GPU model "
+                  "and each pipeline's rows on one device ranked among themselves (the "
+                  "shipped model: H100 and H200 rows)")
+        ->excludes(command.get_option("--device"));
     command.add_option("--pipeline", args.pipelines,
                        "app or generator name (repeatable; default: all)");
     command.add_option("--exclude-app", args.excludedApps,
@@ -163,8 +173,8 @@ void addCommon(CLI::App &command, ModelArgs &args) {
     command.add_option("--trees", args.train.rounds, "boosting rounds")->check(CLI::Range(1, 5000));
     command.add_option("--max-depth", args.train.maxDepth, "tree depth")->check(CLI::Range(1, 16));
     command.add_option("--eta", args.train.eta, "learning rate")->check(CLI::Range(1e-4, 1.0));
-    command.add_option("--min-child-weight", args.train.minChildWeight,
-                       "XGBoost's min_child_weight")
+    command
+        .add_option("--min-child-weight", args.train.minChildWeight, "XGBoost's min_child_weight")
         ->check(CLI::Range(0.0, 1e6));
     command.add_option("--lambda", args.train.lambda, "L2 regularisation of leaf weights")
         ->check(CLI::Range(0.0, 1e6));
@@ -229,13 +239,12 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
                 throw Error("every measurement is held out: measure more schedules");
             const TrainOptions options = trainOptions(*args);
             const auto start = std::chrono::steady_clock::now();
-            auto model = trainOn(split.train, split.device, split.train.front().gpu, options);
+            auto model = trainOn(split.train, split.device, split.gpu, options);
             const double ms =
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                     .count();
             ModelComparison comparison = compareModels(split.test, standardModels(model));
-            if (args->all) model = trainOn(split.every(), split.device, split.train.front().gpu,
-                                           options);
+            if (args->all) model = trainOn(split.every(), split.device, split.gpu, options);
             if (!args->deviceClass.empty()) model->annotate("device_class", args->deviceClass);
             model->annotate("measured_time", args->measuredTime);
             model->save(args->out);
@@ -271,8 +280,7 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
                 if (unseen.empty())
                     throw Error("model " + args->model + " was trained on every row of " +
                                 split.device + ": nothing left to evaluate it on");
-                ModelComparison comparison =
-                    compareModels(unseen, standardModels(learned));
+                ModelComparison comparison = compareModels(unseen, standardModels(learned));
                 comparison.heading = "rows the model was not trained on " +
                                      std::to_string(unseen.size()) + " of " +
                                      std::to_string(every.size());
@@ -282,8 +290,7 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
             std::shared_ptr<const LearnedCostModel> learned;
             std::string note;
             if (!split.train.empty()) {
-                learned = trainOn(split.train, split.device, split.train.front().gpu,
-                                  trainOptions(*args));
+                learned = trainOn(split.train, split.device, split.gpu, trainOptions(*args));
                 note = "learned: trained now on the " + std::to_string(split.train.size()) +
                        " rows not held out";
             }

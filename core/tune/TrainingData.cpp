@@ -176,7 +176,8 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
         s.app = r.pipeline.app;
         s.scheduleHash = r.scheduleHash;
         s.deviceKey = r.device.key();
-        s.row.group = key;
+        // A pipeline's rows are ranked among those of one device: times of two GPUs differ.
+        s.row.group = key + "|" + s.deviceKey;
         s.row.measuredMs = measuredTime(r.measurement, m_statistic);
         s.noise = measurementNoise(r.measurement);
         s.heldOut = !baselineRow && isHeldOut(r.scheduleHash);
@@ -222,13 +223,14 @@ ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
     c.testRows = int(rows.size());
     std::map<std::string, std::vector<const LabelledSchedule *>> byPipeline;
     for (const LabelledSchedule &s : rows)
-        byPipeline[s.pipeline].push_back(&s);
+        byPipeline[s.row.group].push_back(&s);
     std::vector<std::vector<double>> taus(models.size()), accuracies(models.size()),
         regrets(models.size());
     for (const auto &[key, members] : byPipeline) {
         if (members.size() < 2) continue;
         PipelineComparison p;
         p.pipeline = members.front()->app;
+        p.gpu = members.front()->gpu;
         p.rows = int(members.size());
         std::vector<double> measured, noise;
         for (const LabelledSchedule *s : members) {
@@ -298,8 +300,10 @@ nlohmann::json ModelComparison::toJson() const {
     j["test_rows"] = testRows;
     j["pipelines"] = nlohmann::json::array();
     for (const PipelineComparison &p : pipelines)
-        j["pipelines"].push_back(
-            {{"pipeline", p.pipeline}, {"rows", p.rows}, {"models", scores(p.scores)}});
+        j["pipelines"].push_back({{"pipeline", p.pipeline},
+                                  {"gpu", p.gpu},
+                                  {"rows", p.rows},
+                                  {"models", scores(p.scores)}});
     j["overall"] = scores(overall);
     return j;
 }
@@ -322,16 +326,22 @@ void ModelComparison::print(std::ostream &os) const {
                << (cell(s.tau) + " / " + cell(s.accuracy) + " / " + cell(s.regret, 2));
         os << "\n";
     };
+    // With rows of several GPUs, each pipeline's line says whose.
+    std::set<std::string> gpus;
     for (const PipelineComparison &p : pipelines)
-        line(p.pipeline, std::to_string(p.rows), p.scores);
+        gpus.insert(p.gpu);
+    for (const PipelineComparison &p : pipelines)
+        line(gpus.size() > 1 ? p.pipeline + " @ " + p.gpu : p.pipeline, std::to_string(p.rows),
+             p.scores);
     line("overall", std::to_string(testRows), overall);
 }
 
 namespace {
 
 /// Training rows and metadata from labelled rows.
-std::pair<std::vector<TrainingRow>, ModelMetadata> trainingSet(
-    const std::vector<LabelledSchedule> &rows, const std::string &device, const std::string &gpu) {
+std::pair<std::vector<TrainingRow>, ModelMetadata>
+trainingSet(const std::vector<LabelledSchedule> &rows, const std::string &device,
+            const std::string &gpu) {
     if (rows.empty()) throw Error("no correct measurements to train on");
     std::vector<TrainingRow> training;
     std::set<std::string> groups;

@@ -145,6 +145,7 @@ struct ModelScore {
 
 struct PipelineComparison {
     std::string pipeline; ///< app name (key in the JSON)
+    std::string gpu;      ///< the GPU model its rows were measured on
     int rows = 0;
     std::vector<ModelScore> scores; ///< one per model, in the models' order
 };

@@ -20,6 +20,9 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
+#include <sstream>
+#include <tuple>
 
 namespace beamscope {
 namespace {
@@ -117,6 +120,50 @@ MeasurementRecord measured(const PipelineSource &source, const nlohmann::json &s
     r.repeats = 10;
     r.origin = "bench";
     return r;
+}
+
+// Rows of two GPUs (an H100 and an H200) read from one file: each is featurized for its own GPU
+// model and ranked only among its own device's rows of the pipeline (the times of two GPUs are
+// not one order).
+TEST(TrainingData, ThePipelinesRowsOfEachDeviceAreRankedApart) {
+    const testing::TempDir dir;
+    const PipelineSource chain{"stencil_chain", "", {"length=2", "width=128", "height=96"}};
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(chain));
+    const nlohmann::json greedy = scheduleToJson(*testing::greedySchedule(dag, "h100"));
+    const nlohmann::json other = scheduleToJson(*testing::greedySchedule(dag, "v100"));
+    ASSERT_NE(scheduleHash(greedy), scheduleHash(other));
+    {
+        MeasurementStore store(dir.file("m.sqlite"));
+        for (const auto &[name, preset, scale] :
+             {std::tuple{"NVIDIA H100 80GB HBM3", "h100", 1.0}, {"NVIDIA H200", "h200", 0.7}}) {
+            for (const auto &[schedule, ms] : {std::pair{greedy, 0.2}, {other, 0.3}}) {
+                MeasurementRecord r = measured(chain, schedule, "", ms * scale);
+                r.device.name = name;
+                r.gpu = GpuSpec::load(preset).toJson();
+                store.add(r);
+            }
+        }
+    }
+    MeasurementStore store(dir.file("m.sqlite"), MeasurementStore::Access::ReadOnly);
+    DatasetBuilder builder(store);
+    const std::vector<LabelledSchedule> rows = builder.build({});
+    ASSERT_EQ(rows.size(), 4u);
+    std::set<std::string> groups;
+    for (const LabelledSchedule &s : rows)
+        groups.insert(s.row.group);
+    EXPECT_EQ(groups.size(), 2u);
+    // The same schedule costs less on the H200's 4.8 TB/s than on the H100's 3.35.
+    EXPECT_EQ(rows[0].gpu, "H100-SXM5-80GB");
+    EXPECT_EQ(rows[2].gpu, "H200-SXM5-141GB");
+    EXPECT_LT(rows[2].row.analyticMs, rows[0].row.analyticMs);
+    const ModelComparison c = compareModels(rows, standardModels(nullptr));
+    ASSERT_EQ(c.pipelines.size(), 2u);
+    EXPECT_EQ(c.pipelines[0].rows, 2);
+    EXPECT_EQ(c.pipelines[1].rows, 2);
+    EXPECT_NE(c.pipelines[0].gpu, c.pipelines[1].gpu);
+    std::ostringstream text;
+    c.print(text);
+    EXPECT_NE(text.str().find("stencil_chain @ H200-SXM5-141GB"), std::string::npos) << text.str();
 }
 
 TEST(TrainingData, ABaselinesMeasuredScheduleIsATrainingRowOnlyWhenAskedAndNeverRanked) {
