@@ -15,6 +15,10 @@ struct DimSlopes {
     std::optional<Slopes> slopes; ///< set when the dimension moves with the tile
     bool varies = false;          ///< its size varies from tile to tile
     bool meet = false; ///< ... because calls of different slopes meet (here or on the way)
+    /// The first affine call's slopes as a fraction (numerators over `den`), kept when a
+    /// division or clamp makes the size vary, so that a later call of other slopes still meets.
+    std::optional<Slopes> num;
+    int64_t den = 1;
 };
 
 /// Follows the calls from the host down to a Func (within the host's tile at one level) and
@@ -108,6 +112,23 @@ private:
                 sum[h] += coeff * (*loops[l].slopes)[h];
         }
         const int64_t den = arg.affine->denominator;
+        // Compare the exact (rational) slopes with the calls before, whether or not the size
+        // already varies (a division by 2 beside a transpose: Halide's hull still spans the
+        // whole extent).
+        if (!dim.num) {
+            dim.num = sum;
+            dim.den = den;
+        } else {
+            bool same = true;
+            for (size_t h = 0; h < sum.size(); ++h)
+                same = same && sum[h] * dim.den == (*dim.num)[h] * den;
+            if (!same) {
+                const std::string name = d < n.args.size() ? n.args[d] : std::to_string(d);
+                return varies(dim, true,
+                              "its size varies with the tile (calls of " + n.name +
+                                  " with different slopes meet along " + name + ")");
+            }
+        }
         for (int64_t &v : sum) {
             if (v % den != 0) {
                 return varies(dim, false,

@@ -415,18 +415,6 @@ double SearchSpace::inlineRecompute(const ScheduleState &state, int node) const 
 
 namespace {
 
-/// The GPU thread dimensions a stage's tiling maps to: its first two pure loops, then the
-/// product of the others (the applier fuses extra loops into the third dimension).
-std::array<int64_t, 3> gpuThreadDims(const Stage &stage, const StageTiling &tiling) {
-    std::array<int64_t, 3> dims{1, 1, 1};
-    size_t next = 0;
-    for (size_t l = 0; l < stage.loops.size(); ++l) {
-        if (stage.loops[l].isReduction) continue;
-        dims[std::min<size_t>(next++, 2)] *= tiling.threads[l];
-    }
-    return dims;
-}
-
 /// Points a stage can spread over threads and blocks: the product of its pure loop extents.
 int64_t parallelPoints(const Stage &stage) {
     int64_t points = 1;
@@ -590,16 +578,21 @@ std::optional<PrunedCandidate> SearchSpace::check(const ScheduleState &parent, i
         // of them uses (the host and every Func fused at its block level).
         int64_t shared = 0;
         std::string sharedWhy;
+        // Mapped as the applier maps them (ScheduleState.h's gpuThreadDims: a block-level loop
+        // of one thread and a serial split is no thread loop, so the next loop takes its GPU
+        // dimension), every stage of every fused Func, as the featurizer counts the block.
         std::array<int64_t, 3> dims =
-            gpuThreadDims(dag.node(p.host).stages.back(), view(p.host).tilings.back());
+            gpuThreadDims(dag.node(p.host).stages.back(), view(p.host).tilings.back(), false);
         for (const Node &m : dag.nodes()) {
             if (m.isInput) continue;
             const FuncPlacement &q = view(m.index);
             if (q.kind != ComputeKind::Block || q.host != p.host) continue;
             shared += sharedAllocationPoints(parent, m.index, q, &sharedWhy) * m.bytesPerPoint;
-            const std::array<int64_t, 3> own = gpuThreadDims(m.stages[0], q.tilings[0]);
-            for (size_t d = 0; d < 3; ++d)
-                dims[d] = std::max(dims[d], own[d]);
+            for (size_t s = 0; s < m.stages.size() && s < q.tilings.size(); ++s) {
+                const std::array<int64_t, 3> own = gpuThreadDims(m.stages[s], q.tilings[s], true);
+                for (size_t d = 0; d < 3; ++d)
+                    dims[d] = std::max(dims[d], own[d]);
+            }
         }
         if (shared > m_gpu.sharedMemoryPerBlockBytes) {
             return prune(PruneReason::TooMuchSharedMemory,

@@ -194,16 +194,28 @@ TEST(SearchSpace, ThreadLevelFuncWhoseRegionVariesWithTheTileIsPruned) {
 
 namespace {
 
-/// input -> f -> output (512 x 512): output reads f at (x, y) and, when `transposed`, through
-/// an inlined transpose t(x, y) = f(y, x); otherwise at (x + 1, y).
-PipelineInstance transposePipeline(bool transposed) {
+enum class FReads { Translated, Transposed, HalvedAndTransposed };
+
+/// input -> f -> output (512 x 512): output reads f at (x, y) and at (x + 1, y) (Translated), or
+/// at (x, y) or (x / 2, y) and through an inlined transpose t(x, y) = f(y, x).
+PipelineInstance transposePipeline(FReads reads) {
     using namespace Halide;
     ImageParam input = apps::estimatedInput(Float(32), "input", {512, 512});
     Var x("x"), y("y");
     Func f("f"), t("t"), output("output");
     f(x, y) = input(x, y) * 2.0f;
     t(x, y) = f(y, x);
-    output(x, y) = f(x, y) + (transposed ? t(x, y) : f(x + 1, y));
+    switch (reads) {
+    case FReads::Translated:
+        output(x, y) = f(x, y) + f(x + 1, y);
+        break;
+    case FReads::Transposed:
+        output(x, y) = f(x, y) + t(x, y);
+        break;
+    case FReads::HalvedAndTransposed:
+        output(x, y) = f(x / 2, y) + t(x, y);
+        break;
+    }
     apps::setOutputEstimates(output, {512, 512});
     return apps::makeInstance("transpose", {output}, {input}, {});
 }
@@ -213,13 +225,16 @@ PipelineInstance transposePipeline(bool transposed) {
 // A Func at a block level lives in shared memory, sized by Halide for every block at once. A
 // transpose beside a pointwise read makes the hull a block needs grow with the block's distance
 // from the diagonal, and Halide bounds it by the Func's whole extent: 512 x 512 floats, 1 MB,
-// where the first block's 16 x 16 tile needs 1 KB. The H200 refused such launches
-// (CUDA_ERROR_INVALID_VALUE, random:1113 and 15 more of 1,243 collected schedules).
+// where the first block's 16 x 16 tile needs 1 KB, also where a division makes the size vary
+// anyway (x / 2 beside the transpose). The H200 refused such launches (CUDA_ERROR_INVALID_VALUE:
+// random:1100, 1113, 1126, 613, 620).
 TEST(SearchSpace, BlockLevelFuncWhoseHullGrowsWithTheBlockIsSizedByItsWholeExtent) {
     const SearchSpace space(GpuSpec::load("h100"), SearchSpaceOptions{});
-    for (const bool transposed : {false, true}) {
-        SCOPED_TRACE(transposed ? "transposed" : "translated");
-        auto dag = std::make_shared<const FunctionDAG>(transposePipeline(transposed));
+    for (const FReads reads :
+         {FReads::Translated, FReads::Transposed, FReads::HalvedAndTransposed}) {
+        SCOPED_TRACE(int(reads));
+        const bool transposed = reads != FReads::Translated;
+        auto dag = std::make_shared<const FunctionDAG>(transposePipeline(reads));
         StatePtr s = rootTiled(ScheduleState::initial(dag), "output", {16, 16}, {1, 1});
         if (transposed) s = s->withInline(dag->find("t"));
         const int f = dag->find("f"), output = dag->find("output");
@@ -238,6 +253,36 @@ TEST(SearchSpace, BlockLevelFuncWhoseHullGrowsWithTheBlockIsSizedByItsWholeExten
             << pruned->detail;
         EXPECT_NE(pruned->detail.find("meet along"), std::string::npos) << pruned->detail;
     }
+}
+
+// The block of a host with Funcs fused at its level has, per GPU dimension, the most threads any
+// of its stages puts there, mapped as the applier maps them: a fused Func's loop of one thread
+// and a serial split is no thread loop, so the next loop takes its GPU dimension. f below,
+// 128 x 1 x 4 threads with 2 serial along y, launches as 128 x 4 x 1 beside the host's
+// 64 x 1 x 4: 128 x 4 x 4 = 2,048 threads, over the limit of 1,024 (the H200 refused such
+// launches of random:1201, 1242, 1118 and 1199: CUDA_ERROR_INVALID_VALUE).
+TEST(SearchSpace, FusedFuncsThreadsAreCountedOnTheDimensionsTheyLaunchOn) {
+    using namespace Halide;
+    ImageParam input = apps::estimatedInput(Float(32), "input", {512, 512, 4});
+    Var x("x"), y("y"), c("c");
+    Func f("f"), output("output");
+    f(x, y, c) = input(x, y, c) * 2.0f;
+    output(x, y, c) = f(x, y, c) + 1.0f;
+    apps::setOutputEstimates(output, {512, 512, 4});
+    auto dag =
+        std::make_shared<const FunctionDAG>(apps::makeInstance("fused3d", {output}, {input}, {}));
+    const SearchSpace space(GpuSpec::load("h100"), SearchSpaceOptions{});
+    const StatePtr host = rootTiled(ScheduleState::initial(dag), "output", {64, 1, 4}, {2, 2, 1});
+    const int fi = dag->find("f"), out = dag->find("output");
+    ASSERT_TRUE(host->canFuse(fi, out, beamscope::LoopLevel::Block));
+    const FuncPlacement placement = host->blockPlacement(fi, out, {1, 2, 1});
+    ASSERT_EQ(placement.tilings[0].threads, (std::vector<int64_t>{128, 1, 4}));
+    const auto pruned = space.check(*host, fi, placement);
+    ASSERT_TRUE(pruned.has_value());
+    EXPECT_EQ(pruned->reason, PruneReason::TooManyThreads);
+    EXPECT_NE(pruned->detail.find("2048 threads"), std::string::npos) << pruned->detail;
+    // With one serial along y the y loop keeps its GPU dimension: 128 x 2 x 4 = 1,024 fit.
+    EXPECT_FALSE(space.check(*host, fi, host->blockPlacement(fi, out, {1, 1, 1})).has_value());
 }
 
 TEST(SearchSpace, SurvivingCandidatesRespectTheGpuLimits) {
