@@ -19,6 +19,8 @@
 #   benchmarks/gpu_check.sh pack BUILD_DIR     here: the bundle into device-bundle/ (git-ignored;
 #                                              carry it), with the shared H100 database
 #   benchmarks/gpu_check.sh run OUT            there (or here with DEVICE=opencl SIZES=small)
+#   benchmarks/gpu_check.sh collect OUT        there, next, while the machine is warm: COLLECT_S
+#                                              [300] more of collect on RANDOM_N [1261..2000]
 #
 # Environment (defaults in brackets): DEVICE [cuda]; SIZES [default] or small
 # (tests/data/catalog_small_sizes.sh, for PoCL); BUDGET_S [540] for the whole run; COLLECT_S
@@ -64,8 +66,29 @@ pack)
     exit 0
     ;;
 run) ;;
+collect)
+    # The second call of a lease, on the machine `run` left warm: what is left of the device
+    # time spent on more rows for the next model (docs/gpu-check.md).
+    out="${2:?usage: gpu_check.sh collect OUT}"
+    mkdir -p "$out"
+    if [ -z "${CLI:-}" ]; then
+        dest=$(mktemp -d)
+        trap 'rm -rf "$dest"' EXIT
+        eval "$("$here/benchmarks/device_bundle.sh" unpack "$bundle" "$dest")"
+        cp -r "$here/resources/models" "$dest/share/beamscope/" 2>/dev/null || true
+        CLI="$dest/bin/beamscope-cli"
+    fi
+    params=()
+    [ "${SIZES:-default}" = small ] && params=(--size 32)
+    "$CLI" collect --random "${RANDOM_N:-1261..2000}" "${params[@]}" \
+        --minutes "$(awk -v s="${COLLECT_S:-300}" 'BEGIN { print s / 60 }')" --device "${DEVICE:-cuda}" \
+        --db "$out/collect-more.sqlite" --json >"$out/collect-more.json" 2>"$out/collect-more.log"
+    rc=$?
+    tail -n 1 "$out/collect-more.log" >&2
+    exit $rc
+    ;;
 *)
-    echo "usage: gpu_check.sh pack BUILD_DIR | run OUT" >&2
+    echo "usage: gpu_check.sh pack BUILD_DIR | run OUT | collect OUT" >&2
     exit 2
     ;;
 esac

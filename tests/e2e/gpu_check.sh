@@ -93,4 +93,11 @@ CLI="$cli" DEVICE=opencl SIZES=small APPS="harris" SLOW_APPS="" BASELINES=anders
 grep -q 'baseline cache: 1 entries carried, 0 made by this run' "$tmp/out2/gpu_check.log" ||
     fail "the carried schedule was not used: $(grep 'baseline cache' "$tmp/out2/gpu_check.log")"
 grep -q '^| harris |' "$tmp/out2/table.md" || fail "no harris row with the carried schedule"
+
+# The lease's second call: more collect on the warm machine, its rows in OUT.
+CLI="$cli" DEVICE=opencl SIZES=small COLLECT_S=20 RANDOM_N=7 bash "$root/benchmarks/gpu_check.sh" \
+    collect "$tmp/out3" >"$tmp/log3" 2>&1 || fail "gpu_check.sh collect exited $?: $(tail -n 5 "$tmp/log3")"
+more=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from measurements where origin = ? and correct = 1", ("collect",)).fetchone()[0])' "$tmp/out3/collect-more.sqlite")
+[ "$more" -ge 1 ] && [ -s "$tmp/out3/collect-more.json" ] ||
+    fail "gpu_check.sh collect recorded $more rows: $(tail -n 3 "$tmp/out3/collect-more.log")"
 finish e2e.gpu_check
