@@ -42,6 +42,14 @@ train_loao() { # CLI DB APP OUT
         "${pretrained_options[@]}" --out "$4" >/dev/null
 }
 
+# bundle_cli DEST: the bundle unpacked into DEST; sets CLI and LD_LIBRARY_PATH.
+bundle_cli() {
+    eval "$("$here/benchmarks/device_bundle.sh" unpack "$bundle" "$1")"
+    # The shipped models travel with the presets.
+    cp -r "$here/resources/models" "$1/share/beamscope/" 2>/dev/null || true
+    CLI="$1/bin/beamscope-cli"
+}
+
 case "${1:-}" in
 pack)
     build="${2:?usage: gpu_check.sh pack BUILD_DIR}"
@@ -74,9 +82,7 @@ collect)
     if [ -z "${CLI:-}" ]; then
         dest=$(mktemp -d)
         trap 'rm -rf "$dest"' EXIT
-        eval "$("$here/benchmarks/device_bundle.sh" unpack "$bundle" "$dest")"
-        cp -r "$here/resources/models" "$dest/share/beamscope/" 2>/dev/null || true
-        CLI="$dest/bin/beamscope-cli"
+        bundle_cli "$dest"
     fi
     params=()
     [ "${SIZES:-default}" = small ] && params=(--size 32)
@@ -107,12 +113,7 @@ mkdir -p "$work/reports" "$work/reports-analytic" "$work/logs" "$work/models" "$
 log() { printf '[%4ds] %s\n' $(($(date +%s) - start)) "$*" | tee -a "$work/logs/gpu_check.log" >&2; }
 left() { echo $((budget - ($(date +%s) - start))); }
 
-if [ -z "${CLI:-}" ]; then
-    eval "$("$here/benchmarks/device_bundle.sh" unpack "$bundle" "$work/b")"
-    CLI="$work/b/bin/beamscope-cli"
-    # The shipped models travel with the presets.
-    cp -r "$here/resources/models" "$work/b/share/beamscope/" 2>/dev/null || true
-fi
+[ -z "${CLI:-}" ] && bundle_cli "$work/b"
 # Anderson2021's schedules of the catalog apps at default sizes for the h100 preset, found here
 # once (benchmarks/baseline_cache.sh; the plugin's GPU schedules do not depend on the host CPU):
 # the benches apply them without the plugin's minutes of search. Entries missing from the

@@ -15,6 +15,7 @@
 #include "tune/TrainingData.h"
 #include "util/Error.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -84,10 +85,13 @@ Split loadSplit(const ModelArgs &args) {
     }
     RecordFilter filter;
     if (!args.everyDevice) filter.deviceKey = split.device;
+    std::vector<std::string> gpus;
     for (LabelledSchedule &s : builder.build(filter)) {
         if (!wanted(s, args)) continue;
-        if (split.gpu.find(s.gpu) == std::string::npos)
-            split.gpu += (split.gpu.empty() ? "" : ", ") + s.gpu;
+        if (std::find(gpus.begin(), gpus.end(), s.gpu) == gpus.end()) {
+            split.gpu += (gpus.empty() ? "" : ", ") + s.gpu;
+            gpus.push_back(s.gpu);
+        }
         (s.heldOut ? split.test : split.train).push_back(std::move(s));
     }
     split.skipped = builder.skipped();

@@ -50,6 +50,7 @@ public:
     const std::string &why() const { return m_why; }
 
 private:
+    /// `why` "" when the reason was kept where it arose (a loop of the consumer).
     void varies(DimSlopes &dim, bool meet, const std::string &why) {
         if (m_why.empty()) m_why = why;
         dim.varies = true;
@@ -102,12 +103,8 @@ private:
         for (size_t l = 0; l < arg.affine->coeffs.size() && l < loops.size(); ++l) {
             const int64_t coeff = arg.affine->coeffs[l];
             if (coeff == 0) continue;
-            if (!loops[l].slopes) { // a loop whose own extent varies: so does this index
-                dim.varies = true;
-                dim.meet = dim.meet || loops[l].meet;
-                dim.slopes.reset();
-                return;
-            }
+            // A loop whose own extent varies: so does this index.
+            if (!loops[l].slopes) return varies(dim, loops[l].meet, "");
             for (size_t h = 0; h < sum.size(); ++h)
                 sum[h] += coeff * (*loops[l].slopes)[h];
         }
@@ -137,15 +134,8 @@ private:
             }
             v /= den;
         }
-        if (dim.varies) return;
-        if (!dim.slopes) {
-            dim.slopes = std::move(sum);
-        } else if (*dim.slopes != sum) {
-            const std::string name = d < n.args.size() ? n.args[d] : std::to_string(d);
-            varies(dim, true,
-                   "its size varies with the tile (calls of " + n.name +
-                       " with different slopes meet along " + name + ")");
-        }
+        // Every call so far had these slopes (compared above): the first one sets them.
+        if (!dim.varies && !dim.slopes) dim.slopes = std::move(sum);
     }
 
     const FunctionDAG &m_dag;
