@@ -172,8 +172,10 @@ void addCommon(CLI::App &command, ModelArgs &args) {
                     "training objective: pairwise (rank:pairwise within each pipeline), "
                     "regression (within-pipeline log-time residual over the analytic prior) "
                     "or kernels (the paper's structure: a correction per kernel, the "
-                    "kernels' corrected times summed, fitted to the same residual)")
-        ->check(CLI::IsMember({"pairwise", "regression", "kernels"}));
+                    "kernels' corrected times summed, fitted to the same residual) or "
+                    "kernel-times (the same structure fitted to each kernel's own measured "
+                    "time: CUDA rows with CUPTI's per-kernel times)")
+        ->check(CLI::IsMember({"pairwise", "regression", "kernels", "kernel-times"}));
     command.add_option("--trees", args.train.rounds, "boosting rounds")->check(CLI::Range(1, 5000));
     command.add_option("--max-depth", args.train.maxDepth, "tree depth")->check(CLI::Range(1, 16));
     command.add_option("--eta", args.train.eta, "learning rate")->check(CLI::Range(1e-4, 1.0));

@@ -103,6 +103,8 @@ const char *trainObjectiveName(TrainObjective o) {
         return "regression";
     case TrainObjective::SummedKernels:
         return "kernels";
+    case TrainObjective::KernelTimes:
+        return "kernel-times";
     }
     return "pairwise";
 }
@@ -111,12 +113,15 @@ TrainObjective parseTrainObjective(const std::string &name) {
     if (name == "pairwise") return TrainObjective::Pairwise;
     if (name == "regression") return TrainObjective::CenteredRegression;
     if (name == "kernels") return TrainObjective::SummedKernels;
+    if (name == "kernel-times") return TrainObjective::KernelTimes;
     throw UsageError("unknown training objective '" + name +
-                     "': use pairwise, regression or kernels");
+                     "': use pairwise, regression, kernels or kernel-times");
 }
 
 ModelStructure structureOf(TrainObjective o) {
-    return o == TrainObjective::SummedKernels ? ModelStructure::Kernels : ModelStructure::Schedule;
+    return o == TrainObjective::SummedKernels || o == TrainObjective::KernelTimes
+               ? ModelStructure::Kernels
+               : ModelStructure::Schedule;
 }
 
 nlohmann::json TrainOptions::toJson() const {
@@ -216,6 +221,7 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return rows[a].group < rows[b].group; });
     const bool perKernel = structure == ModelStructure::Kernels;
+    const bool kernelTimes = options.objective == TrainObjective::KernelTimes;
     const size_t cols = perKernel ? kernelFeatureNames().size() : rows.front().features.size();
     std::vector<float> data, labels, margins;
     std::vector<unsigned> groups;
@@ -238,6 +244,18 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
         const TrainingRow &r = rows[order[k]];
         if (k == 0 || r.group != rows[order[k - 1]].group) groups.push_back(0);
         ++groups.back();
+        if (kernelTimes) {
+            // Each kernel with its own time is a row, labelled with the log of its factor.
+            if (r.kernelMeasuredMs.size() != r.kernels.size()) continue;
+            for (size_t i = 0; i < r.kernels.size(); ++i) {
+                const double measured = r.kernelMeasuredMs[i];
+                if (!(measured > 0) || !(r.kernels[i].analyticMs > 0)) continue;
+                data.insert(data.end(), r.kernels[i].features.begin(), r.kernels[i].features.end());
+                labels.push_back(float(std::log(measured / r.kernels[i].analyticMs)));
+                ++units;
+            }
+            continue;
+        }
         if (perKernel) {
             for (const KernelFeatureRow &kernel : r.kernels)
                 data.insert(data.end(), kernel.features.begin(), kernel.features.end());
@@ -250,8 +268,13 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
         margins.push_back(float(-(std::log(r.analyticMs) - analyticMean)));
         ++units;
     }
+    if (kernelTimes && units == 0)
+        throw Error("no training row has per-kernel times (CUDA measurements with CUPTI's "
+                    "kernel times, paired one to one with Beamscope's kernels)");
     Matrix train(data, units, cols, options.nthread);
-    if (perKernel) {
+    if (kernelTimes) {
+        train.setFloats("label", labels);
+    } else if (perKernel) {
         // The custom objective needs no label; the margins start from zero (a factor of 1).
         train.setFloats("label", std::vector<float>(units, 0.0f));
     } else {
@@ -274,6 +297,7 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
     m.trainingGroups = int(groups.size());
     if (m.extra.is_null()) m.extra = nlohmann::json::object();
     m.extra["training"] = options.toJson();
+    if (kernelTimes) m.extra["training_kernels"] = units; // the rows of kernels it was fitted to
     std::shared_ptr<LearnedCostModel> model(new LearnedCostModel(
         GpuSpec::defaultSpec(), std::move(m), booster, options.nthread, structure));
     guard.release();
@@ -294,7 +318,7 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::boost(void *existing,
     if (options.parallelTrees != 1)
         setParam(booster, "num_parallel_tree", std::to_string(options.parallelTrees));
     setParam(booster, "seed", std::to_string(options.seed));
-    if (perKernel) {
+    if (perKernel && !kernelTimes) {
         boostSummedKernels(booster, train.handle, rows, order, groups, options.rounds);
         return model;
     }

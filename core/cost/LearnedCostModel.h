@@ -28,6 +28,9 @@ struct TrainingRow {
     /// kernelFeatureRows(): what a per-kernel model trains on and predicts from (a
     /// schedule-level model ignores them)
     std::vector<KernelFeatureRow> kernels;
+    /// Each kernel's own measured time (CUPTI's, matched to `kernels` by name), ms; empty when
+    /// the measurement has none (not CUDA) or the kernels could not be paired one to one.
+    std::vector<double> kernelMeasuredMs;
 };
 
 /// What the trees are fitted to.
@@ -44,16 +47,21 @@ enum class TrainObjective {
     /// within-group centred log time as CenteredRegression, through a custom objective (the
     /// gradient of the squared residual through the sum, its Hessian bounded from above).
     SummedKernels,
+    /// The same structure fitted to each kernel's own measured time (TrainingRow::
+    /// kernelMeasuredMs, CUPTI's): squared error of log(corrected / measured) per kernel. Only
+    /// rows with per-kernel times train; what a kernel costs is then learned from the kernel,
+    /// not guessed from its share of a schedule's sum.
+    KernelTimes,
 };
 
 /// How a model turns features into a time: from the schedule's vector, or per kernel, summed.
 enum class ModelStructure { Schedule, Kernels };
 
-/// The structure an objective trains: Kernels for SummedKernels, else Schedule.
+/// The structure an objective trains: Kernels for SummedKernels and KernelTimes, else Schedule.
 ModelStructure structureOf(TrainObjective o);
 
-/// "pairwise", "regression" or "kernels"; parseTrainObjective throws UsageError for anything
-/// else.
+/// "pairwise", "regression", "kernels" or "kernel-times"; parseTrainObjective throws UsageError for
+/// anything else.
 const char *trainObjectiveName(TrainObjective o);
 TrainObjective parseTrainObjective(const std::string &name);
 

@@ -12,6 +12,7 @@
 #include "cost/ScheduleFeatures.h"
 #include "dag/FunctionDAG.h"
 #include "schedule/ScheduleIO.h"
+#include "tune/KernelTimeMatch.h"
 #include "util/Error.h"
 #include "util/Hash.h"
 
@@ -167,6 +168,9 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
             }
             s.row.analyticMs = prior.total;
             s.row.kernels = kernelFeatureRows(kernels, prior, gpu);
+            if (!r.measurement.kernelTimes.empty())
+                s.row.kernelMeasuredMs =
+                    matchKernelTimes(kernelRootStages(*state, kernels), r.measurement.kernelTimes);
         } catch (const std::exception &e) {
             reject(std::string("schedule not rebuilt: ") + e.what());
             continue;
@@ -365,12 +369,26 @@ trainingSet(const std::vector<LabelledSchedule> &rows, const std::string &device
     return {std::move(training), std::move(meta)};
 }
 
+/// The rows an objective learns from: with per-kernel times only those that have them, so the
+/// model's metadata (trained_on, the training set) names exactly what it saw.
+std::vector<LabelledSchedule> rowsFor(const std::vector<LabelledSchedule> &rows,
+                                      const TrainOptions &options) {
+    if (options.objective != TrainObjective::KernelTimes) return rows;
+    std::vector<LabelledSchedule> timed;
+    for (const LabelledSchedule &s : rows)
+        if (!s.row.kernelMeasuredMs.empty()) timed.push_back(s);
+    if (timed.empty())
+        throw Error("no correct measurement has per-kernel times to train on (CUDA rows with "
+                    "CUPTI's kernel times, paired one to one with Beamscope's kernels)");
+    return timed;
+}
+
 } // namespace
 
 std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &rows,
                                           const std::string &device, const std::string &gpu,
                                           const TrainOptions &options) {
-    const auto [training, meta] = trainingSet(rows, device, gpu);
+    const auto [training, meta] = trainingSet(rowsFor(rows, options), device, gpu);
     return LearnedCostModel::train(training, meta, options);
 }
 
@@ -378,7 +396,7 @@ std::shared_ptr<LearnedCostModel> fineTuneOn(const LearnedCostModel &base,
                                              const std::vector<LabelledSchedule> &rows,
                                              const std::string &device, const std::string &gpu,
                                              const TrainOptions &options) {
-    const auto [training, meta] = trainingSet(rows, device, gpu);
+    const auto [training, meta] = trainingSet(rowsFor(rows, options), device, gpu);
     return base.fineTuned(training, meta, options);
 }
 

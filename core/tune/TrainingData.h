@@ -168,7 +168,8 @@ ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
                               const std::vector<RankedModel> &models);
 
 /// Trains a learned model on `rows` (metadata filled from them and `device`: the rows' keys in
-/// trainedOn, rows per app in extra.training_set).
+/// trainedOn, rows per app in extra.training_set). With the kernel-times objective only the rows
+/// with per-kernel times train (and are named); Error when there are none.
 std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &rows,
                                           const std::string &device, const std::string &gpu,
                                           const TrainOptions &options = {});

@@ -117,6 +117,42 @@ TEST(PerKernelLearnedModel, LearnsAKernelSlowdownItsPriorMisses) {
     EXPECT_DOUBLE_EQ(model->predictMs(test[5]), model->predictMs(test)[5]);
 }
 
+TEST(PerKernelLearnedModel, FittedToEachKernelsOwnTimeItLearnsTheKernelsFactor) {
+    // The same schedules, each kernel's own time known (as CUPTI gives it on CUDA): the factor
+    // exp(1.5 x0) is learned from the kernels themselves, schedules without times left out.
+    std::vector<TrainingRow> rows = kernelRows(400, 13);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        if (i % 4 == 3) continue; // a quarter without per-kernel times
+        for (const KernelFeatureRow &k : rows[i].kernels)
+            rows[i].kernelMeasuredMs.push_back(k.analyticMs * std::exp(1.5 * k.features[0]));
+    }
+    TrainOptions options = kernelOptions(80);
+    options.objective = TrainObjective::KernelTimes;
+    auto model = LearnedCostModel::train(rows, testMetadata(), options);
+    EXPECT_EQ(model->structure(), ModelStructure::Kernels);
+    TrainingRow one = kernelRows(1, 17).front();
+    one.kernels.resize(1);
+    for (float x0 : {0.1f, 0.5f, 0.9f}) {
+        one.kernels.front().features[0] = x0;
+        const double factor = model->predictMs(one) / one.kernels.front().analyticMs;
+        EXPECT_NEAR(std::log(factor), 1.5 * x0, 0.15) << "x0 " << x0;
+    }
+    const std::string file = tempPath("kernel-times.model");
+    model->save(file);
+    const nlohmann::json doc = nlohmann::json::parse(readFile(file));
+    EXPECT_EQ(doc.at("metadata").at("extra").at("training").at("objective"), "kernel-times");
+    // Kernels of the 300 rows with times, none of the others.
+    size_t timed = 0;
+    for (size_t i = 0; i < rows.size(); ++i)
+        timed += rows[i].kernelMeasuredMs.empty() ? 0 : rows[i].kernels.size();
+    EXPECT_EQ(doc.at("metadata").at("extra").at("training_kernels"), timed);
+    // Without a single kernel time there is nothing to fit: one line.
+    const std::string message =
+        errorOf([&] { LearnedCostModel::train(kernelRows(20, 19), testMetadata(), options); });
+    EXPECT_NE(message.find("no training row has per-kernel times"), std::string::npos) << message;
+    EXPECT_EQ(parseTrainObjective("kernel-times"), TrainObjective::KernelTimes);
+}
+
 TEST(PerKernelLearnedModel, PredictsTheSumOfItsKernels) {
     auto model = LearnedCostModel::train(kernelRows(200, 5), testMetadata(), kernelOptions(20));
     TrainingRow one = kernelRows(1, 9).front();

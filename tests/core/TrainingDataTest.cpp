@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -233,6 +234,48 @@ TEST(TrainingData, ABaselinesMeasuredScheduleIsATrainingRowOnlyWhenAskedAndNever
     for (std::string line; std::getline(csv, line);)
         lastColumn.push_back(line.substr(line.rfind(',') + 1));
     EXPECT_EQ(lastColumn, (std::vector<std::string>{"baseline", "", "naive", "naive"}));
+}
+
+// CUPTI's per-kernel times of a CUDA row (as the worker records them, longest first, named
+// after each kernel's root stage) become the row's kernel times in the kernels' launch order;
+// a row whose CUDA kernels do not pair one to one with Beamscope's gets none.
+TEST(TrainingData, ARowsKernelTimesArePairedWithItsKernelsByName) {
+    const testing::TempDir dir;
+    const PipelineSource chain{"stencil_chain", "", {"length=2", "width=128", "height=96"}};
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(chain));
+    const StatePtr state = testing::greedySchedule(dag, "h200");
+    const nlohmann::json schedule = scheduleToJson(*state);
+    std::vector<std::string> roots; // the kernels' root Funcs, in launch order
+    for (const LoopNestPtr &k : state->kernels())
+        roots.push_back(dag->node(k->node).name);
+    ASSERT_GE(roots.size(), 2u);
+    std::vector<KernelTime> times;
+    for (size_t k = 0; k < roots.size(); ++k) // shortest first: the pairing is by name
+        times.push_back({"_kernel_" + roots[k] + "_s0_y_y_block_id_y", 0.01 * double(k + 1), 1});
+    std::reverse(times.begin(), times.end());
+    {
+        MeasurementStore store(dir.file("m.sqlite"));
+        MeasurementRecord r = measured(chain, schedule, "", 0.2);
+        r.device.name = "NVIDIA H200";
+        r.gpu = GpuSpec::load("h200").toJson();
+        r.measurement.kernelTimes = times;
+        store.add(r);
+        times.front().name = "_kernel_not_a_func_s0_x_block_id_x";
+        r.measurement.kernelTimes = times;
+        r.measurement.measuredMs = RunTimes{0.3, 0.29, 0.31};
+        r.scheduleHash += "-other"; // the same schedule measured again, unpairable
+        store.add(r);
+    }
+    MeasurementStore store(dir.file("m.sqlite"), MeasurementStore::Access::ReadOnly);
+    DatasetBuilder builder(store);
+    const std::vector<LabelledSchedule> rows = builder.build({});
+    ASSERT_EQ(rows.size(), 2u);
+    std::vector<double> expected;
+    for (size_t k = 0; k < roots.size(); ++k)
+        expected.push_back(0.01 * double(k + 1));
+    EXPECT_EQ(rows[0].row.kernelMeasuredMs, expected);
+    EXPECT_EQ(rows[0].row.kernelMeasuredMs.size(), rows[0].row.kernels.size());
+    EXPECT_TRUE(rows[1].row.kernelMeasuredMs.empty());
 }
 
 } // namespace

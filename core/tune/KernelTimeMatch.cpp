@@ -1,0 +1,73 @@
+#include "tune/KernelTimeMatch.h"
+
+#include "dag/FunctionDAG.h"
+#include "schedule/ScheduleState.h"
+
+#include <cctype>
+#include <regex>
+
+namespace beamscope {
+
+namespace {
+
+std::string regexEscaped(const std::string &s) {
+    std::string out;
+    for (char c : s) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<KernelRootStage>
+kernelRootStages(const ScheduleState &state,
+                 const std::vector<std::shared_ptr<const KernelFeatures>> &kernels) {
+    const auto &nests = state.kernels();
+    std::vector<KernelRootStage> roots;
+    for (size_t k = 0; k < kernels.size() && k < nests.size(); ++k) {
+        KernelRootStage root{state.dag().node(nests[k]->node).name, -1};
+        for (const StageFeatureRow &row : *kernels[k])
+            if (row.node == nests[k]->node) root.stage = row.stage;
+        roots.push_back(root);
+    }
+    return roots;
+}
+
+bool cudaKernelIsOf(const std::string &cudaName, const KernelRootStage &root) {
+    static const std::string prefix = "_kernel_";
+    const std::string body =
+        cudaName.compare(0, prefix.size(), prefix) == 0 ? cudaName.substr(prefix.size()) : cudaName;
+    // Halide writes a name's other characters as '_' in a CUDA identifier.
+    std::string func = root.func;
+    for (char &c : func)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    static const std::regex lambda("^lambda_[0-9]+$");
+    const std::string name = std::regex_match(func, lambda) ? "lambda_[0-9]+" : regexEscaped(func);
+    const std::regex pattern(name + "(_{1,2}[0-9]+)?_s" + std::to_string(root.stage) + "_.*");
+    return std::regex_match(body, pattern);
+}
+
+std::vector<double> matchKernelTimes(const std::vector<KernelRootStage> &roots,
+                                     const std::vector<KernelTime> &times) {
+    if (roots.size() != times.size() || roots.empty()) return {};
+    for (const KernelRootStage &root : roots)
+        if (root.stage < 0) return {};
+    std::vector<double> ms(roots.size(), 0.0);
+    std::vector<bool> taken(times.size(), false);
+    for (size_t k = 0; k < roots.size(); ++k) {
+        int hit = -1;
+        for (size_t t = 0; t < times.size(); ++t) {
+            if (!cudaKernelIsOf(times[t].name, roots[k])) continue;
+            if (hit >= 0) return {};
+            hit = int(t);
+        }
+        if (hit < 0 || taken[size_t(hit)]) return {};
+        taken[size_t(hit)] = true;
+        ms[k] = times[size_t(hit)].ms;
+    }
+    return ms;
+}
+
+} // namespace beamscope
