@@ -396,8 +396,15 @@ std::shared_ptr<LearnedCostModel> fineTuneOn(const LearnedCostModel &base,
                                              const std::vector<LabelledSchedule> &rows,
                                              const std::string &device, const std::string &gpu,
                                              const TrainOptions &options) {
-    const auto [training, meta] = trainingSet(rowsFor(rows, options), device, gpu);
-    return base.fineTuned(training, meta, options);
+    TrainOptions fineTuning = options;
+    // Rows without a kernel's own time (no CUPTI on this device) still correct the same
+    // structure, through the summed time.
+    if (fineTuning.objective == TrainObjective::KernelTimes &&
+        std::none_of(rows.begin(), rows.end(),
+                     [](const LabelledSchedule &s) { return !s.row.kernelMeasuredMs.empty(); }))
+        fineTuning.objective = TrainObjective::SummedKernels;
+    const auto [training, meta] = trainingSet(rowsFor(rows, fineTuning), device, gpu);
+    return base.fineTuned(training, meta, fineTuning);
 }
 
 } // namespace beamscope

@@ -174,7 +174,9 @@ std::shared_ptr<LearnedCostModel> trainOn(const std::vector<LabelledSchedule> &r
                                           const std::string &device, const std::string &gpu,
                                           const TrainOptions &options = {});
 
-/// `base` fine-tuned on `rows` (LearnedCostModel::fineTuned), metadata as for trainOn.
+/// `base` fine-tuned on `rows` (LearnedCostModel::fineTuned), metadata as for trainOn. A
+/// kernel-times model fine-tunes on the kernels' own times when some row has them, else on the
+/// schedules' summed times (the objective "kernels", recorded in the model's training options).
 std::shared_ptr<LearnedCostModel> fineTuneOn(const LearnedCostModel &base,
                                              const std::vector<LabelledSchedule> &rows,
                                              const std::string &device, const std::string &gpu,

@@ -21,7 +21,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -295,17 +294,10 @@ void retrain(TuneContext &ctx, DatasetBuilder &builder, TuneRound &stats) {
         ctx.say("not retrained: fewer than 2 correct measurements of this pipeline");
         return;
     }
-    TrainOptions fineTuning =
-        ctx.pretrained ? pretrainedTrainOptions(*ctx.pretrained) : TrainOptions{};
-    // A model fitted to per-kernel times fine-tunes on the schedules' times where the device's
-    // rows have none (no CUPTI: the same structure, fitted to the summed time).
-    if (fineTuning.objective == TrainObjective::KernelTimes &&
-        std::none_of(rows.begin(), rows.end(),
-                     [](const LabelledSchedule &s) { return !s.row.kernelMeasuredMs.empty(); }))
-        fineTuning.objective = TrainObjective::SummedKernels;
-    auto model = ctx.pretrained ? fineTuneOn(*ctx.pretrained, rows, ctx.device.key(),
-                                             ctx.search.gpu.name, fineTuning)
-                                : trainOn(rows, ctx.device.key(), ctx.search.gpu.name);
+    auto model = ctx.pretrained
+                     ? fineTuneOn(*ctx.pretrained, rows, ctx.device.key(), ctx.search.gpu.name,
+                                  pretrainedTrainOptions(*ctx.pretrained))
+                     : trainOn(rows, ctx.device.key(), ctx.search.gpu.name);
     std::filesystem::create_directories(std::filesystem::path(ctx.report.modelPath).parent_path());
     model->save(ctx.report.modelPath);
     ctx.modelSpec = ctx.report.modelPath;

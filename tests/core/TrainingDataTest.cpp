@@ -5,6 +5,7 @@
 // and one outside Beamscope's space is skipped with its reason; the features CSV marks such rows.
 #include "tune/TrainingData.h"
 
+#include "LearnedModelTestUtil.h"
 #include "MeasurementStoreTestUtil.h"
 #include "ScheduleTestUtil.h"
 #include "bench/BaselineImport.h"
@@ -276,6 +277,54 @@ TEST(TrainingData, ARowsKernelTimesArePairedWithItsKernelsByName) {
     EXPECT_EQ(rows[0].row.kernelMeasuredMs, expected);
     EXPECT_EQ(rows[0].row.kernelMeasuredMs.size(), rows[0].row.kernels.size());
     EXPECT_TRUE(rows[1].row.kernelMeasuredMs.empty());
+}
+
+/// Schedules of one or two synthetic kernels (features in [0, 1), a kernel's time its analytic
+/// time x exp(feature 0)), with each kernel's own time when `timed`.
+std::vector<LabelledSchedule> kernelSchedules(int count, bool timed) {
+    std::vector<LabelledSchedule> rows;
+    const size_t width = kernelFeatureNames().size();
+    for (int i = 0; i < count; ++i) {
+        LabelledSchedule s = row(i % 2 ? "p" : "q", 0, 0, 0);
+        s.scheduleHash = "h" + std::to_string(i);
+        for (int k = 0; k < 1 + i % 2; ++k) {
+            KernelFeatureRow kernel;
+            kernel.features.assign(width, float((i * 7 + k * 3) % 10) / 10.0f);
+            kernel.analyticMs = 0.1 * (1 + k);
+            const double ms = kernel.analyticMs * std::exp(kernel.features[0]);
+            s.row.analyticMs += kernel.analyticMs;
+            s.row.measuredMs += ms;
+            if (timed) s.row.kernelMeasuredMs.push_back(ms);
+            s.row.kernels.push_back(kernel);
+        }
+        s.row.features.assign(scheduleFeatureNames().size(), 0.0f);
+        rows.push_back(s);
+    }
+    return rows;
+}
+
+// A model fitted to kernel times fine-tunes on a device's kernel times when its rows have them,
+// and on the schedules' summed times when none has (a CUDA device without CUPTI): tune keeps
+// working either way, and the model file says which.
+TEST(TrainingData, AKernelTimesModelFineTunesOnWhatTheDevicesRowsHave) {
+    TrainOptions options;
+    options.objective = TrainObjective::KernelTimes;
+    options.rounds = 5;
+    const auto base = trainOn(kernelSchedules(40, true), "dev", "H200-SXM5-141GB", options);
+    const auto objectiveOf = [](const LearnedCostModel &m) {
+        return m.metadata().extra.at("training").at("objective").get<std::string>();
+    };
+    EXPECT_EQ(objectiveOf(*base), "kernel-times");
+    EXPECT_EQ(objectiveOf(*fineTuneOn(*base, kernelSchedules(10, true), "dev", "gpu", options)),
+              "kernel-times");
+    const auto summed = fineTuneOn(*base, kernelSchedules(10, false), "dev", "gpu", options);
+    EXPECT_EQ(objectiveOf(*summed), "kernels");
+    EXPECT_EQ(summed->metadata().trainingRows, 10);
+    // Training from nothing without a kernel time is refused with one line.
+    const std::string message =
+        testing::errorOf([&] { trainOn(kernelSchedules(10, false), "dev", "gpu", options); });
+    EXPECT_NE(message.find("no correct measurement has per-kernel times"), std::string::npos)
+        << message;
 }
 
 } // namespace
