@@ -10,13 +10,23 @@ namespace beamscope {
 
 namespace {
 
-std::string regexEscaped(const std::string &s) {
-    std::string out;
-    for (char c : s) {
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') out += '\\';
-        out += c;
-    }
-    return out;
+/// What the names of `root`'s CUDA kernel look like, the "_kernel_" prefix taken off.
+std::regex kernelNamePattern(const KernelRootStage &root) {
+    // Halide writes a name's other characters as '_' in a CUDA identifier, so what is left
+    // needs no escaping in a pattern.
+    std::string func = root.func;
+    for (char &c : func)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    static const std::regex lambda("^lambda_[0-9]+$");
+    const std::string name = std::regex_match(func, lambda) ? "lambda_[0-9]+" : func;
+    return std::regex(name + "(_{1,2}[0-9]+)?_s" + std::to_string(root.stage) + "_.*");
+}
+
+bool isKernelNamed(const std::string &cudaName, const std::regex &pattern) {
+    static const std::string prefix = "_kernel_";
+    const std::string body =
+        cudaName.compare(0, prefix.size(), prefix) == 0 ? cudaName.substr(prefix.size()) : cudaName;
+    return std::regex_match(body, pattern);
 }
 
 } // namespace
@@ -36,17 +46,7 @@ kernelRootStages(const ScheduleState &state,
 }
 
 bool cudaKernelIsOf(const std::string &cudaName, const KernelRootStage &root) {
-    static const std::string prefix = "_kernel_";
-    const std::string body =
-        cudaName.compare(0, prefix.size(), prefix) == 0 ? cudaName.substr(prefix.size()) : cudaName;
-    // Halide writes a name's other characters as '_' in a CUDA identifier.
-    std::string func = root.func;
-    for (char &c : func)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    static const std::regex lambda("^lambda_[0-9]+$");
-    const std::string name = std::regex_match(func, lambda) ? "lambda_[0-9]+" : regexEscaped(func);
-    const std::regex pattern(name + "(_{1,2}[0-9]+)?_s" + std::to_string(root.stage) + "_.*");
-    return std::regex_match(body, pattern);
+    return isKernelNamed(cudaName, kernelNamePattern(root));
 }
 
 std::vector<double> matchKernelTimes(const std::vector<KernelRootStage> &roots,
@@ -57,9 +57,10 @@ std::vector<double> matchKernelTimes(const std::vector<KernelRootStage> &roots,
     std::vector<double> ms(roots.size(), 0.0);
     std::vector<bool> taken(times.size(), false);
     for (size_t k = 0; k < roots.size(); ++k) {
+        const std::regex pattern = kernelNamePattern(roots[k]); // once per root, not per name
         int hit = -1;
         for (size_t t = 0; t < times.size(); ++t) {
-            if (!cudaKernelIsOf(times[t].name, roots[k])) continue;
+            if (!isKernelNamed(times[t].name, pattern)) continue;
             if (hit >= 0) return {};
             hit = int(t);
         }
