@@ -7,6 +7,7 @@
 
 #include "cost/PretrainedModel.h"
 #include "cost/ScheduleFeatures.h"
+#include "pipeline/AppCatalog.h"
 #include "schedule/GpuSpec.h"
 #include "store/MeasurementStore.h"
 #include "tune/FeaturesCsv.h"
@@ -20,6 +21,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace beamscope::cli {
 
@@ -36,6 +38,8 @@ struct ModelArgs {
     bool everyDevice = false; ///< rows of every device, each pipeline ranked per device
     bool json = false;
     bool leaveOneAppOut = false;
+    std::vector<std::string> heldOutApps; ///< --loao-apps: app names, or "catalog"
+    int jobs = 1;                         ///< --jobs: leave-one-app-out folds trained at once
     bool withBaselines = false; ///< train on the baselines' measured schedules too, imported
     std::string featuresCsv;
     std::string stageFeaturesCsv;
@@ -202,9 +206,32 @@ void addCommon(CLI::App &command, ModelArgs &args) {
                        "terms) to this CSV file, one line per stage");
 }
 
+/// The apps --loao-apps names: "catalog" is every catalog app that has rows.
+std::set<std::string> heldOutApps(const ModelArgs &args,
+                                  const std::vector<LabelledSchedule> &rows) {
+    std::set<std::string> present;
+    for (const LabelledSchedule &s : rows)
+        present.insert(s.app);
+    std::set<std::string> apps;
+    for (const std::string &name : args.heldOutApps) {
+        if (name != "catalog") {
+            apps.insert(name);
+            continue;
+        }
+        for (const AppDefinition &app : appCatalog())
+            if (present.count(app.name)) apps.insert(app.name);
+    }
+    if (!args.heldOutApps.empty() && apps.empty())
+        throw Error("--loao-apps catalog: no catalog app has rows here");
+    return apps;
+}
+
 /// `models --leave-one-app-out`: the Fig. 8 protocol on every row.
 int leaveOneAppOutReport(const ModelArgs &args, const Split &split) {
     const std::vector<LabelledSchedule> rows = split.every();
+    LeaveOneAppOutPlan plan;
+    plan.heldOut = heldOutApps(args, rows);
+    plan.jobs = args.jobs;
     std::shared_ptr<const LearnedCostModel> given;
     std::string note = "loao: per app, a model trained on the other apps' rows";
     if (!args.model.empty()) {
@@ -218,7 +245,8 @@ int leaveOneAppOutReport(const ModelArgs &args, const Split &split) {
         models.push_back({args.model == "pretrained" ? "pretrained" : "model",
                           [given](const LabelledSchedule &s) { return given->predictMs(s.row); }});
     }
-    LeaveOneAppOutResult result = leaveOneAppOut(rows, models, split.device, trainOptions(args));
+    LeaveOneAppOutResult result =
+        leaveOneAppOut(rows, models, split.device, trainOptions(args), plan);
     return report(args, split, result.comparison, note, int(rows.size()));
 }
 
@@ -273,6 +301,18 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
     models->add_flag("--leave-one-app-out,--loao", modelArgs->leaveOneAppOut,
                      "for each app, rank all its rows with a model trained on the other apps "
                      "(the paper's one-shot protocol); --model joins the table");
+    models
+        ->add_option("--loao-apps", modelArgs->heldOutApps,
+                     "with --leave-one-app-out, hold out only these apps (repeatable; catalog: "
+                     "every catalog app): the other apps' rows train every fold and are not "
+                     "ranked, so random pipelines cost no fold of their own")
+        ->needs(models->get_option("--leave-one-app-out"));
+    models
+        ->add_option("--jobs,-j", modelArgs->jobs,
+                     "with --leave-one-app-out, folds trained at the same time (one thread "
+                     "each; the same models whatever the number)")
+        ->check(CLI::Range(1, 256))
+        ->needs(models->get_option("--leave-one-app-out"));
     models->callback([&action, modelArgs] {
         action = [args = modelArgs] {
             const Split split = loadSplit(*args);

@@ -3,41 +3,98 @@
 
 #include "util/Error.h"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
 #include <set>
+#include <thread>
 
 namespace beamscope {
 
+namespace {
+
+/// Runs fold(i) for i in [0, count) on `jobs` threads; the first failure in index order is
+/// rethrown once every fold has ended, so the error does not depend on the threads' timing.
+void runFolds(size_t count, int jobs, const std::function<void(size_t)> &fold) {
+    std::vector<std::exception_ptr> failures(count);
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+        for (size_t i = next++; i < count; i = next++) {
+            try {
+                fold(i);
+            } catch (...) {
+                failures[i] = std::current_exception();
+            }
+        }
+    };
+    const size_t threads = std::min(count, size_t(std::max(1, jobs)));
+    if (threads <= 1) {
+        worker();
+    } else {
+        std::vector<std::thread> pool;
+        for (size_t t = 0; t < threads; ++t)
+            pool.emplace_back(worker);
+        for (std::thread &t : pool)
+            t.join();
+    }
+    for (const std::exception_ptr &failure : failures)
+        if (failure) std::rethrow_exception(failure);
+}
+
+} // namespace
+
 LeaveOneAppOutResult leaveOneAppOut(const std::vector<LabelledSchedule> &rows,
                                     std::vector<RankedModel> others, const std::string &device,
-                                    const TrainOptions &options) {
+                                    const TrainOptions &options, const LeaveOneAppOutPlan &plan) {
     std::set<std::string> apps;
     for (const LabelledSchedule &s : rows)
         apps.insert(s.app);
-    LeaveOneAppOutResult result;
-    for (const std::string &app : apps) {
+    for (const std::string &app : plan.heldOut) {
+        if (!apps.count(app))
+            throw Error("leave-one-app-out: no rows of app " + app + " to hold out");
+    }
+    const std::set<std::string> &leftOut = plan.heldOut.empty() ? apps : plan.heldOut;
+    const std::vector<std::string> folds(leftOut.begin(), leftOut.end());
+    std::vector<std::shared_ptr<const LearnedCostModel>> trained(folds.size());
+    TrainOptions oneThread = options;
+    if (plan.jobs > 1) oneThread.nthread = 1; // the folds are the parallelism
+    runFolds(folds.size(), plan.jobs, [&](size_t i) {
         std::vector<LabelledSchedule> training;
         for (const LabelledSchedule &s : rows) {
-            if (s.app != app) training.push_back(s);
+            if (s.app != folds[i]) training.push_back(s);
         }
         if (training.empty())
-            throw Error("leave-one-app-out needs rows of at least two apps (only " + app + ")");
-        result.models[app] = trainOn(training, device, training.front().gpu, options);
-    }
+            throw Error("leave-one-app-out needs rows of at least two apps (only " + folds[i] +
+                        ")");
+        trained[i] = trainOn(training, device, training.front().gpu, oneThread);
+    });
+    LeaveOneAppOutResult result;
+    for (size_t i = 0; i < folds.size(); ++i)
+        result.models[folds[i]] = trained[i];
     auto models = std::make_shared<std::map<std::string, std::shared_ptr<const LearnedCostModel>>>(
         result.models);
     others.push_back({"loao", [models](const LabelledSchedule &s) {
                           return models->at(s.app)->predictMs(s.row);
                       }});
     // Baseline rows (imported plugin schedules) train the other apps' models only.
-    const std::vector<LabelledSchedule> evaluated = searchedRows(rows);
+    const std::vector<LabelledSchedule> searched = searchedRows(rows);
+    std::vector<LabelledSchedule> evaluated;
+    for (const LabelledSchedule &s : searched) {
+        if (result.models.count(s.app)) evaluated.push_back(s);
+    }
     result.comparison = compareModels(evaluated, others);
     result.comparison.trainRows = int(rows.size());
-    result.comparison.heading =
-        "every row of each app (" + std::to_string(evaluated.size()) +
-        (evaluated.size() == rows.size() ? std::string()
-                                         : "; " + std::to_string(rows.size() - evaluated.size()) +
-                                               " baseline rows trained on, not ranked") +
-        "), ranked by models trained without it";
+    std::string unranked;
+    if (searched.size() != rows.size())
+        unranked += "; " + std::to_string(rows.size() - searched.size()) +
+                    " baseline rows trained on, not ranked";
+    if (evaluated.size() != searched.size())
+        unranked += "; " + std::to_string(searched.size() - evaluated.size()) +
+                    " rows of apps not held out trained on, not ranked";
+    result.comparison.heading = "every row of each held-out app (" +
+                                std::to_string(evaluated.size()) + unranked +
+                                "), ranked by models trained without it";
     return result;
 }
 

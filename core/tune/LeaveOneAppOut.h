@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,14 +22,26 @@ struct LeaveOneAppOutResult {
     std::map<std::string, std::shared_ptr<const LearnedCostModel>> models;
 };
 
-/// Trains one model per app on the other apps' rows (with `options`) and compares the models in
-/// `others` (e.g. standardModels(...)) and "loao" (each app ranked by the model that never saw
-/// it) on every searched row (baseline rows train, LabelledSchedule::baseline). Apps with fewer
-/// than 2 searched rows are left out of the table; an app whose complement is empty throws
-/// Error.
+/// Which apps get a fold of their own, and how many folds train at once.
+struct LeaveOneAppOutPlan {
+    /// The apps left out in turn and ranked; empty: every app. The others' rows train every
+    /// fold and are never ranked (e.g. the catalog apps held out, random pipelines training
+    /// only: their figures are those of the full protocol, in a sixteenth of the folds).
+    std::set<std::string> heldOut;
+    /// Folds trained at the same time, each on its own thread with one XGBoost thread: the
+    /// models are the same whatever the number.
+    int jobs = 1;
+};
+
+/// Trains one model per held-out app on the other apps' rows (with `options`) and compares the
+/// models in `others` (e.g. standardModels(...)) and "loao" (each app ranked by the model that
+/// never saw it) on every searched row of the held-out apps (baseline rows train,
+/// LabelledSchedule::baseline). Apps with fewer than 2 searched rows are left out of the table;
+/// an app whose complement is empty, or a held-out app without rows, throws Error.
 LeaveOneAppOutResult leaveOneAppOut(const std::vector<LabelledSchedule> &rows,
                                     std::vector<RankedModel> others, const std::string &device,
-                                    const TrainOptions &options);
+                                    const TrainOptions &options,
+                                    const LeaveOneAppOutPlan &plan = {});
 
 /// The rows not in `model`'s training set (metadata().trainedOn); every row when it records
 /// none.

@@ -1,9 +1,10 @@
 // Leave-one-app-out evaluation on synthetic rows with the real XGBoost: each app's model never
 // saw that app's rows, every row of every app is scored, the regret is the hand-computed ratio,
 // and unseenRows() leaves out exactly what a model was trained on.
+#include "tune/LeaveOneAppOut.h"
 #include "cost/RankMetrics.h"
 #include "cost/ScheduleFeatures.h"
-#include "tune/LeaveOneAppOut.h"
+#include "util/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -66,6 +67,58 @@ TEST(LeaveOneAppOut, EachAppIsRankedByAModelThatNeverSawIt) {
         EXPECT_GT(p.scores[2].tau, 0.5) << p.pipeline;
         EXPECT_TRUE(std::isnan(p.scores[0].tau)) << p.pipeline;
     }
+}
+
+TEST(LeaveOneAppOut, OnlyTheHeldOutAppsGetAFoldAndTheOthersOnlyTrain) {
+    const std::vector<LabelledSchedule> rows = syntheticRows(40);
+    TrainOptions options;
+    options.rounds = 20;
+    LeaveOneAppOutPlan plan;
+    plan.heldOut = {"a", "c"};
+    const LeaveOneAppOutResult result =
+        leaveOneAppOut(rows, standardModels(nullptr), "dev", options, plan);
+    ASSERT_EQ(result.models.size(), 2u);
+    EXPECT_EQ(result.models.count("b"), 0u);
+    // Each fold saw every other app's rows, b's among them: the same training set as in the
+    // full protocol, so the same model.
+    const LeaveOneAppOutResult full = leaveOneAppOut(rows, standardModels(nullptr), "dev", options);
+    for (const auto &[app, model] : result.models) {
+        EXPECT_EQ(model->metadata().trainingRows, 80) << app;
+        EXPECT_EQ(model->metadata().trainedOn, full.models.at(app)->metadata().trainedOn);
+        for (const LabelledSchedule &s : rows)
+            EXPECT_EQ(model->predictMs(s.row), full.models.at(app)->predictMs(s.row));
+    }
+    // Only the held-out apps are ranked, and the heading says what only trained.
+    ASSERT_EQ(result.comparison.pipelines.size(), 2u);
+    EXPECT_EQ(result.comparison.pipelines[0].pipeline, "a");
+    EXPECT_EQ(result.comparison.pipelines[1].pipeline, "c");
+    EXPECT_NE(result.comparison.heading.find("40 rows of apps not held out trained on"),
+              std::string::npos)
+        << result.comparison.heading;
+
+    plan.heldOut = {"a", "nope"};
+    EXPECT_THROW(leaveOneAppOut(rows, standardModels(nullptr), "dev", options, plan), Error);
+}
+
+TEST(LeaveOneAppOut, FoldsTrainedInParallelAreTheModelsTrainedOneByOne) {
+    const std::vector<LabelledSchedule> rows = syntheticRows(30);
+    TrainOptions options;
+    options.rounds = 15;
+    options.objective = TrainObjective::CenteredRegression;
+    LeaveOneAppOutPlan parallel;
+    parallel.jobs = 3;
+    const LeaveOneAppOutResult one = leaveOneAppOut(rows, standardModels(nullptr), "dev", options);
+    const LeaveOneAppOutResult three =
+        leaveOneAppOut(rows, standardModels(nullptr), "dev", options, parallel);
+    ASSERT_EQ(three.models.size(), 3u);
+    for (const auto &[app, model] : one.models) {
+        for (const LabelledSchedule &s : rows)
+            EXPECT_EQ(model->predictMs(s.row), three.models.at(app)->predictMs(s.row)) << app;
+    }
+    ASSERT_EQ(three.comparison.pipelines.size(), one.comparison.pipelines.size());
+    for (size_t i = 0; i < one.comparison.pipelines.size(); ++i)
+        EXPECT_EQ(three.comparison.pipelines[i].scores[2].tau,
+                  one.comparison.pipelines[i].scores[2].tau);
 }
 
 TEST(RankMetrics, OneShotRegretIsTheMeasuredTimeOfThePickOverTheFastest) {

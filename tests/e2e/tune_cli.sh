@@ -113,5 +113,8 @@ pgrep -f "$tmp/ctmp" >/dev/null && fail "a worker outlived the interrupted run"
 [ $? -ne 0 ] && [ "$(wc -l <"$tmp/e1")" = "1" ] || fail "resume of an unknown run: $(cat "$tmp/e1")"
 "$cli" models --db "$tmp/empty.sqlite" >/dev/null 2>"$tmp/e2"
 [ $? -ne 0 ] && [ "$(wc -l <"$tmp/e2")" = "1" ] || fail "models on an empty database: $(cat "$tmp/e2")"
+"$cli" models --db "$tmp/t.sqlite" --leave-one-app-out --loao-apps matmul >/dev/null 2>"$tmp/e3"
+[ $? -ne 0 ] && [ "$(wc -l <"$tmp/e3")" = "1" ] && grep -q "no rows of app matmul" "$tmp/e3" ||
+    fail "leave-one-app-out holding out an app without rows: $(cat "$tmp/e3")"
 
 finish "tune e2e"
