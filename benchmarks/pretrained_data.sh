@@ -14,7 +14,9 @@
 # Since the thirty-fourth session the rows of every device (H100 and H200; `--every-device`: each
 # row featurized for its own GPU model, each pipeline ranked per device): with the H200's 1,670
 # random-pipeline rows the leave-one-app-out regret on the H100's catalog rows falls from 1.25
-# to 1.21 (tau 0.530 both).
+# to 1.21 (tau 0.530 both). Over feature schema 12's prior (thirty-sixth session: stores priced
+# per instruction; analytic 0.542 / 1.19 on the H100's catalog rows, 0.444 / 1.10 on the H200's)
+# these options rank them at 0.512 / 1.22 and 0.457 / 1.10 leaving each app out; not chosen again.
 pretrained_options=(--objective kernels --trees 30 --max-depth 2 --eta 0.05 --min-child-weight 10
     --lambda 10 --every-device)
 

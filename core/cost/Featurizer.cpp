@@ -78,6 +78,9 @@ struct StageView {
     int64_t pureSerial = 1;
     int laneLoop = -1;      ///< the stage loop that warp lanes run along first
     int64_t laneStride = 1; ///< loop-index step between adjacent lanes
+    /// Per stage loop: a warp's lanes along it and the loop-index step between them (one
+    /// instruction of the warp: each lane at one of its serial points).
+    std::vector<int64_t> lanes, laneSteps;
     MemoryType storage = MemoryType::Global;
     bool hasTail = false;
 };
@@ -169,6 +172,8 @@ private:
         v.tailWarp.resize(n);
         v.warpWalk.resize(n);
         v.tailWarpWalk.resize(n);
+        v.lanes.assign(n, 1);
+        v.laneSteps.assign(n, 1);
         std::vector<int64_t> threads = t.threads, serial = t.serial;
         if (p.kind == ComputeKind::Thread) {
             const FuncPlacement &h = m_s.placement(p.host);
@@ -231,6 +236,8 @@ private:
                 laneStep = serial[l];
             }
             v.pureSerial *= perThread;
+            v.lanes[l] = lanes[l];
+            v.laneSteps[l] = laneStep;
             v.realization[l] = {base, base + perRealization - 1};
             v.task[l] = {base, base + perTask - 1};
             v.thread[l] = {base, base + perThread - 1};
@@ -280,6 +287,29 @@ private:
         if (region.empty()) return 1;
         const int64_t rowBytes = region[0].extent() * m_dag.node(node).bytesPerPoint;
         return rows * double(std::max<int64_t>(1, ceilDiv(rowBytes, m_gpu.globalTransactionBytes)));
+    }
+
+    /// Global sectors one store instruction of a warp writes to `node`: each lane one point,
+    /// lanes a serial tile apart along the loops they run along. Lanes further apart than a
+    /// sector along the innermost dimension write a sector each, and the warp's next
+    /// instruction (the next serial point) writes the same sectors again.
+    double instructionSectors(int node, const Stage &stage, const StageView &v) const {
+        const int64_t bytes = m_dag.node(node).bytesPerPoint;
+        const int64_t sector = m_gpu.globalTransactionBytes;
+        double rows = 1, perRow = 1;
+        for (size_t l = 0; l < stage.loops.size(); ++l) {
+            const LoopVar &loop = stage.loops[l];
+            if (loop.isReduction || loop.funcDim < 0 || v.lanes[l] <= 1) continue;
+            if (loop.funcDim > 0) {
+                rows *= double(v.lanes[l]);
+                continue;
+            }
+            const int64_t span = ((v.lanes[l] - 1) * v.laneSteps[l] + 1) * bytes;
+            perRow = v.laneSteps[l] * bytes >= sector
+                         ? double(v.lanes[l])
+                         : double(std::max<int64_t>(1, ceilDiv(span, sector)));
+        }
+        return rows * perRow;
     }
 
     /// Shared memory bank-conflict degree of lanes stepping `laneStride` along stage loop `loop`.
@@ -645,7 +675,16 @@ private:
         // 2.5 ms. A write-back cache (a CPU's, PoCL) absorbs the repeated stores.
         const double writes = inMemory && !m_gpu.storesWriteBack ? double(v.rvarIterations) : 1.0;
         if (v.storage == MemoryType::Global) {
-            const double tx = warps * sectors(node, own, double(rowsOf(own))) * writes;
+            // The footprint's sectors, or per instruction if lanes a serial tile apart write
+            // each sector several times (on the H200, bgu's `output` with 8 points along x per
+            // thread ran 0.81 ms where a 4-point tiling ran 0.19 ms; the footprint priced both
+            // alike). A write-back cache (a CPU's) merges them into its lines.
+            const double footprint = warps * sectors(node, own, double(rowsOf(own)));
+            const double perInstruction =
+                m_gpu.storesWriteBack
+                    ? 0.0
+                    : warps * double(v.pureSerial) * instructionSectors(node, stage, v);
+            const double tx = std::max(footprint, perInstruction) * writes;
             const double efficiency =
                 std::min(1.0, warps * points * writes / (tx * m_gpu.globalTransactionBytes));
             f[F::num_global_mem_stores_per_block] = tx;

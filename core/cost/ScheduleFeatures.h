@@ -16,7 +16,10 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused. 11: a kernel's block has, per thread
+/// with, and a model of another version is refused. 12: a warp's global stores are the more of
+/// its footprint's sectors and those its store instructions write, lanes a serial tile apart
+/// along x writing each sector once per instruction (the thirty-sixth session); 11: a kernel's
+/// block has, per thread
 /// dimension, the largest extent any of its stages maps there, as Halide launches it (the
 /// block-level features and the analytic model's resident blocks; the thirty-second session);
 /// 10: a stage whose values are all `undef`
@@ -35,7 +38,7 @@ namespace beamscope {
 /// write their points once unless a rolled serial loop sits inside their RVars, an update's bytes
 /// at realization without its RVars, and shared-memory wavefronts in the roofline; 4: the analytic
 /// terms of the per-kernel roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 11;
+constexpr int kScheduleFeatureSchema = 12;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

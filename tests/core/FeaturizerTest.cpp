@@ -53,6 +53,33 @@ TEST(Featurizer, CoalescedAndStridedThreadLoopsGiveDifferentTransactionCounts) {
     EXPECT_DOUBLE_EQ(s[Feature::num_global_mem_stores_per_block], 32.0);
 }
 
+// A thread's serial points along x lie inside its thread loop (x = (block * threads + thread) *
+// serial + s): one store instruction of a warp writes one point per lane, lanes `serial` points
+// apart, and the next instruction the same sectors again (Halide's PTX: one scalar st.global per
+// unrolled point, benchmarks/ptx_accumulators.py's way of reading it). output's values are 2
+// bytes: 4 points along x put lanes 8 bytes apart, 32 lanes over 250 bytes = 8 sectors per
+// instruction, 4 instructions = 32 sectors for the warp's 256 bytes (8 sectors): efficiency
+// 0.25. 4 points along y: each instruction 64 contiguous bytes = 2 sectors, 4 rows = 8 sectors,
+// the footprint. A CPU's write-back cache (pocl-cpu) merges the repeats: the footprint there.
+TEST(Featurizer, StoresOfLanesASerialTileApartArePricedPerInstruction) {
+    auto dag = stencilChainDag(1);
+    const StatePtr start = rootTiled(ScheduleState::initial(dag), "stage_1", {32, 8}, {1, 1});
+    const StatePtr alongX = placeRest(rootTiled(start, "output", {32, 1}, {4, 1}));
+    const StatePtr alongY = placeRest(rootTiled(start, "output", {32, 1}, {1, 4}));
+    const StageFeatures x = featuresOf(*alongX, "output");
+    EXPECT_DOUBLE_EQ(x[Feature::num_global_mem_stores_per_block], 32.0);
+    EXPECT_DOUBLE_EQ(x[Feature::global_mem_store_efficiency], 0.25);
+    const StageFeatures y = featuresOf(*alongY, "output");
+    EXPECT_DOUBLE_EQ(y[Feature::num_global_mem_stores_per_block], 8.0);
+    EXPECT_DOUBLE_EQ(y[Feature::global_mem_store_efficiency], 1.0);
+    const StageFeatures cpu = featuresOf(*alongX, "output", 0, "pocl-cpu");
+    EXPECT_DOUBLE_EQ(cpu[Feature::global_mem_store_efficiency], 1.0);
+    // The analytic model prices the repeated sectors: the same points cost more along x.
+    const GpuSpec v100 = GpuSpec::load("v100");
+    EXPECT_GT(costOf(*alongX, "analytic", v100).cost.total,
+              costOf(*alongY, "analytic", v100).cost.total);
+}
+
 // matmul's prod.update(0) runs its pure serial loops inside its RVar (k = 64). Its accumulators
 // stay in registers across the RVar loop, loaded before it and stored once after it, when a
 // thread has one point, or its points are unrolled along x (constant offsets); unrolled along y

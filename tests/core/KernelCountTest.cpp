@@ -111,10 +111,11 @@ void expectHalidesKernels(const std::string &app, const std::vector<std::string>
             phases += ";";
         }
         const double ours = root.features[Feature::block_occupancy] * gpu.maxThreadsPerBlock;
-        if (app == "interpolate") {
-            // Its upsampling phases take a thread per point of the region a block reads, and
+        if (app == "interpolate" || app == "local_laplacian") {
+            // Their upsampling phases take a thread per point of the region a block reads, and
             // Halide's hull of that region can be a row or column wider than the tiles' (the
-            // taps bounded per tile, docs/design-notes.md): the block at most as wide.
+            // taps bounded per tile, docs/design-notes.md): the block at most as wide
+            // (local_laplacian's inGPyramid_7 in outGPyramid_6's 16x2 blocks: 16x3 in Halide).
             EXPECT_LE(ours, double(it->second)) << stageName << phases;
         } else {
             EXPECT_DOUBLE_EQ(ours, double(it->second)) << stageName << phases;
