@@ -85,7 +85,10 @@ Split loadSplit(const ModelArgs &args) {
     std::optional<StageFeaturesCsv> stageCsv;
     if (!args.stageFeaturesCsv.empty()) {
         stageCsv.emplace(args.stageFeaturesCsv);
-        builder.setStageObserver([&stageCsv](const FeaturizedRow &row) { stageCsv->add(row); });
+        // Only the rows the comparison uses, as --features-csv writes them.
+        builder.setStageObserver([&stageCsv, &args](const FeaturizedRow &row) {
+            if (wanted(row.row, args)) stageCsv->add(row);
+        });
     }
     RecordFilter filter;
     if (!args.everyDevice) filter.deviceKey = split.device;

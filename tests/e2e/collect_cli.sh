@@ -72,6 +72,27 @@ n2=$(rows "$db")
 [ "$(field "$tmp/c3.json" rows)" = "0" ] || fail "a complete --resume measured $(field "$tmp/c3.json" rows) rows"
 [ "$(rows "$db")" = "$n2" ] || fail "a complete --resume changed the database"
 
+# The rows of several pipelines: `models --pipeline` dumps only that pipeline's rows and stages,
+# and leave-one-app-out holding out that pipeline alone ranks it alone (the others only train).
+"$cli" models --db "$db" --pipeline random:0:5 --features-csv "$tmp/f0.csv" \
+    --stage-features-csv "$tmp/s0.csv" >/dev/null 2>"$tmp/m0.err" || fail "models --pipeline: $(tail -n 2 "$tmp/m0.err")"
+python3 - "$tmp/f0.csv" "$tmp/s0.csv" <<'PY' || fail "the dumps hold other pipelines' rows"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+stages = list(csv.DictReader(open(sys.argv[2])))
+assert rows and {r["app"] for r in rows} == {"random:0:5"}, {r["app"] for r in rows}
+assert {s["app"] for s in stages} == {"random:0:5"}, {s["app"] for s in stages}
+assert {s["record"] for s in stages} == {r["record"] for r in rows}
+PY
+"$cli" models --db "$db" --leave-one-app-out --loao-apps random:0:5 -j 2 --trees 5 --json \
+    >"$tmp/l0.json" 2>"$tmp/l0.err" || fail "models --loao-apps: $(tail -n 2 "$tmp/l0.err")"
+python3 - "$tmp/l0.json" <<'PY' || fail "--loao-apps ranked other pipelines"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert {p["pipeline"] for p in j["pipelines"]} <= {"random:0:5"}, [p["pipeline"] for p in j["pipelines"]]
+assert j["train_rows"] > j["test_rows"], (j["train_rows"], j["test_rows"])
+PY
+
 # 3. SIGINT while running: exit 130, every committed row kept and counted.
 idb=$tmp/i.sqlite
 "$cli" collect --random 100..140 "${small[@]}" --minutes 5 --db "$idb" --json >"$tmp/i.json" 2>"$tmp/i.err" &
