@@ -92,6 +92,9 @@ j = json.load(open(sys.argv[1]))
 assert {p["pipeline"] for p in j["pipelines"]} <= {"random:0:5"}, [p["pipeline"] for p in j["pipelines"]]
 assert j["train_rows"] > j["test_rows"], (j["train_rows"], j["test_rows"])
 PY
+"$cli" models --db "$db" --leave-one-app-out --loao-apps catalog >/dev/null 2>"$tmp/l1.err"
+[ $? -ne 0 ] && [ "$(wc -l <"$tmp/l1.err")" = "1" ] && grep -q "no catalog app has rows" "$tmp/l1.err" ||
+    fail "--loao-apps catalog without catalog rows: $(cat "$tmp/l1.err")"
 
 # 3. SIGINT while running: exit 130, every committed row kept and counted.
 idb=$tmp/i.sqlite
