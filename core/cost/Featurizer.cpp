@@ -76,11 +76,20 @@ struct StageView {
     int64_t realizations = 1;
     int64_t rvarIterations = 1;
     int64_t pureSerial = 1;
-    int laneLoop = -1;      ///< the stage loop that warp lanes run along first
-    int64_t laneStride = 1; ///< loop-index step between adjacent lanes
     /// Per stage loop: a warp's lanes along it and the loop-index step between them (one
     /// instruction of the warp: each lane at one of its serial points).
     std::vector<int64_t> lanes, laneSteps;
+    /// The stage loop that warp lanes run along first, or -1.
+    int laneLoop() const {
+        for (size_t l = 0; l < lanes.size(); ++l)
+            if (lanes[l] > 1) return int(l);
+        return -1;
+    }
+    /// Loop-index step between adjacent lanes along laneLoop().
+    int64_t laneStride() const {
+        const int l = laneLoop();
+        return l < 0 ? 1 : laneSteps[size_t(l)];
+    }
     MemoryType storage = MemoryType::Global;
     bool hasTail = false;
 };
@@ -245,10 +254,6 @@ private:
             v.tailWarp[l] = {base, base + (tailLanes[l] - 1) * laneStep + perThread - 1};
             v.warpWalk[l] = v.warp[l];
             v.tailWarpWalk[l] = v.tailWarp[l];
-            if (v.laneLoop < 0 && lanes[l] > 1) {
-                v.laneLoop = int(l);
-                v.laneStride = laneStep;
-            }
         }
         return v;
     }
@@ -314,7 +319,8 @@ private:
 
     /// Shared memory bank-conflict degree of lanes stepping `laneStride` along stage loop `loop`.
     int64_t conflictDegree(const Access &a, const Stage &stage, const StageView &v) const {
-        if (v.laneLoop < 0 || a.edge->calls.empty()) return 1;
+        const int laneLoop = v.laneLoop();
+        if (laneLoop < 0 || a.edge->calls.empty()) return 1;
         const CallSite &site = a.edge->calls[0];
         const Box &alloc = m_s.placement(a.producer).region;
         const int64_t bytes = m_dag.node(a.producer).bytesPerPoint;
@@ -323,9 +329,9 @@ private:
         for (size_t d = 0; d < site.args.size(); ++d) {
             // A call inside an inlined Func is affine in that Func's loops, which may be fewer
             // than the stage's: a loop it does not have moves it by nothing.
-            if (site.args[d].affine && size_t(v.laneLoop) < site.args[d].affine->coeffs.size()) {
-                strideElems += site.args[d].affine->coefficient(size_t(v.laneLoop)) *
-                               double(v.laneStride) * double(rowStride);
+            if (site.args[d].affine && size_t(laneLoop) < site.args[d].affine->coeffs.size()) {
+                strideElems += site.args[d].affine->coefficient(size_t(laneLoop)) *
+                               double(v.laneStride()) * double(rowStride);
             }
             rowStride *= d < alloc.size() ? alloc[d].extent() : 1;
         }
@@ -703,7 +709,7 @@ private:
         } else if (v.storage == MemoryType::Shared) {
             const double words = points / m_gpu.sharedBankWidthBytes;
             const int64_t strideWords =
-                std::max<int64_t>(0, v.laneStride * n.bytesPerPoint / m_gpu.sharedBankWidthBytes);
+                std::max<int64_t>(0, v.laneStride() * n.bytesPerPoint / m_gpu.sharedBankWidthBytes);
             const int64_t degree =
                 strideWords > 0 ? std::gcd(strideWords, int64_t(m_gpu.sharedMemoryBanks)) : 1;
             const double tx = warps * std::max(1.0, std::ceil(words / m_gpu.sharedMemoryBanks)) *
