@@ -15,15 +15,12 @@ rows of CUDA devices measured with per-kernel times, and others). Prints:
 """
 import argparse
 import collections
-import csv
 import json
 import math
 import os
 import sqlite3
 import statistics
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kernel_times  # noqa: E402  (the CUDA-name pairing)
@@ -34,23 +31,16 @@ LAUNCH_US = 5.0  # kernel_launch_overhead_us of the h100 and h200 presets
 
 def kernels_of(cli, db):
     """record -> kernel index -> {"root", "body" ms, "launch" ms}."""
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "stages.csv")
-        subprocess.run([cli, "models", "--db", db, "--every-device", "--trees", "1",
-                        "--stage-features-csv", path], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        out = collections.defaultdict(dict)
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                k = out[int(row["record"])].setdefault(
-                    int(row["kernel"]), {"root": None, "body": 0.0, "launch": 0.0})
-                launch = float(row["analytic_parallelism"])
-                k["launch"] += launch
-                k["body"] += sum(float(row[t]) for t in TERMS) - launch
-                if row["kernel_root"] == "1":
-                    func, _, update = row["stage_name"].partition(".update(")
-                    k["root"] = (func, int(update.rstrip(")")) + 1 if update else 0)
-        return out
+    out = collections.defaultdict(dict)
+    for row in kernel_times.every_stage_row(cli, db):
+        k = out[int(row["record"])].setdefault(
+            int(row["kernel"]), {"root": None, "body": 0.0, "launch": 0.0})
+        launch = float(row["analytic_parallelism"])
+        k["launch"] += launch
+        k["body"] += sum(float(row[t]) for t in TERMS) - launch
+        if row["kernel_root"] == "1":
+            k["root"] = kernel_times.root_of(row)
+    return out
 
 
 def kendall(predicted, measured):

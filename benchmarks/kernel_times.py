@@ -56,6 +56,24 @@ def stage_rows(cli, db, apps):
         return kernels
 
 
+def every_stage_row(cli, db):
+    """Each stage row (a dict) of `models --every-device --stage-features-csv`: every row of
+    every device featurized for its own GPU."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "stages.csv")
+        subprocess.run([cli, "models", "--db", db, "--every-device", "--trees", "1",
+                        "--stage-features-csv", path], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(path, newline="") as f:
+            yield from csv.DictReader(f)
+
+
+def root_of(row):
+    """A kernel root's (func, stage index) from its stage row."""
+    func, _, update = row["stage_name"].partition(".update(")
+    return func, int(update.rstrip(")")) + 1 if update else 0
+
+
 def cuda_name_matches(cuda_name, root):
     func, stage = root
     body = cuda_name[len("_kernel_"):] if cuda_name.startswith("_kernel_") else cuda_name

@@ -17,6 +17,8 @@
 # to 1.21 (tau 0.530 both). Over feature schema 12's prior (thirty-sixth session: stores priced
 # per instruction; analytic 0.542 / 1.19 on the H100's catalog rows, 0.444 / 1.10 on the H200's)
 # these options rank them at 0.512 / 1.22 and 0.457 / 1.10 leaving each app out; not chosen again.
+# Over schema 13's (thirty-seventh session: L1 wavefronts of global loads; analytic 0.556 / 1.19 and
+# 0.540 / 1.08) at 0.536 / 1.28 and 0.528 / 1.08.
 pretrained_options=(--objective kernels --trees 30 --max-depth 2 --eta 0.05 --min-child-weight 10
     --lambda 10 --every-device)
 

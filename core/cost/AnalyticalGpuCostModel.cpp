@@ -80,6 +80,11 @@ namespace {
 constexpr double kOverlapSlack = 0.01;
 /// An L1 hit's latency over a miss's (tens of clocks against hundreds).
 constexpr double kL1HitLatencyShare = 0.1;
+/// Lines of global loads an SM's L1 serves per clock. One was too few for the rows measured:
+/// matmul's and conv_layer's kernels ran 1.2-1.35 lines per clock on the H100 by this count;
+/// 2 ranked both GPUs' rows best of 1, 2, 3 and 4 (docs/design-notes.md, "L1 wavefronts of
+/// global loads").
+constexpr double kL1LinesPerClock = 2.0;
 
 /// What one stage asks of the machine: arithmetic time and bytes moved, by level and direction.
 struct StageDemand {
@@ -87,6 +92,7 @@ struct StageDemand {
     double dramLoad = 0, dramStore = 0; ///< compulsory global bytes read, and written by the root
     double l2Load = 0, l2Store = 0;     ///< global sectors moved through L2, in bytes
     double sharedLoad = 0, sharedStore = 0; ///< seconds of shared-memory wavefronts
+    double l1Load = 0;      ///< seconds of L1 wavefronts of global loads (hits and misses alike)
     double loadLatency = 0; ///< seconds the warps wait on global loads when too few of them
 };
 
@@ -156,6 +162,11 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads
         f[F::num_blocks] * f[F::num_shared_mem_loads_per_block] * c.sharedSecondsPerWavefront;
     d.sharedStore =
         f[F::num_blocks] * f[F::num_shared_mem_stores_per_block] * c.sharedSecondsPerWavefront;
+    // Global loads pass through the same L1 data path, a wavefront per line an instruction
+    // touches: a stencil's taps, each its own instruction, or lanes a column apart (a transpose,
+    // a gather by x / 8 with 8 points a thread along x) cost it however few sectors L2 sends.
+    d.l1Load = f[F::num_blocks] * f[F::num_global_mem_load_wavefronts_per_block] *
+               c.sharedSecondsPerWavefront / kL1LinesPerClock;
     // A stage with fewer threads than hide a latency runs at that fraction of its rate: its
     // arithmetic below 4 threads per FP32 lane (a quarter of an H100's).
     d.compute /= stageFill(residentThreads, c.threadsToFillArithmetic);
@@ -181,7 +192,7 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads
                         residentWarps;
     }
     const double onChip = 1.0 / stageFill(residentThreads, c.threadsToFillArithmetic);
-    for (double *x : {&d.sharedLoad, &d.sharedStore})
+    for (double *x : {&d.sharedLoad, &d.sharedStore, &d.l1Load})
         *x *= onChip;
     return d;
 }
@@ -211,6 +222,7 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         sum.l2Store += d.l2Store;
         sum.sharedLoad += d.sharedLoad;
         sum.sharedStore += d.sharedStore;
+        sum.l1Load += d.l1Load;
         sum.loadLatency += d.loadLatency;
     }
     // The roofline: arithmetic and memory overlap, so the kernel takes the longer of the two;
@@ -224,7 +236,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     };
     const double dramSeconds = (sum.dramLoad + sum.dramStore) * m_c.dramSecondsPerByte;
     const double l2Seconds = (sum.l2Load + sum.l2Store) * m_c.l2SecondsPerByte;
-    const double sharedSeconds = sum.sharedLoad + sum.sharedStore;
+    // Shared memory and L1 are one unified storage with one data path per SM.
+    const double sharedSeconds = sum.sharedLoad + sum.sharedStore + sum.l1Load;
     const double memorySeconds =
         overlapped(std::max(overlapped(dramSeconds, l2Seconds), sum.loadLatency), sharedSeconds);
     const double kernelSeconds = overlapped(sum.compute, memorySeconds);
@@ -249,7 +262,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         if (memoryWeights > 0) {
             const double perWeight = memorySeconds / memoryWeights * scale;
             term(CostTerm::Load) =
-                (memoryWeight(d.dramLoad, d.l2Load, d.sharedLoad) + d.loadLatency) * perWeight;
+                (memoryWeight(d.dramLoad, d.l2Load, d.sharedLoad + d.l1Load) + d.loadLatency) *
+                perWeight;
             term(CostTerm::Store) = memoryWeight(d.dramStore, d.l2Store, d.sharedStore) * perWeight;
         }
         const bool isRoot = rows[i].node == rootNode;

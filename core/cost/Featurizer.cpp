@@ -21,6 +21,10 @@ namespace {
 /// 4 and 8 on the H100 rows (docs/design-notes.md).
 constexpr double kRolledIterationsPerRound = 4.0;
 
+/// An L1 cache line (NVIDIA, Volta to Hopper: 128 bytes, four 32-byte sectors): a global load
+/// instruction costs the L1 a wavefront per line its lanes touch.
+constexpr int64_t kL1LineBytes = 128;
+
 int64_t ceilDiv(int64_t a, int64_t b) {
     return (a + b - 1) / b;
 }
@@ -96,8 +100,8 @@ struct StageView {
 
 class KernelFeaturizer {
 public:
-    KernelFeaturizer(const ScheduleState &state, const GpuSpec &gpu)
-        : m_s(state), m_dag(state.dag()), m_gpu(gpu) {}
+    KernelFeaturizer(const ScheduleState &state, const GpuSpec &gpu, LaneLinesMemo &laneLines)
+        : m_s(state), m_dag(state.dag()), m_gpu(gpu), m_laneLines(laneLines) {}
 
     KernelFeatures run(const LoopNest &kernel) {
         context(kernel);
@@ -317,6 +321,97 @@ private:
         return rows * perRow;
     }
 
+    /// The L1 lines one load instruction of a warp touches, per access of gather() (in its
+    /// order). Each lane's point is gathered on its own, mid-realization, so inlined
+    /// Funcs and indices that are affine only per tile (x / 2, floor((x + 0.5) / 8)) place it
+    /// as Halide's code does; its coordinates are the low corner of what it reads (a call's
+    /// first tap: the other taps shift every lane alike; a data-dependent index the low end of
+    /// its range, as if the lanes shared it: neighbouring pixels fall in one bin). Lanes of one
+    /// row at innermost offsets o_1 < ... < o_k cross a line boundary between neighbours g
+    /// bytes apart with chance min(1, g / 128) wherever the row starts, so the row touches
+    /// 1 + sum min(1, g / 128) lines on average: ~2 for 32 adjacent floats, 32 for a column.
+    std::vector<double> linesPerInstruction(int node, int stageIndex, const StageView &v) const {
+        // What the lines depend on: the stage, its lanes and their steps, the first lane's
+        // point, and which Funcs the gather looks through (the inlined ones, in its order).
+        std::vector<int64_t> key{node, stageIndex};
+        for (const std::vector<int64_t> *part : {&v.lanes, &v.laneSteps}) {
+            key.push_back(int64_t(part->size()));
+            key.insert(key.end(), part->begin(), part->end());
+        }
+        for (const Interval &r : v.realization)
+            key.push_back(r.min + r.extent() / 2);
+        inlinedPath(node, stageIndex, key);
+        return m_laneLines.get(m_s.dagPtr(), key,
+                               [&] { return gatherLaneLines(node, stageIndex, v); });
+    }
+
+    /// Appends the Funcs gather() looks through from a stage, in its order (-1 closes a level).
+    void inlinedPath(int node, int stageIndex, std::vector<int64_t> &out) const {
+        for (int e : m_dag.node(node).stages[size_t(stageIndex)].incoming) {
+            const int producer = m_dag.edge(e).producer;
+            if (m_s.placement(producer).kind != ComputeKind::Inline) continue;
+            out.push_back(producer);
+            inlinedPath(producer, 0, out);
+        }
+        out.push_back(-1);
+    }
+
+    /// linesPerInstruction's work: every lane gathered on its own.
+    std::vector<double> gatherLaneLines(int node, int stageIndex, const StageView &v) const {
+        std::vector<size_t> laneLoops;
+        int64_t laneCount = 1;
+        for (size_t l = 0; l < v.lanes.size(); ++l)
+            if (v.lanes[l] > 1) {
+                laneLoops.push_back(l);
+                laneCount *= v.lanes[l];
+            }
+        // Per access, per row (the coordinates beyond the innermost), the lanes' innermost ones.
+        std::vector<std::map<std::vector<int64_t>, std::set<int64_t>>> rows;
+        std::vector<int64_t> bytes;
+        // The warp's first lane at the middle of the realization, away from clamped borders.
+        Box first(v.realization.size());
+        for (size_t l = 0; l < first.size(); ++l) {
+            const int64_t mid = v.realization[l].min + v.realization[l].extent() / 2;
+            first[l] = {mid, mid};
+        }
+        for (int64_t lane = 0; lane < laneCount; ++lane) {
+            Box point = first;
+            int64_t rest = lane;
+            for (size_t l : laneLoops) {
+                const int64_t offset = (rest % v.lanes[l]) * v.laneSteps[l];
+                rest /= v.lanes[l];
+                point[l] = {point[l].min + offset, point[l].min + offset};
+            }
+            std::vector<Access> accesses;
+            gather(node, stageIndex, point, accesses);
+            rows.resize(accesses.size());
+            bytes.resize(accesses.size());
+            for (size_t i = 0; i < accesses.size(); ++i) {
+                const Box &r = accesses[i].region;
+                bytes[i] = m_dag.node(accesses[i].producer).bytesPerPoint;
+                if (r.empty()) continue;
+                std::vector<int64_t> row;
+                for (size_t d = 1; d < r.size(); ++d)
+                    row.push_back(r[d].min);
+                rows[i][row].insert(r[0].min);
+            }
+        }
+        std::vector<double> lines(rows.size(), 1.0);
+        for (size_t i = 0; i < rows.size(); ++i) {
+            if (rows[i].empty()) continue;
+            double sum = 0;
+            for (const auto &[row, offsets] : rows[i]) {
+                sum += 1.0;
+                for (auto it = offsets.begin(), next = std::next(it); next != offsets.end();
+                     ++it, ++next) {
+                    sum += std::min(1.0, double((*next - *it) * bytes[i]) / double(kL1LineBytes));
+                }
+            }
+            lines[i] = sum;
+        }
+        return lines;
+    }
+
     /// Shared memory bank-conflict degree of lanes stepping `laneStride` along stage loop `loop`.
     int64_t conflictDegree(const Access &a, const Stage &stage, const StageView &v) const {
         const int laneLoop = v.laneLoop();
@@ -423,7 +518,7 @@ private:
         f[atTask] = taskBytes;
         f[innermostAtTask] = innermostTask;
 
-        loads(node, stageIndex, stage, v, f);
+        loads(node, stageIndex, stage, v, leaf.unrolled, f);
         const bool inMemory = accumulatorsInMemory(stage, v, leaf.unrolled);
         stores(node, stage, v, inMemory, f);
         if (stageIndex > 0 && v.storage == MemoryType::Shared && !n.scatteredDims.empty())
@@ -433,7 +528,7 @@ private:
         return f;
     }
 
-    void loads(int node, int stageIndex, const Stage &stage, const StageView &v,
+    void loads(int node, int stageIndex, const Stage &stage, const StageView &v, bool unrolled,
                StageFeatures &f) const {
         using F = Feature;
         std::vector<Access> perRealization, perThread, perTask, perPoint, perWarp, perTailWarp;
@@ -498,7 +593,11 @@ private:
         const int64_t fullWarps = v.hasTail ? v.threads / warp : ceilDiv(v.threads, warp);
         const double warpPoints = double(boxVolume(v.warp));
         double globalTx = 0, globalNeeded = 0, sharedTx = 0, sharedNeeded = 0;
-        double globalTxIssued = 0, globalInstructions = 0;
+        double globalTxIssued = 0, globalInstructions = 0, globalWavefronts = 0;
+        // A CPU's OpenCL device (pocl-cpu) has no L1 wavefronts: its summed terms do not read them.
+        const std::vector<double> lines = m_gpu.storesWriteBack
+                                              ? std::vector<double>(perWarp.size(), 0.0)
+                                              : linesPerInstruction(node, stageIndex, v);
         auto count = [&](const std::vector<Access> &accesses, const std::vector<Access> &walks,
                          int64_t warps, double points, int64_t lanes) {
             for (size_t i = 0; i < accesses.size(); ++i) {
@@ -511,9 +610,22 @@ private:
                 const double instructions =
                     std::ceil(a.issued / double(std::max<int64_t>(1, lanes)));
                 if (m == MemoryType::Global) {
+                    // A thread's unrolled points load an address once (LLVM merges the loads of
+                    // one address: a stencil's overlapping taps, a value every point shares,
+                    // conv_layer's input across its output channels): per RVar iteration no
+                    // more than the elements the thread reads.
+                    const double distinct =
+                        unrolled && i < perThread.size()
+                            ? std::ceil(perThread[i].elements /
+                                        double(std::max<int64_t>(1, v.rvarIterations)))
+                            : instructions;
+                    const double globalIssued = std::min(instructions, std::max(1.0, distinct));
                     double tx = sectors(a.producer, a.region, a.rows()) * double(v.rvarIterations);
                     globalTxIssued += double(warps) * tx;
-                    globalInstructions += double(warps) * instructions * double(v.rvarIterations);
+                    globalInstructions += double(warps) * globalIssued * double(v.rvarIterations);
+                    // The tail warp's lanes are the first of a full warp's: at most its lines.
+                    globalWavefronts += double(warps) * globalIssued * double(v.rvarIterations) *
+                                        std::min(lines[i], double(std::max<int64_t>(1, lanes)));
                     // A thread's RVar loop that walks along a row reads a sector again at the
                     // next iterations: L1 serves those while the walks of the SM's resident
                     // warps fit in it, so L2 sees the walk's sectors, not each iteration's
@@ -549,6 +661,7 @@ private:
         f[F::num_global_mem_loads_per_block] = globalTx;
         f[F::num_shared_mem_loads_per_block] = sharedTx;
         f[F::num_global_mem_load_instructions_per_block] = globalInstructions;
+        f[F::num_global_mem_load_wavefronts_per_block] = globalWavefronts;
         f[F::global_mem_load_l1_hit_rate] =
             globalTxIssued > 0 ? std::max(0.0, 1.0 - globalTx / globalTxIssued) : 0.0;
         f[F::global_mem_load_efficiency] =
@@ -728,10 +841,29 @@ private:
     const ScheduleState &m_s;
     const FunctionDAG &m_dag;
     const GpuSpec &m_gpu;
+    LaneLinesMemo &m_laneLines;
     KernelContext m_ctx;
 };
 
 } // namespace
+
+std::vector<double> LaneLinesMemo::get(const std::shared_ptr<const FunctionDAG> &dag,
+                                       const std::vector<int64_t> &key,
+                                       const std::function<std::vector<double>()> &compute) {
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_dag != dag) {
+            m_lines.clear();
+            m_dag = dag;
+        }
+        const auto it = m_lines.find(key);
+        if (it != m_lines.end()) return it->second;
+    }
+    std::vector<double> lines = compute();
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_dag == dag) m_lines.emplace(key, lines);
+    return lines;
+}
 
 Featurizer::Featurizer(GpuSpec gpu, bool memoize) : m_gpu(std::move(gpu)), m_memoize(memoize) {}
 
@@ -758,7 +890,7 @@ void Featurizer::rollback() {
 
 KernelFeatures Featurizer::featurizeKernel(const ScheduleState &state,
                                            const LoopNest &kernel) const {
-    return KernelFeaturizer(state, m_gpu).run(kernel);
+    return KernelFeaturizer(state, m_gpu, *m_laneLines).run(kernel);
 }
 
 std::vector<std::shared_ptr<const KernelFeatures>>

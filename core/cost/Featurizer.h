@@ -7,6 +7,7 @@
 #include "schedule/ScheduleState.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -23,6 +24,22 @@ struct StageFeatureRow {
 
 /// The feature rows of one kernel (its root stage and every stage fused into it).
 using KernelFeatures = std::vector<StageFeatureRow>;
+
+/// The L1 lines a load instruction of a warp touches, per access of a stage, for one lane
+/// pattern (Featurizer.cpp: linesPerInstruction), memoized across kernels and states: a search
+/// meets the same stage tiling in many states, and gathering each lane on its own is costly.
+class LaneLinesMemo {
+public:
+    /// The lines for `key` of `dag`, from `compute` the first time (a new DAG clears the memo).
+    std::vector<double> get(const std::shared_ptr<const FunctionDAG> &dag,
+                            const std::vector<int64_t> &key,
+                            const std::function<std::vector<double>()> &compute);
+
+private:
+    std::mutex m_mutex;
+    std::shared_ptr<const FunctionDAG> m_dag; ///< pinned, so its address is not reused
+    std::map<std::vector<int64_t>, std::vector<double>> m_lines;
+};
 
 /// A stage body's operations per point (the ops_per_point feature) is its own part plus each
 /// inlined Func's part. Own: the stage's arithmetic and loads.
@@ -55,6 +72,7 @@ public:
 private:
     GpuSpec m_gpu;
     bool m_memoize;
+    std::shared_ptr<LaneLinesMemo> m_laneLines = std::make_shared<LaneLinesMemo>();
     int64_t m_featurizations = 0, m_hits = 0, m_misses = 0;
     int64_t m_committedCounters[3] = {0, 0, 0};
     std::vector<const LoopNest *> m_uncommitted; ///< memo keys added since the last commit

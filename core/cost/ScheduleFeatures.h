@@ -16,7 +16,9 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused. 12: a warp's global stores are the more of
+/// with, and a model of another version is refused. 13: global loads' L1 wavefronts (the lines
+/// each load instruction of a warp touches) in the analytic model's on-chip time, a new stage
+/// feature (the thirty-seventh session); 12: a warp's global stores are the more of
 /// its footprint's sectors and those its store instructions write, lanes a serial tile apart
 /// along x writing each sector once per instruction (the thirty-sixth session); 11: a kernel's
 /// block has, per thread
@@ -38,7 +40,7 @@ namespace beamscope {
 /// write their points once unless a rolled serial loop sits inside their RVars, an update's bytes
 /// at realization without its RVars, and shared-memory wavefronts in the roofline; 4: the analytic
 /// terms of the per-kernel roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 12;
+constexpr int kScheduleFeatureSchema = 13;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

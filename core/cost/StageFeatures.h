@@ -80,7 +80,9 @@ namespace beamscope {
     X(num_global_mem_load_instructions_per_block)                                                  \
     X(global_mem_load_l1_hit_rate)                                                                 \
     /* the rounds of loads a thread waits one after another (Featurizer: loadRounds) */            \
-    X(global_mem_load_rounds_per_thread)
+    X(global_mem_load_rounds_per_thread)                                                           \
+    /* L1 wavefronts of a block's global loads: each instruction's distinct 128-byte lines */      \
+    X(num_global_mem_load_wavefronts_per_block)
 
 /// Index of each feature in StageFeatures::values.
 enum class Feature : size_t {

@@ -80,6 +80,41 @@ TEST(Featurizer, StoresOfLanesASerialTileApartArePricedPerInstruction) {
               costOf(*alongY, "analytic", v100).cost.total);
 }
 
+// A global load instruction of a warp costs the L1 a wavefront per 128-byte line its lanes
+// touch. output reads stage_1 (4-byte floats) pointwise: 32 lanes along x read 128 contiguous
+// bytes, which cross a line boundary between two neighbours 4 bytes apart with chance 4 / 128
+// wherever the row starts: 1 + 31 / 32 lines. 32 lanes along y read a line each. 4 unrolled
+// points along x per thread put the lanes 16 bytes apart: 4 instructions of 1 + 31 / 8 lines.
+// stage_1 is a 5x5 stencil of stage_0's floats: a thread's 4 unrolled points along x read
+// 8 x 5 distinct elements, which LLVM loads once each (40 instructions, not 4 x 25), lanes 16
+// bytes apart: 1 + 31 / 8 lines each. pocl-cpu has no such cost (0).
+TEST(Featurizer, GlobalLoadsCostAnL1WavefrontPerLineEachInstructionTouches) {
+    auto dag = stencilChainDag(1);
+    const StatePtr start = rootTiled(ScheduleState::initial(dag), "stage_1", {32, 1}, {4, 1});
+    const StatePtr alongX = placeRest(rootTiled(start, "output", {32, 1}, {1, 1}));
+    const StatePtr alongY = placeRest(rootTiled(start, "output", {1, 32}, {1, 1}));
+    const StatePtr fourAlongX = placeRest(rootTiled(start, "output", {32, 1}, {4, 1}));
+    using F = Feature;
+    EXPECT_DOUBLE_EQ(featuresOf(*alongX, "output")[F::num_global_mem_load_wavefronts_per_block],
+                     1.0 + 31.0 / 32.0);
+    EXPECT_DOUBLE_EQ(featuresOf(*alongY, "output")[F::num_global_mem_load_wavefronts_per_block],
+                     32.0);
+    const StageFeatures four = featuresOf(*fourAlongX, "output");
+    EXPECT_DOUBLE_EQ(four[F::num_global_mem_load_instructions_per_block], 4.0);
+    EXPECT_DOUBLE_EQ(four[F::num_global_mem_load_wavefronts_per_block], 4.0 * (1.0 + 31.0 / 8.0));
+    const StageFeatures stencil = featuresOf(*fourAlongX, "stage_1");
+    EXPECT_DOUBLE_EQ(stencil[F::num_global_mem_load_instructions_per_block], 40.0);
+    EXPECT_DOUBLE_EQ(stencil[F::num_global_mem_load_wavefronts_per_block],
+                     40.0 * (1.0 + 31.0 / 8.0));
+    EXPECT_DOUBLE_EQ(
+        featuresOf(*alongY, "output", 0, "pocl-cpu")[F::num_global_mem_load_wavefronts_per_block],
+        0.0);
+    // The analytic model prices the column read above the row read of the same points.
+    const GpuSpec h100 = GpuSpec::load("h100");
+    EXPECT_GT(costOf(*alongY, "analytic", h100).cost.total,
+              costOf(*alongX, "analytic", h100).cost.total);
+}
+
 // matmul's prod.update(0) runs its pure serial loops inside its RVar (k = 64). Its accumulators
 // stay in registers across the RVar loop, loaded before it and stored once after it, when a
 // thread has one point, or its points are unrolled along x (constant offsets); unrolled along y
@@ -123,11 +158,15 @@ TEST(Featurizer, UpdateAccumulatorsRepeatPerRVarIterationWhenRolledOrARowApart) 
                              pure[Feature::global_mem_store_efficiency])
                 << gpu << ", " << what;
             if (gpu == "v100") {
-                // Each of the 8 warps loads A(r, y) and B(x, r) for each of its points at each
-                // of the 64 iterations, and the point itself when it repeats.
+                // Each of the 8 warps loads A(r, y) and B(x, r) at each of the 64 iterations,
+                // and the point itself when it repeats: unrolled points load an address once
+                // (LLVM merges them: points along x share A(r, y), along y B(x, r)), so a thread
+                // loads serialY + serialX elements an iteration; a rolled loop two per point.
                 const double points = double(c.serialX * c.serialY);
+                const bool unrolled = c.serialY < kUnrollLimit;
+                const double operands = unrolled ? double(c.serialX + c.serialY) : 2.0 * points;
                 EXPECT_DOUBLE_EQ(update[Feature::num_global_mem_load_instructions_per_block],
-                                 8.0 * 64.0 * points * (repeats ? 3.0 : 2.0))
+                                 8.0 * 64.0 * (operands + (repeats ? points : 0.0)))
                     << what;
             }
             EXPECT_DOUBLE_EQ(update[Feature::bytes_at_realization], 256.0 * 256.0 * 4.0)
