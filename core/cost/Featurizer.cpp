@@ -338,11 +338,22 @@ private:
             key.push_back(int64_t(part->size()));
             key.insert(key.end(), part->begin(), part->end());
         }
-        for (const Interval &r : v.realization)
-            key.push_back(r.min + r.extent() / 2);
+        const Box first = midRealization(v);
+        for (const Interval &r : first)
+            key.push_back(r.min);
         inlinedPath(node, stageIndex, key);
         return m_laneLines.get(m_s.dagPtr(), key,
-                               [&] { return gatherLaneLines(node, stageIndex, v); });
+                               [&] { return gatherLaneLines(node, stageIndex, v, first); });
+    }
+
+    /// The warp's first lane at the middle of the realization, away from clamped borders.
+    static Box midRealization(const StageView &v) {
+        Box first(v.realization.size());
+        for (size_t l = 0; l < first.size(); ++l) {
+            const int64_t mid = v.realization[l].min + v.realization[l].extent() / 2;
+            first[l] = {mid, mid};
+        }
+        return first;
     }
 
     /// Appends the Funcs gather() looks through from a stage, in its order (-1 closes a level).
@@ -356,8 +367,9 @@ private:
         out.push_back(-1);
     }
 
-    /// linesPerInstruction's work: every lane gathered on its own.
-    std::vector<double> gatherLaneLines(int node, int stageIndex, const StageView &v) const {
+    /// linesPerInstruction's work: every lane gathered on its own, the first at `first`.
+    std::vector<double> gatherLaneLines(int node, int stageIndex, const StageView &v,
+                                        const Box &first) const {
         std::vector<size_t> laneLoops;
         int64_t laneCount = 1;
         for (size_t l = 0; l < v.lanes.size(); ++l)
@@ -368,12 +380,6 @@ private:
         // Per access, per row (the coordinates beyond the innermost), the lanes' innermost ones.
         std::vector<std::map<std::vector<int64_t>, std::set<int64_t>>> rows;
         std::vector<int64_t> bytes;
-        // The warp's first lane at the middle of the realization, away from clamped borders.
-        Box first(v.realization.size());
-        for (size_t l = 0; l < first.size(); ++l) {
-            const int64_t mid = v.realization[l].min + v.realization[l].extent() / 2;
-            first[l] = {mid, mid};
-        }
         for (int64_t lane = 0; lane < laneCount; ++lane) {
             Box point = first;
             int64_t rest = lane;
@@ -594,8 +600,13 @@ private:
         const double warpPoints = double(boxVolume(v.warp));
         double globalTx = 0, globalNeeded = 0, sharedTx = 0, sharedNeeded = 0;
         double globalTxIssued = 0, globalInstructions = 0, globalWavefronts = 0;
-        // A CPU's OpenCL device (pocl-cpu) has no L1 wavefronts: its summed terms do not read them.
-        const std::vector<double> lines = m_gpu.storesWriteBack
+        // A CPU's OpenCL device (pocl-cpu) has no L1 wavefronts: its summed terms do not read
+        // them. A stage reading nothing from global memory has none either.
+        const bool readsGlobal =
+            std::any_of(perWarp.begin(), perWarp.end(), [&](const Access &a) {
+                return m_s.memoryOf(a.producer) == MemoryType::Global;
+            });
+        const std::vector<double> lines = m_gpu.storesWriteBack || !readsGlobal
                                               ? std::vector<double>(perWarp.size(), 0.0)
                                               : linesPerInstruction(node, stageIndex, v);
         auto count = [&](const std::vector<Access> &accesses, const std::vector<Access> &walks,
