@@ -12,6 +12,7 @@
 #include "store/MeasurementStore.h"
 #include "tune/FeaturesCsv.h"
 #include "tune/LeaveOneAppOut.h"
+#include "tune/PredictionsCsv.h"
 #include "tune/StageFeaturesCsv.h"
 #include "tune/TrainingData.h"
 #include "util/Error.h"
@@ -43,6 +44,7 @@ struct ModelArgs {
     bool withBaselines = false; ///< train on the baselines' measured schedules too, imported
     std::string featuresCsv;
     std::string stageFeaturesCsv;
+    std::string predictionsCsv;
     std::string deviceClass; ///< train: the device class the model is meant for
     std::string objective = "pairwise";
     std::string measuredTime = "min"; ///< the statistic of a row's repeats that is its time
@@ -120,6 +122,7 @@ TrainOptions trainOptions(const ModelArgs &args) {
 int report(const ModelArgs &args, const Split &split, ModelComparison comparison,
            const std::string &modelNote, int trainRows) {
     comparison.trainRows = trainRows;
+    if (!args.predictionsCsv.empty()) writePredictionsCsv(args.predictionsCsv, comparison);
     if (args.json) {
         nlohmann::json j = comparison.toJson();
         j["device"] = split.device;
@@ -316,6 +319,10 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
                      "each; the same models whatever the number)")
         ->check(CLI::Range(1, 256))
         ->needs(models->get_option("--leave-one-app-out"));
+    models->add_option("--predictions-csv", modelArgs->predictionsCsv,
+                       "also write every ranked row's measured time, each model's prediction "
+                       "and its rank within the pipeline to this CSV file (which rows a model "
+                       "ranked first)");
     models->callback([&action, modelArgs] {
         action = [args = modelArgs] {
             const Split split = loadSplit(*args);

@@ -240,9 +240,11 @@ ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
         for (const LabelledSchedule *s : members) {
             measured.push_back(s->row.measuredMs);
             noise.push_back(s->noise);
+            p.records.push_back(s->recordId);
         }
+        p.measured = measured;
         for (size_t m = 0; m < models.size(); ++m) {
-            std::vector<double> predicted;
+            std::vector<double> &predicted = p.predicted.emplace_back();
             for (const LabelledSchedule *s : members)
                 predicted.push_back(models[m].predict(*s));
             ModelScore score{models[m].name, kendallTau(predicted, measured, noise),

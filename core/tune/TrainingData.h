@@ -148,6 +148,11 @@ struct PipelineComparison {
     std::string gpu;      ///< the GPU model its rows were measured on
     int rows = 0;
     std::vector<ModelScore> scores; ///< one per model, in the models' order
+    /// The rows ranked: record ids and measured ms, and each model's prediction of every row
+    /// (predicted[model][row], in the models' order), so a mispick can be traced to its rows.
+    std::vector<std::int64_t> records;
+    std::vector<double> measured;
+    std::vector<std::vector<double>> predicted;
 };
 
 struct ModelComparison {

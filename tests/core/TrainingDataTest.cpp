@@ -1,6 +1,7 @@
 // TrainingData: the held-out split is stable and near 1 in 8; the model comparison scores each
 // model within each pipeline against hand-computed Kendall tau values, leaves out pipelines with
-// fewer than two rows and averages per-pipeline tau for "overall". On a real SQLite file, a
+// fewer than two rows and averages per-pipeline tau for "overall"; its predictions CSV lists each
+// ranked row with every model's prediction and rank. On a real SQLite file, a
 // baseline's measured schedule becomes a training row only when asked, imported from the plugin,
 // and one outside Beamscope's space is skipped with its reason; the features CSV marks such rows.
 #include "tune/TrainingData.h"
@@ -14,6 +15,7 @@
 #include "schedule/ScheduleIO.h"
 #include "store/Identity.h"
 #include "tune/FeaturesCsv.h"
+#include "tune/PredictionsCsv.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>
@@ -94,6 +96,28 @@ TEST(TrainingData, ComparesModelsWithinEachPipeline) {
     EXPECT_EQ(c.testRows, 7);
     const nlohmann::json j = c.toJson();
     EXPECT_EQ(j["pipelines"][1]["models"]["analytic"]["pairwise_accuracy"].get<double>(), 2.0 / 3);
+}
+
+TEST(TrainingData, PredictionsCsvListsEachRankedRowWithEveryModelsPredictionAndRank) {
+    std::vector<LabelledSchedule> rows{row("a", 1, 30, 10), row("a", 3, 10, 20),
+                                       row("a", 2, 20, 30), row("c", 1, 1, 1)};
+    for (size_t i = 0; i < rows.size(); ++i)
+        rows[i].recordId = int64_t(100 + i);
+    const ModelComparison c = compareModels(rows, standardModels(nullptr));
+    const testing::TempDir dir;
+    writePredictionsCsv(dir.file("p.csv"), c);
+    std::ifstream csv(dir.file("p.csv"));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(csv, line);)
+        lines.push_back(line);
+    // Pipeline c has one row: not ranked, not listed. Ranks by hand: analytic 1, 3, 2 ranks
+    // the rows 1, 3, 2; polymage 30, 10, 20 ranks them 3, 1, 2.
+    EXPECT_EQ(lines, (std::vector<std::string>{
+                         "app,gpu,record,measured_ms,analytic,polymage,analytic_rank,polymage_rank",
+                         "a,,100,10,1,30,1,3",
+                         "a,,101,20,3,10,3,1",
+                         "a,,102,30,2,20,2,2",
+                     }));
 }
 
 TEST(TrainingData, PairsWithinTheNoiseAreIgnored) {
