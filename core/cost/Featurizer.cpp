@@ -602,10 +602,9 @@ private:
         double globalTxIssued = 0, globalInstructions = 0, globalWavefronts = 0;
         // A CPU's OpenCL device (pocl-cpu) has no L1 wavefronts: its summed terms do not read
         // them. A stage reading nothing from global memory has none either.
-        const bool readsGlobal =
-            std::any_of(perWarp.begin(), perWarp.end(), [&](const Access &a) {
-                return m_s.memoryOf(a.producer) == MemoryType::Global;
-            });
+        const bool readsGlobal = std::any_of(perWarp.begin(), perWarp.end(), [&](const Access &a) {
+            return m_s.memoryOf(a.producer) == MemoryType::Global;
+        });
         const std::vector<double> lines = m_gpu.storesWriteBack || !readsGlobal
                                               ? std::vector<double>(perWarp.size(), 0.0)
                                               : linesPerInstruction(node, stageIndex, v);
@@ -692,9 +691,9 @@ private:
         const double own = f[F::num_shared_mem_stores_per_block];
         const double others = f[F::num_shared_mem_loads_per_block];
         if (own <= 0) return;
-        f[F::shared_mem_load_efficiency] = (others * f[F::shared_mem_load_efficiency] +
-                                            own * f[F::shared_mem_store_efficiency]) /
-                                           (others + own);
+        f[F::shared_mem_load_efficiency] =
+            (others * f[F::shared_mem_load_efficiency] + own * f[F::shared_mem_store_efficiency]) /
+            (others + own);
         f[F::num_shared_mem_loads_per_block] = others + own;
     }
 
@@ -740,9 +739,8 @@ private:
         const double iterations = double(v.rvarIterations);
         const double tx = warps * double(degree) * iterations;
         f[F::num_shared_mem_stores_per_block] = tx;
-        f[F::shared_mem_store_efficiency] =
-            std::min(1.0, double(v.threads * n.bytesPerPoint) * iterations /
-                              (tx * double(banks * bank)));
+        f[F::shared_mem_store_efficiency] = std::min(
+            1.0, double(v.threads * n.bytesPerPoint) * iterations / (tx * double(banks * bank)));
     }
 
     /// The rounds of loads a thread waits one after another: its unrolled points issue their
