@@ -1,10 +1,18 @@
-// `beamscope-cli export APP [search options] --out FILE.h [--lang python]`: search, then write
-// the best schedule as a self-contained Halide C++ function (or Python, for Python generators).
+// `beamscope-cli export APP [search options] --out FILE [--lang cpp|python|stmt|ptx]
+// [--schedule FILE.json]`: search (or take a given schedule), then write it as a self-contained
+// Halide C++ function, a Python module, or what Halide makes of it for the GPU: the lowered
+// statement or the CUDA backend's PTX.
 #include "Commands.h"
 #include "SearchCliOptions.h"
 
+#include "bench/BaselineImport.h"
+#include "codegen/ScheduleApplier.h"
 #include "codegen/SchedulePythonSource.h"
 #include "codegen/ScheduleSource.h"
+#include "cost/CostOf.h"
+#include "measure/BufferLimits.h"
+#include "measure/Compiler.h"
+#include "schedule/ScheduleIO.h"
 #include "util/AtomicFile.h"
 #include "util/Error.h"
 
@@ -23,45 +31,108 @@ struct ExportArgs {
     std::string function;
     bool noStaging = false;
     std::string lang = "cpp";
+    std::string schedule;
 };
+
+/// The target Halide lowers for on `gpu`: CUDA at its compute capability (capped where Halide's
+/// backend stops), OpenCL for a device without one (pocl-cpu); large buffers where the
+/// pipeline needs them, as a bench compiles it.
+Halide::Target loweringTarget(const GpuSpec &gpu, const FunctionDAG &dag) {
+    const Halide::Target target =
+        gpu.computeCapability > 0 ? importTarget(gpu) : Halide::Target("host-opencl");
+    return withBufferLimits(target, dag);
+}
+
+/// What Halide makes of `state` on `gpu`: its lowered statement (`stmt`) or the PTX of its
+/// kernels (`ptx`, NVIDIA presets only), the schedule applied as a bench applies it.
+std::string lowered(const ExportArgs &args, const ScheduleState &state, const GpuSpec &gpu,
+                    const ScheduleCallOptions &calls) {
+    PipelineInstance instance = loadPipeline(args.source);
+    const Halide::Target target = loweringTarget(gpu, state.dag());
+    applySchedule(state, instance, target, calls);
+    if (args.lang == "ptx") return compileToPtx(instance, gpu.computeCapability);
+    // Halide writes the statement to a file: next to the output, then read back.
+    const std::string scratch = args.out + ".lowering";
+    wrapHalideErrors("lowering " + state.dag().pipelineName(), [&] {
+        instance.pipeline.compile_to_lowered_stmt(scratch, instance.pipeline.infer_arguments(),
+                                                  Halide::StmtOutputFormat::Text, target);
+    });
+    std::ifstream in(scratch);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(scratch);
+    if (text.empty()) throw Error("Halide wrote no statement for " + state.dag().pipelineName());
+    return text;
+}
 
 } // namespace
 
 void addExportCommand(CLI::App &app, CommandAction &action) {
-    auto *command = app.add_subcommand("export", "search and write the best schedule as Halide C++");
+    auto *command = app.add_subcommand(
+        "export", "search (or take --schedule) and write the schedule as Halide C++ or Python, "
+                  "or Halide's lowered statement or PTX of it");
     auto args = std::make_shared<ExportArgs>();
     addPipelineOptions(*command, args->source);
     args->search.addTo(*command);
-    command->add_option("--out", args->out, "the file to write (a C++ header, or a .py module)")
+    command
+        ->add_option("--out", args->out,
+                     "the file to write (a C++ header, a .py module, a "
+                     "statement or PTX)")
         ->required();
     command
         ->add_option("--lang", args->lang,
-                     "cpp (a header) or python (Halide's Python bindings), default cpp")
-        ->check(CLI::IsMember({"cpp", "python"}));
+                     "cpp (a header), python (Halide's Python bindings), stmt (Halide's lowered "
+                     "statement for the --gpu preset's target: CUDA, or OpenCL on pocl-cpu) or "
+                     "ptx (the PTX of its kernels, NVIDIA presets), default cpp")
+        ->check(CLI::IsMember({"cpp", "python", "stmt", "ptx"}));
+    command->add_option("--schedule", args->schedule,
+                        "write this schedule instead of searching: a JSON file as Beamscope "
+                        "writes schedules (the measurement database's schedule column, a bench "
+                        "report's candidate, a saved session's state)");
     command->add_option("--function", args->function, "name of the C++ function (default: apply_<app>_schedule)");
     command->add_flag("--no-staging", args->noStaging,
                       "do not stage producers in registers at their consumers' threads (paper 4.7)");
     command->callback([&action, args] {
         action = [args] {
-            auto dag = std::make_shared<const FunctionDAG>(loadPipeline(args->source));
             const SearchOptions options = args->search.build();
-            SearchEngine engine(dag, options);
-            engine.run();
-            const BeamEntry &best = *engine.best();
+            if (args->lang == "ptx" && options.gpu.computeCapability <= 0)
+                throw UsageError("--lang ptx needs an NVIDIA GPU preset (--gpu " +
+                                 options.gpu.name + " has no CUDA compute capability)");
+            auto dag = std::make_shared<const FunctionDAG>(loadPipeline(args->source));
+            StatePtr state;
+            StateCost cost;
+            if (args->schedule.empty()) {
+                SearchEngine engine(dag, options);
+                engine.run();
+                state = engine.best()->state;
+                cost = engine.best()->cost;
+            } else {
+                try {
+                    state = scheduleFromJson(dag, readScheduleFile(args->schedule));
+                } catch (const Error &e) {
+                    throw Error("--schedule " + args->schedule + ": " + e.what());
+                }
+                cost = costOf(*state, options.costModel, options.gpu).cost;
+            }
             const std::string function = args->function.empty() ? defaultScheduleFunctionName(dag->pipelineName()) : args->function;
             ScheduleCallOptions calls = ScheduleCallOptions::forGpu(options.gpu);
             calls.stageProducers = !args->noStaging;
-            const bool python = args->lang == "python";
-            const std::string source =
-                python ? schedulePythonSource(*best.state, &best.cost, function, calls)
-                       : scheduleSource(*best.state, &best.cost, function, calls);
+            std::string text, what;
+            if (args->lang == "stmt" || args->lang == "ptx") {
+                text = lowered(*args, *state, options.gpu, calls);
+                what = args->lang == "ptx" ? "PTX" : "the lowered statement";
+            } else if (args->lang == "python") {
+                text = schedulePythonSource(*state, &cost, function, calls);
+                what = function + "(pipeline)";
+            } else {
+                text = scheduleSource(*state, &cost, function, calls);
+                what = function + "(Halide::Pipeline)";
+            }
             // Written next to the target and renamed, so a failed write never leaves half a file.
             AtomicFile file(args->out);
-            file.stream() << source;
+            file.stream() << text;
             file.commit();
-            std::cout << "wrote " << args->out << ": " << function
-                      << (python ? "(pipeline)" : "(Halide::Pipeline)") << ", predicted "
-                      << best.cost.total << " ms on " << engine.options().gpu.name << "\n";
+            std::cout << "wrote " << args->out << ": " << what << ", predicted " << cost.total
+                      << " ms on " << options.gpu.name << "\n";
             return 0;
         };
     });

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace beamscope {
 
@@ -51,15 +50,7 @@ ForeignSchedule importScheduleFile(const std::string &path, const PipelineSource
                     "' is C++: Beamscope imports a schedule it can apply without a "
                     "compiler, a JSON schedule as Beamscope writes it");
     }
-    std::ifstream in(path);
-    if (!in) throw Error("cannot read '" + path + "'");
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception &e) {
-        throw Error("'" + path + "' is not JSON: " + detail::firstLine(e.what()));
-    }
-    if (json.is_object() && json.contains("schedule")) json = json["schedule"];
+    const nlohmann::json json = readScheduleFile(path);
     ForeignSchedule out;
     out.what = path;
     auto dag = std::make_shared<const FunctionDAG>(loadPipeline(source));

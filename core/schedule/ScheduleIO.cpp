@@ -3,6 +3,8 @@
 
 #include "util/Error.h"
 
+#include <fstream>
+
 namespace beamscope {
 
 nlohmann::json scheduleToJson(const ScheduleState &state) {
@@ -74,6 +76,48 @@ StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann
         }
     }
     return state;
+}
+
+namespace {
+
+/// scheduleToJson's form of `search --json`'s "funcs" (each with its stages' tiles).
+nlohmann::json fromSearchReport(const nlohmann::json &funcs) {
+    nlohmann::json out = nlohmann::json::array();
+    if (!funcs.is_array()) throw Error("\"funcs\" is not a list of Funcs");
+    for (const nlohmann::json &f : funcs) {
+        nlohmann::json stages = nlohmann::json::array();
+        for (const nlohmann::json &t : f.value("stage_tiles", nlohmann::json::array()))
+            stages.push_back({{"serial", t.at("serial")}, {"thread", t.at("thread")}});
+        out.push_back({{"name", f.at("name")},
+                       {"decision", f.at("decision")},
+                       {"consumer", f.value("consumer", nlohmann::json())},
+                       {"stages", stages}});
+    }
+    return out;
+}
+
+} // namespace
+
+nlohmann::json readScheduleFile(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) throw Error("cannot read '" + path + "'");
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception &e) {
+        std::string what = e.what();
+        throw Error("'" + path + "' is not JSON: " + what.substr(0, what.find('\n')));
+    }
+    if (json.is_object() && json.contains("schedule")) json = json["schedule"];
+    try {
+        if (json.is_object() && json.contains("funcs")) json = fromSearchReport(json["funcs"]);
+    } catch (const nlohmann::json::exception &e) {
+        std::string what = e.what();
+        throw Error("'" + path + "' is not a search report: " + what.substr(0, what.find('\n')));
+    } catch (const Error &e) {
+        throw Error("'" + path + "' is not a search report: " + e.what());
+    }
+    return json;
 }
 
 } // namespace beamscope

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 namespace beamscope {
 
 /// [{"name", "decision", "consumer", "stages": [{"thread": [...], "serial": [...]}]}] for every
@@ -15,5 +17,11 @@ nlohmann::json scheduleToJson(const ScheduleState &state);
 /// Replays a schedule written by scheduleToJson onto `dag`. Throws Error naming the Func when
 /// the JSON does not fit the DAG or a decision is illegal.
 StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann::json &json);
+
+/// The schedule JSON in the file at `path`: scheduleToJson's array, an object holding it under
+/// "schedule" (a bench report's candidate, an import), or `search --json`'s report (its "funcs"
+/// and their stages' tiles). Throws Error (one line naming the file) when it cannot be read or
+/// is none of these.
+nlohmann::json readScheduleFile(const std::string &path);
 
 } // namespace beamscope

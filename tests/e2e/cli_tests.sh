@@ -182,6 +182,35 @@ else
         "$(cat "$tmp/err")"
 fi
 
+# export --lang ptx / stmt: what Halide makes of a schedule. A schedule taken from `search --json`
+# (--schedule) gives the very PTX the search's own export does, one CUDA kernel per root Func;
+# on pocl-cpu the lowered statement holds OpenCL kernels; the errors are one line.
+mmArgs=(matmul -p m=64 -p n=64 -p k=64 --beam 2 --passes 1 --gpu h100)
+run search "${mmArgs[@]}" --json
+cp "$tmp/out" "$tmp/mm-search.json"
+roots=$(python3 -c 'import json,sys; print(sum(f["decision"] == "root" for f in json.load(open(sys.argv[1]))["funcs"]))' "$tmp/mm-search.json")
+run export "${mmArgs[@]}" --lang ptx --out "$tmp/searched.ptx"
+searchedRc=$rc
+run export "${mmArgs[@]}" --lang ptx --schedule "$tmp/mm-search.json" --out "$tmp/given.ptx"
+if [ "$searchedRc" -eq 0 ] && [ "$rc" -eq 0 ] && cmp -s "$tmp/searched.ptx" "$tmp/given.ptx" &&
+    [ "$(grep -c '^\.visible \.entry _kernel_' "$tmp/given.ptx")" -eq "$roots" ] &&
+    grep -q 'fma.rn.f32' "$tmp/given.ptx"; then
+    pass "export --lang ptx --schedule writes the PTX of the given schedule, a kernel per root Func"
+else
+    fail "export --lang ptx --schedule" "exit $searchedRc/$rc, roots $roots" "$(cat "$tmp/err")"
+fi
+run export matmul -p m=64 -p n=64 -p k=64 --beam 2 --passes 1 --gpu pocl-cpu --lang stmt --out "$tmp/mm.stmt"
+if [ "$rc" -eq 0 ] && grep -aq '__kernel void _kernel_output' "$tmp/mm.stmt" &&
+    [ ! -e "$tmp/mm.stmt.lowering" ]; then
+    pass "export --lang stmt writes Halide's lowered statement with its OpenCL kernels"
+else
+    fail "export --lang stmt" "exit $rc" "$(cat "$tmp/err")"
+fi
+expectError "export --lang ptx on a preset without CUDA" 2 export matmul --gpu pocl-cpu --lang ptx --out "$tmp/x.ptx"
+expectError "export --schedule of a missing file" 1 export matmul --gpu h100 --schedule "$tmp/none.json" --out "$tmp/x.h"
+echo '[{"name": "nope", "decision": "root", "consumer": null, "stages": []}]' >"$tmp/alien.json"
+expectError "export --schedule of another pipeline's schedule" 1 export matmul --gpu h100 --schedule "$tmp/alien.json" --out "$tmp/x.h"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
 
