@@ -1,48 +1,13 @@
 // Leave-one-app-out training and its comparison; the unseen-row filter.
 #include "tune/LeaveOneAppOut.h"
 
+#include "tune/Folds.h"
 #include "util/Error.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <functional>
 #include <set>
-#include <thread>
 
 namespace beamscope {
-
-namespace {
-
-/// Runs fold(i) for i in [0, count) on `jobs` threads; the first failure in index order is
-/// rethrown once every fold has ended, so the error does not depend on the threads' timing.
-void runFolds(size_t count, int jobs, const std::function<void(size_t)> &fold) {
-    std::vector<std::exception_ptr> failures(count);
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-        for (size_t i = next++; i < count; i = next++) {
-            try {
-                fold(i);
-            } catch (...) {
-                failures[i] = std::current_exception();
-            }
-        }
-    };
-    const size_t threads = std::min(count, size_t(std::max(1, jobs)));
-    if (threads <= 1) {
-        worker();
-    } else {
-        std::vector<std::thread> pool;
-        for (size_t t = 0; t < threads; ++t)
-            pool.emplace_back(worker);
-        for (std::thread &t : pool)
-            t.join();
-    }
-    for (const std::exception_ptr &failure : failures)
-        if (failure) std::rethrow_exception(failure);
-}
-
-} // namespace
 
 LeaveOneAppOutResult leaveOneAppOut(const std::vector<LabelledSchedule> &rows,
                                     std::vector<RankedModel> others, const std::string &device,
