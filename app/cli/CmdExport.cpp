@@ -64,6 +64,22 @@ std::string lowered(const ExportArgs &args, const ScheduleState &state, const Gp
     return text;
 }
 
+/// One line per kernel of `ptx`: ptxas's registers and spills for `cc` (what the post-compile
+/// filter reads), when ptxas is installed; a ptxas failure is a warning (the PTX is written).
+void printKernelResources(const std::string &ptx, int cc) {
+    if (ptxasPath().empty()) return;
+    try {
+        const PtxReport report = runPtxas(ptx, cc);
+        for (const KernelResources &k : report.kernels) {
+            std::cout << "  " << k.name << ": " << k.registers << " registers, "
+                      << k.spillStoreBytes + k.spillLoadBytes << " bytes spilled (ptxas "
+                      << report.arch << ")\n";
+        }
+    } catch (const Error &e) {
+        std::cerr << "warning: ptxas: " << e.what() << "\n";
+    }
+}
+
 } // namespace
 
 void addExportCommand(CLI::App &app, CommandAction &action) {
@@ -133,6 +149,7 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
             file.commit();
             std::cout << "wrote " << args->out << ": " << what << ", predicted " << cost.total
                       << " ms on " << options.gpu.name << "\n";
+            if (args->lang == "ptx") printKernelResources(text, options.gpu.computeCapability);
             return 0;
         };
     });

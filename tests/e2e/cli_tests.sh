@@ -199,6 +199,14 @@ if [ "$searchedRc" -eq 0 ] && [ "$rc" -eq 0 ] && cmp -s "$tmp/searched.ptx" "$tm
 else
     fail "export --lang ptx --schedule" "exit $searchedRc/$rc, roots $roots" "$(cat "$tmp/err")"
 fi
+# With ptxas installed (the CUDA toolkit), each kernel's registers and spills follow, one line each.
+resourceLines=$(grep -cE '^  _kernel_[A-Za-z0-9_]+: [0-9]+ registers, [0-9]+ bytes spilled \(ptxas sm_90\)$' "$tmp/out")
+if { [ -x /usr/local/cuda/bin/ptxas ] && [ "$resourceLines" -eq "$roots" ]; } ||
+    { [ ! -x /usr/local/cuda/bin/ptxas ] && [ "$resourceLines" -eq 0 ]; }; then
+    pass "export --lang ptx reports each kernel's registers and spills when ptxas is there"
+else
+    fail "export --lang ptx: a ptxas line per kernel" "$resourceLines lines for $roots kernels" "$(cat "$tmp/out")"
+fi
 run export matmul -p m=64 -p n=64 -p k=64 --beam 2 --passes 1 --gpu pocl-cpu --lang stmt --out "$tmp/mm.stmt"
 if [ "$rc" -eq 0 ] && grep -aq '__kernel void _kernel_output' "$tmp/mm.stmt" &&
     [ ! -e "$tmp/mm.stmt.lowering" ]; then
