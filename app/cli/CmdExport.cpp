@@ -53,12 +53,19 @@ std::string lowered(const ExportArgs &args, const ScheduleState &state, const Gp
     if (args.lang == "ptx") return compileToPtx(instance, gpu.computeCapability);
     // Halide writes the statement to a file: next to the output, then read back.
     const std::string scratch = args.out + ".lowering";
-    wrapHalideErrors("lowering " + state.dag().pipelineName(), [&] {
-        instance.pipeline.compile_to_lowered_stmt(scratch, instance.pipeline.infer_arguments(),
-                                                  Halide::StmtOutputFormat::Text, target);
-    });
-    std::ifstream in(scratch);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text;
+    try {
+        wrapHalideErrors("lowering " + state.dag().pipelineName(), [&] {
+            instance.pipeline.compile_to_lowered_stmt(scratch, instance.pipeline.infer_arguments(),
+                                                      Halide::StmtOutputFormat::Text, target);
+        });
+        std::ifstream in(scratch);
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove(scratch, ignored); // whatever Halide left half written
+        throw;
+    }
     std::filesystem::remove(scratch);
     if (text.empty()) throw Error("Halide wrote no statement for " + state.dag().pipelineName());
     return text;
@@ -103,7 +110,7 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
     command->add_option("--schedule", args->schedule,
                         "write this schedule instead of searching: a JSON file as Beamscope "
                         "writes schedules (the measurement database's schedule column, a bench "
-                        "report's candidate, a saved session's state)");
+                        "report's candidate, a search --json report)");
     command->add_option("--function", args->function, "name of the C++ function (default: apply_<app>_schedule)");
     command->add_flag("--no-staging", args->noStaging,
                       "do not stage producers in registers at their consumers' threads (paper 4.7)");
