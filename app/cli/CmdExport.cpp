@@ -44,10 +44,10 @@ Halide::Target loweringTarget(const GpuSpec &gpu, const FunctionDAG &dag) {
 }
 
 /// What Halide makes of `state` on `gpu`: its lowered statement (`stmt`) or the PTX of its
-/// kernels (`ptx`, NVIDIA presets only), the schedule applied as a bench applies it.
+/// kernels (`ptx`, NVIDIA presets only), the schedule applied to `instance` (the unscheduled
+/// pipeline state.dag() was built from) as a bench applies it.
 std::string lowered(const ExportArgs &args, const ScheduleState &state, const GpuSpec &gpu,
-                    const ScheduleCallOptions &calls) {
-    PipelineInstance instance = loadPipeline(args.source);
+                    const ScheduleCallOptions &calls, const PipelineInstance &instance) {
     const Halide::Target target = loweringTarget(gpu, state.dag());
     applySchedule(state, instance, target, calls);
     if (args.lang == "ptx") return compileToPtx(instance, gpu.computeCapability);
@@ -56,8 +56,9 @@ std::string lowered(const ExportArgs &args, const ScheduleState &state, const Gp
     std::string text;
     try {
         wrapHalideErrors("lowering " + state.dag().pipelineName(), [&] {
-            instance.pipeline.compile_to_lowered_stmt(scratch, instance.pipeline.infer_arguments(),
-                                                      Halide::StmtOutputFormat::Text, target);
+            Halide::Pipeline pipeline = instance.pipeline; // a handle: the same Funcs
+            pipeline.compile_to_lowered_stmt(scratch, pipeline.infer_arguments(),
+                                             Halide::StmtOutputFormat::Text, target);
         });
         std::ifstream in(scratch);
         text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -111,16 +112,20 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
                         "write this schedule instead of searching: a JSON file as Beamscope "
                         "writes schedules (the measurement database's schedule column, a bench "
                         "report's candidate, a search --json report)");
-    command->add_option("--function", args->function, "name of the C++ function (default: apply_<app>_schedule)");
-    command->add_flag("--no-staging", args->noStaging,
-                      "do not stage producers in registers at their consumers' threads (paper 4.7)");
+    command->add_option("--function", args->function,
+                        "name of the C++ function (default: apply_<app>_schedule)");
+    command->add_flag(
+        "--no-staging", args->noStaging,
+        "do not stage producers in registers at their consumers' threads (paper 4.7)");
     command->callback([&action, args] {
         action = [args] {
             const SearchOptions options = args->search.build();
             if (args->lang == "ptx" && options.gpu.computeCapability <= 0)
                 throw UsageError("--lang ptx needs an NVIDIA GPU preset (--gpu " +
                                  options.gpu.name + " has no CUDA compute capability)");
-            auto dag = std::make_shared<const FunctionDAG>(loadPipeline(args->source));
+            // One instance: the DAG reads its algorithm, and stmt/ptx schedule its Funcs.
+            const PipelineInstance instance = loadPipeline(args->source);
+            auto dag = std::make_shared<const FunctionDAG>(instance);
             StatePtr state;
             StateCost cost;
             if (args->schedule.empty()) {
@@ -136,12 +141,14 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
                 }
                 cost = costOf(*state, options.costModel, options.gpu).cost;
             }
-            const std::string function = args->function.empty() ? defaultScheduleFunctionName(dag->pipelineName()) : args->function;
+            const std::string function = args->function.empty()
+                                             ? defaultScheduleFunctionName(dag->pipelineName())
+                                             : args->function;
             ScheduleCallOptions calls = ScheduleCallOptions::forGpu(options.gpu);
             calls.stageProducers = !args->noStaging;
             std::string text, what;
             if (args->lang == "stmt" || args->lang == "ptx") {
-                text = lowered(*args, *state, options.gpu, calls);
+                text = lowered(*args, *state, options.gpu, calls, instance);
                 what = args->lang == "ptx" ? "PTX" : "the lowered statement";
             } else if (args->lang == "python") {
                 text = schedulePythonSource(*state, &cost, function, calls);

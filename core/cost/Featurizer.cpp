@@ -634,8 +634,10 @@ private:
                     globalTxIssued += double(warps) * tx;
                     globalInstructions += double(warps) * globalIssued * double(v.rvarIterations);
                     // The tail warp's lanes are the first of a full warp's: at most its lines.
-                    globalWavefronts += double(warps) * globalIssued * double(v.rvarIterations) *
-                                        std::min(lines[i], double(std::max<int64_t>(1, lanes)));
+                    const double instructionLines = i < lines.size() ? lines[i] : 1.0;
+                    globalWavefronts +=
+                        double(warps) * globalIssued * double(v.rvarIterations) *
+                        std::min(instructionLines, double(std::max<int64_t>(1, lanes)));
                     // A thread's RVar loop that walks along a row reads a sector again at the
                     // next iterations: L1 serves those while the walks of the SM's resident
                     // warps fit in it, so L2 sees the walk's sectors, not each iteration's
