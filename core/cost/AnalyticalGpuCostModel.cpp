@@ -192,8 +192,15 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads
                         residentWarps;
     }
     const double onChip = 1.0 / stageFill(residentThreads, c.threadsToFillArithmetic);
-    for (double *x : {&d.sharedLoad, &d.sharedStore, &d.l1Load})
+    for (double *x : {&d.sharedLoad, &d.sharedStore})
         *x *= onChip;
+    // Each SM's L1 serves its own blocks' wavefronts, however few warps wait on them (a warp's
+    // uncoalesced load keeps it busy for all its lines; the wait itself is loadLatency): the
+    // wavefronts take their time over the SMs that have blocks, not at the arithmetic fill.
+    // (Scaled by the fill, a scan's 33 one-warp blocks were priced at 16x the L1's time, 3x
+    // what the H200 measured; docs/design-notes.md, "The L1 serves its own SM's wavefronts".)
+    d.l1Load *=
+        double(gpu.smCount) / std::clamp(f[F::num_blocks], 1.0, double(std::max(1, gpu.smCount)));
     return d;
 }
 
