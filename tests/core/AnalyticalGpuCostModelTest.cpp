@@ -2,8 +2,8 @@
 // the h100 preset (132 SMs x 2048 threads, 128 FP32 lanes per SM at 1.98 GHz, 3350 GB/s, 50 MiB
 // of L2): the DRAM bytes of realizations that share the L2, a stage priced at its own
 // parallelism, arithmetic that needs a quarter of the threads memory does, loads that wait their
-// latency per round when too few warps hide it, and a phase of a fused kernel run only by the
-// blocks an SM holds at once.
+// latency per round when too few warps hide it, a phase of a fused kernel run only by the
+// blocks an SM holds at once, and the L1's wavefronts served by the SMs that have blocks.
 #include "cost/AnalyticalGpuCostModel.h"
 #include "cost/Featurizer.h"
 #include "schedule/GpuSpec.h"
@@ -182,4 +182,34 @@ TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {
     sharedProducer.features[F::shared_bytes_at_task] = 100000;
     EXPECT_NEAR(termMs(model.kernelCosts({root, sharedProducer}, 0), 0, CostTerm::Load),
                 17446.0 / 528 * kH100LoadLatencySeconds * 1e3, 1e-12);
+}
+
+TEST(AnalyticalGpuCostModel, TheL1ServesAKernelsWavefrontsOnTheSmsThatHaveBlocks) {
+    // A scan's shape: blocks of one warp, each load instruction touching a line per lane
+    // (lanes a row apart), one round of loads a thread. Each SM's L1 serves its own blocks'
+    // wavefronts at 2 lines a clock however few warps wait on them; the wait is the latency,
+    // priced once per round. 1e6 wavefronts a block take 1e6 / 2 clocks at 1.98 GHz.
+    const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
+    const double wavefronts = 1e6;
+    const auto scan = [&](double blocks) {
+        StageFeatureRow row = idleRow(0);
+        row.features[F::num_blocks] = blocks;
+        row.features[F::num_threads_per_block] = 32;
+        row.features[F::inner_parallelism] = blocks * 32;
+        row.features[F::num_active_warps_per_block] = 1;
+        row.features[F::num_global_mem_load_instructions_per_block] = 1;
+        row.features[F::global_mem_load_rounds_per_thread] = 1;
+        row.features[F::num_global_mem_load_wavefronts_per_block] = wavefronts;
+        return row;
+    };
+    const double perBlockMs = wavefronts / 2 / 1.98e9 * 1e3;
+    // The latency overlaps the L1's time; 1 % of the shorter side shows (kOverlapSlack).
+    const double latencyMs = 0.01 * kH100LoadLatencySeconds * 1e3;
+    // 33 blocks on 33 SMs: one block's time, not the 16x the arithmetic fill of 1,056 threads
+    // (a quarter of the device's 67,584 FP32-filling threads, spread over 132 SMs) once made it.
+    EXPECT_NEAR(termMs(model.kernelCosts({scan(33)}, 0), 0, CostTerm::Load), perBlockMs + latencyMs,
+                1e-9);
+    // 264 blocks, two an SM: twice that.
+    EXPECT_NEAR(termMs(model.kernelCosts({scan(264)}, 0), 0, CostTerm::Load),
+                2 * perBlockMs + latencyMs, 1e-9);
 }
