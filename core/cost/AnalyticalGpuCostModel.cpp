@@ -80,6 +80,13 @@ namespace {
 constexpr double kOverlapSlack = 0.01;
 /// An L1 hit's latency over a miss's (tens of clocks against hundreds).
 constexpr double kL1HitLatencyShare = 0.1;
+/// Clocks an SM takes to start each block of a kernel, one after another: a kernel of many
+/// small blocks runs no faster than its blocks per SM at this pace, however little each does.
+/// Fitted to the H200's 7,759 kernels timed at 5 us or more (CUPTI): the spread of their
+/// measured time over the price, median absolute deviation of its log, is 0.351 with no such
+/// floor, 0.351 / 0.266 / 0.240 / 0.261 / 0.312 at 50 / 75 / 100 / 125 / 150 clocks; a cost per
+/// warp of the block on top fits worse (docs/design-notes.md, "Blocks start one after another").
+constexpr double kBlockStartClocks = 100.0;
 /// Lines of global loads an SM's L1 serves per clock. One was too few for the rows measured:
 /// matmul's and conv_layer's kernels ran 1.2-1.35 lines per clock on the H100 by this count;
 /// 2 ranked both GPUs' rows best of 1, 2, 3 and 4 (docs/design-notes.md, "L1 wavefronts of
@@ -247,7 +254,14 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     const double sharedSeconds = sum.sharedLoad + sum.sharedStore + sum.l1Load;
     const double memorySeconds =
         overlapped(std::max(overlapped(dramSeconds, l2Seconds), sum.loadLatency), sharedSeconds);
-    const double kernelSeconds = overlapped(sum.compute, memorySeconds);
+    // No faster than the SMs start its blocks: too many blocks for their work (a pointwise
+    // store of one point a thread in 64-thread blocks) take the time of starting them.
+    double rootBlocks = 1;
+    for (const StageFeatureRow &row : rows)
+        if (row.node == rootNode) rootBlocks = std::max(rootBlocks, row.features[F::num_blocks]);
+    const double startSeconds = std::ceil(rootBlocks / double(std::max(1, m_gpu.smCount))) *
+                                kBlockStartClocks / (m_gpu.clockGHz * 1e9);
+    const double kernelSeconds = std::max(overlapped(sum.compute, memorySeconds), startSeconds);
     const double demandSeconds = sum.compute + memorySeconds;
     const double scale = demandSeconds > 0 ? kernelSeconds / demandSeconds : 0.0;
     // Each stage's part of the memory time: its bytes at each level, weighted by their speed.

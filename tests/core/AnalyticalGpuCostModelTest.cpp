@@ -48,14 +48,16 @@ StageFeatureRow readingRow(int node, double realizations, double footprint, doub
     return row;
 }
 
-/// A root stage of `blocks` blocks of 64 threads (2 warps) reading `footprint` bytes: each
-/// thread computes `rounds` points, one global load each, waiting for each in turn (the
-/// featurizer counts the rounds: Featurizer tests).
-StageFeatureRow loadingRow(int node, double blocks, double rounds, double footprint) {
+/// A root stage of `blocks` blocks of `threads` threads (64: 2 warps) reading `footprint`
+/// bytes: each thread computes `rounds` points, one global load each, waiting for each in turn
+/// (the featurizer counts the rounds: Featurizer tests).
+StageFeatureRow loadingRow(int node, double blocks, double rounds, double footprint,
+                           double threads = 64) {
     StageFeatureRow row = readingRow(node, 1, footprint, footprint);
     row.features[F::num_blocks] = blocks;
-    row.features[F::inner_parallelism] = blocks * 64;
-    row.features[F::num_active_warps_per_block] = 2;
+    row.features[F::num_threads_per_block] = threads;
+    row.features[F::inner_parallelism] = blocks * threads;
+    row.features[F::num_active_warps_per_block] = threads / 32;
     row.features[F::points_computed_per_thread] = rounds;
     row.features[F::num_global_mem_load_instructions_per_block] = 2 * rounds;
     row.features[F::global_mem_load_rounds_per_thread] = rounds;
@@ -136,16 +138,19 @@ TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) 
     const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
     const double dramMs = 4e6 / kH100BytesPerSecond * 1e3;
     // Every thread the device holds, one round each: 8,448 warps wait one latency together,
-    // shorter than DRAM takes for 4 MB, so the bandwidth bounds it.
-    const double blocks = kH100Threads / 64;
+    // shorter than DRAM takes for 4 MB, so the bandwidth bounds it. (Blocks of 256 threads, 8
+    // an SM, start in 0.4 us: AKernelTakesAtLeastTheTimeItsSmsNeedToStartItsBlocks.)
+    const double blocks = kH100Threads / 256;
     ASSERT_LT(kH100LoadLatencySeconds * 1e3, dramMs);
-    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 1, 4e6)}, 0), 0, CostTerm::Load),
-                dramMs, 1e-12);
+    EXPECT_NEAR(
+        termMs(model.kernelCosts({loadingRow(0, blocks, 1, 4e6, 256)}, 0), 0, CostTerm::Load),
+        dramMs, 1e-12);
     // Four rounds per thread, one after the other.
-    EXPECT_NEAR(termMs(model.kernelCosts({loadingRow(0, blocks, 4, 4e6)}, 0), 0, CostTerm::Load),
-                4 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    EXPECT_NEAR(
+        termMs(model.kernelCosts({loadingRow(0, blocks, 4, 4e6, 256)}, 0), 0, CostTerm::Load),
+        4 * kH100LoadLatencySeconds * 1e3, 1e-12);
     // Half of the rounds' sectors served by L1 (a tenth of the latency each): 4 x 0.55.
-    StageFeatureRow walking = loadingRow(0, blocks, 4, 4e6);
+    StageFeatureRow walking = loadingRow(0, blocks, 4, 4e6, 256);
     walking.features[F::global_mem_load_l1_hit_rate] = 0.5;
     EXPECT_NEAR(termMs(model.kernelCosts({walking}, 0), 0, CostTerm::Load),
                 4 * 0.55 * kH100LoadLatencySeconds * 1e3, 1e-12);
@@ -164,24 +169,25 @@ TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) 
 TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {
     // A fused kernel: a producer phase 528 threads wide (17 warps, so 544 of the SM's 2048
     // threads: 3 blocks resident) and the root's phase of 64 threads per block. The root has
-    // 558,272 threads in all (8,723 blocks of 2 warps, one round of loads each), more than fill
-    // the device, but only 132 x 3 x 64 = 25,344 of them, 792 warps, run at once: its loads
-    // wait 17,446 / 792 latencies. Alone, 132 x 32 blocks are resident: 17,446 / 8,448.
+    // 558,272 threads in all (8,723 blocks of 2 warps, three rounds of loads each), more than
+    // fill the device, but only 132 x 3 x 64 = 25,344 of them, 792 warps, run at once: its
+    // loads wait 3 x 17,446 / 792 latencies. Alone, 132 x 32 blocks are resident: 3 x 17,446 /
+    // 8,448 (4.0 us, longer than its 67 blocks an SM take to start, 3.4 us).
     const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
     StageFeatureRow producer = idleRow(1);
     producer.features[F::num_threads_per_block] = 528;
-    const StageFeatureRow root = loadingRow(0, 8723, 1, 4e6);
+    const StageFeatureRow root = loadingRow(0, 8723, 3, 4e6);
     EXPECT_NEAR(termMs(model.kernelCosts({root}, 0), 0, CostTerm::Load),
-                17446.0 / 8448 * kH100LoadLatencySeconds * 1e3, 1e-12);
+                3 * 17446.0 / 8448 * kH100LoadLatencySeconds * 1e3, 1e-12);
     EXPECT_NEAR(termMs(model.kernelCosts({root, producer}, 0), 0, CostTerm::Load),
-                17446.0 / 792 * kH100LoadLatencySeconds * 1e3, 1e-12);
+                3 * 17446.0 / 792 * kH100LoadLatencySeconds * 1e3, 1e-12);
     // Shared memory limits the resident blocks too: 100 KB per block leaves 2 of the SM's
     // 228 KB (233,472 bytes) for the same 64-thread phase, now in 64-thread blocks: 528 warps.
     StageFeatureRow sharedProducer = idleRow(1);
     sharedProducer.features[F::num_threads_per_block] = 64;
     sharedProducer.features[F::shared_bytes_at_task] = 100000;
     EXPECT_NEAR(termMs(model.kernelCosts({root, sharedProducer}, 0), 0, CostTerm::Load),
-                17446.0 / 528 * kH100LoadLatencySeconds * 1e3, 1e-12);
+                3 * 17446.0 / 528 * kH100LoadLatencySeconds * 1e3, 1e-12);
 }
 
 TEST(AnalyticalGpuCostModel, TheL1ServesAKernelsWavefrontsOnTheSmsThatHaveBlocks) {
@@ -212,4 +218,35 @@ TEST(AnalyticalGpuCostModel, TheL1ServesAKernelsWavefrontsOnTheSmsThatHaveBlocks
     // 264 blocks, two an SM: twice that.
     EXPECT_NEAR(termMs(model.kernelCosts({scan(264)}, 0), 0, CostTerm::Load),
                 2 * perBlockMs + latencyMs, 1e-9);
+}
+
+TEST(AnalyticalGpuCostModel, AKernelTakesAtLeastTheTimeItsSmsNeedToStartItsBlocks) {
+    // A pointwise init, one 4-byte store a thread in blocks of 64: 245,760 blocks write 62.9 MB,
+    // 18.8 us at DRAM's bandwidth, but 1,862 blocks an SM (245,760 / 132, rounded up) started
+    // 100 clocks apart take 94.0 us at 1.98 GHz (the H200 ran nl_means' such init in 148 us).
+    const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
+    const auto init = [](double blocks) {
+        StageFeatureRow row = idleRow(0);
+        row.features[F::num_blocks] = blocks;
+        row.features[F::num_threads_per_block] = 64;
+        row.features[F::inner_parallelism] = blocks * 64;
+        row.features[F::num_realizations] = 1;
+        row.features[F::bytes_at_realization] = blocks * 64 * 4;
+        return row;
+    };
+    const auto kernelMs = [](const std::vector<StageCost> &costs) {
+        double ms = 0;
+        for (const StageCost &c : costs)
+            ms += c.terms[size_t(CostTerm::Compute)] + c.terms[size_t(CostTerm::Load)] +
+                  c.terms[size_t(CostTerm::Store)];
+        return ms;
+    };
+    EXPECT_NEAR(kernelMs(model.kernelCosts({init(245760)}, 0)), 1862 * 100 / 1.98e9 * 1e3, 1e-9);
+    // The same bytes from 3,840 blocks (30 an SM: 1.5 us to start), every thread the device
+    // holds busy, take DRAM's time.
+    StageFeatureRow wide = init(3840);
+    wide.features[F::inner_parallelism] = kH100Threads;
+    wide.features[F::bytes_at_realization] = 245760.0 * 64 * 4;
+    EXPECT_NEAR(kernelMs(model.kernelCosts({wide}, 0)),
+                245760.0 * 64 * 4 / kH100BytesPerSecond * 1e3, 1e-9);
 }
