@@ -44,6 +44,13 @@ namespace {
 constexpr double kArithmeticLatencyClocks = 4.0;
 /// A global load's latency over the one at which full occupancy just reaches the bandwidth.
 constexpr double kLoadLatencyOverBandwidthMatch = 2.0;
+/// Clocks an SM takes to start each block of a kernel, one after another: a kernel of many
+/// small blocks runs no faster than its blocks per SM at this pace, however little each does.
+/// Fitted to the H200's 7,759 kernels timed at 5 us or more (CUPTI): the spread of their
+/// measured time over the price, median absolute deviation of its log, is 0.351 with no such
+/// floor, 0.351 / 0.266 / 0.240 / 0.261 / 0.312 at 50 / 75 / 100 / 125 / 150 clocks; a cost per
+/// warp of the block on top fits worse (docs/design-notes.md, "Blocks start one after another").
+constexpr double kBlockStartClocks = 100.0;
 } // namespace
 
 AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
@@ -55,6 +62,7 @@ AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
     c.l2SecondsPerByte = 1.0 / (5.0 * dram);
     c.sharedSecondsPerWavefront = 1.0 / (double(gpu.smCount) * hz);
     c.launchSeconds = gpu.kernelLaunchOverheadUs * 1e-6;
+    c.blockStartSeconds = kBlockStartClocks / hz;
     c.spillSecondsPerByte = 4.0 / (5.0 * dram);
     c.registerBudgetBytes = gpu.registersPerThreadMax * 4;
     c.threadsToFill = double(gpu.smCount) * gpu.maxThreadsPerSm;
@@ -80,13 +88,6 @@ namespace {
 constexpr double kOverlapSlack = 0.01;
 /// An L1 hit's latency over a miss's (tens of clocks against hundreds).
 constexpr double kL1HitLatencyShare = 0.1;
-/// Clocks an SM takes to start each block of a kernel, one after another: a kernel of many
-/// small blocks runs no faster than its blocks per SM at this pace, however little each does.
-/// Fitted to the H200's 7,759 kernels timed at 5 us or more (CUPTI): the spread of their
-/// measured time over the price, median absolute deviation of its log, is 0.351 with no such
-/// floor, 0.351 / 0.266 / 0.240 / 0.261 / 0.312 at 50 / 75 / 100 / 125 / 150 clocks; a cost per
-/// warp of the block on top fits worse (docs/design-notes.md, "Blocks start one after another").
-constexpr double kBlockStartClocks = 100.0;
 /// Lines of global loads an SM's L1 serves per clock. One was too few for the rows measured:
 /// matmul's and conv_layer's kernels ran 1.2-1.35 lines per clock on the H100 by this count;
 /// 2 ranked both GPUs' rows best of 1, 2, 3 and 4 (docs/design-notes.md, "L1 wavefronts of
@@ -259,8 +260,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
     double rootBlocks = 1;
     for (const StageFeatureRow &row : rows)
         if (row.node == rootNode) rootBlocks = std::max(rootBlocks, row.features[F::num_blocks]);
-    const double startSeconds = std::ceil(rootBlocks / double(std::max(1, m_gpu.smCount))) *
-                                kBlockStartClocks / (m_gpu.clockGHz * 1e9);
+    const double startSeconds =
+        std::ceil(rootBlocks / double(std::max(1, m_gpu.smCount))) * m_c.blockStartSeconds;
     const double kernelSeconds = std::max(overlapped(sum.compute, memorySeconds), startSeconds);
     const double demandSeconds = sum.compute + memorySeconds;
     const double scale = demandSeconds > 0 ? kernelSeconds / demandSeconds : 0.0;

@@ -20,6 +20,7 @@ struct AnalyticalCoefficients {
     double l2SecondsPerByte;   ///< global sectors through L1/L2, at 5x the DRAM bandwidth
     double sharedSecondsPerWavefront; ///< one shared-memory wavefront (all banks once) per SM per clock
     double launchSeconds;      ///< one kernel launch
+    double blockStartSeconds;  ///< an SM starting one block (kBlockStartClocks at the clock)
     double spillSecondsPerByte; ///< a register spilled to local memory (via L2)
     int registerBudgetBytes;    ///< per thread, before spilling (registersPerThreadMax x 4)
     double threadsToFill;       ///< resident threads that hide memory latency (SMs x threads/SM)
