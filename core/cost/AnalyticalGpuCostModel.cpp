@@ -51,6 +51,12 @@ constexpr double kLoadLatencyOverBandwidthMatch = 2.0;
 /// floor, 0.351 / 0.266 / 0.240 / 0.261 / 0.312 at 50 / 75 / 100 / 125 / 150 clocks; a cost per
 /// warp of the block on top fits worse (docs/design-notes.md, "Blocks start one after another").
 constexpr double kBlockStartClocks = 100.0;
+/// Requests for lone sectors L2 serves per clock, device-wide. Fitted to the H200's root
+/// histograms (CUPTI): bilateral_grid's 17-21 M bin loads and stores, a sector each, ran in
+/// 80-97 us (90-125 a clock alone); over its 11 and bgu's 11 such kernels, mean |log(measured /
+/// price)| is 0.324 / 0.204 / 0.147 / 0.170 / 0.207 at 90 / 110 / 130 / 150 / 170 a clock
+/// (docs/design-notes.md, "Histograms at the root").
+constexpr double kL2RequestsPerClock = 130.0;
 } // namespace
 
 AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
@@ -60,6 +66,7 @@ AnalyticalCoefficients AnalyticalCoefficients::fromGpu(const GpuSpec &gpu) {
     c.secondsPerOp = 1.0 / (double(gpu.smCount) * gpu.fp32LanesPerSm * hz);
     c.dramSecondsPerByte = 1.0 / dram;
     c.l2SecondsPerByte = 1.0 / (5.0 * dram);
+    c.l2SecondsPerRequest = 1.0 / (kL2RequestsPerClock * hz);
     c.sharedSecondsPerWavefront = 1.0 / (double(gpu.smCount) * hz);
     c.launchSeconds = gpu.kernelLaunchOverheadUs * 1e-6;
     c.blockStartSeconds = kBlockStartClocks / hz;
@@ -99,6 +106,7 @@ struct StageDemand {
     double compute = 0; ///< seconds at the FP32 peak over the lanes a warp keeps busy
     double dramLoad = 0, dramStore = 0; ///< compulsory global bytes read, and written by the root
     double l2Load = 0, l2Store = 0;     ///< global sectors moved through L2, in bytes
+    double l2Requests = 0; ///< seconds of lone sectors' requests (a scattering update's bins)
     double sharedLoad = 0, sharedStore = 0; ///< seconds of shared-memory wavefronts
     double l1Load = 0;      ///< seconds of L1 wavefronts of global loads (hits and misses alike)
     double loadLatency = 0; ///< seconds the warps wait on global loads when too few of them
@@ -163,6 +171,9 @@ StageDemand demandOf(const StageFeatures &f, bool isRoot, double residentThreads
                         f[F::num_tasks] * f[F::unique_bytes_read_per_task]);
     d.l2Store =
         f[F::num_blocks] * f[F::num_global_mem_stores_per_block] * gpu.globalTransactionBytes;
+    // A histogram's scattered bins: L2 takes a request per sector, at its request rate.
+    d.l2Requests = f[F::num_blocks] * f[F::num_global_mem_scattered_requests_per_block] *
+                   c.l2SecondsPerRequest;
     // Shared memory serves one wavefront (every bank once) per SM per clock; the features count
     // wavefronts with their bank conflicts. An update kept in shared memory with a rolled serial
     // loop pays a load and a store per RVar iteration here (Featurizer: stores).
@@ -235,6 +246,7 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         sum.dramStore += d.dramStore;
         sum.l2Load += d.l2Load;
         sum.l2Store += d.l2Store;
+        sum.l2Requests += d.l2Requests;
         sum.sharedLoad += d.sharedLoad;
         sum.sharedStore += d.sharedStore;
         sum.l1Load += d.l1Load;
@@ -250,7 +262,8 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         return std::max(a, b) + kOverlapSlack * std::min(a, b);
     };
     const double dramSeconds = (sum.dramLoad + sum.dramStore) * m_c.dramSecondsPerByte;
-    const double l2Seconds = (sum.l2Load + sum.l2Store) * m_c.l2SecondsPerByte;
+    // L2 serves the coalesced sectors at its bandwidth and the lone ones at its request rate.
+    const double l2Seconds = (sum.l2Load + sum.l2Store) * m_c.l2SecondsPerByte + sum.l2Requests;
     // Shared memory and L1 are one unified storage with one data path per SM.
     const double sharedSeconds = sum.sharedLoad + sum.sharedStore + sum.l1Load;
     const double memorySeconds =
@@ -283,10 +296,13 @@ std::vector<StageCost> AnalyticalGpuCostModel::kernelCosts(const KernelFeatures 
         term(CostTerm::Compute) = d.compute * scale;
         if (memoryWeights > 0) {
             const double perWeight = memorySeconds / memoryWeights * scale;
-            term(CostTerm::Load) =
-                (memoryWeight(d.dramLoad, d.l2Load, d.sharedLoad + d.l1Load) + d.loadLatency) *
+            // A scattered bin's requests are half loads, half stores.
+            term(CostTerm::Load) = (memoryWeight(d.dramLoad, d.l2Load, d.sharedLoad + d.l1Load) +
+                                    d.loadLatency + 0.5 * d.l2Requests) *
+                                   perWeight;
+            term(CostTerm::Store) =
+                (memoryWeight(d.dramStore, d.l2Store, d.sharedStore) + 0.5 * d.l2Requests) *
                 perWeight;
-            term(CostTerm::Store) = memoryWeight(d.dramStore, d.l2Store, d.sharedStore) * perWeight;
         }
         const bool isRoot = rows[i].node == rootNode;
         term(CostTerm::Parallelism) =

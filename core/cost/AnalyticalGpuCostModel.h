@@ -18,6 +18,7 @@ struct AnalyticalCoefficients {
     double secondsPerOp;       ///< 1 / (SMs x FP32 lanes x clock)
     double dramSecondsPerByte; ///< 1 / DRAM bandwidth
     double l2SecondsPerByte;   ///< global sectors through L1/L2, at 5x the DRAM bandwidth
+    double l2SecondsPerRequest;       ///< a lone sector's request (a scattering update's bin)
     double sharedSecondsPerWavefront; ///< one shared-memory wavefront (all banks once) per SM per clock
     double launchSeconds;      ///< one kernel launch
     double blockStartSeconds;  ///< an SM starting one block (kBlockStartClocks at the clock)

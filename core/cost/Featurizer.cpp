@@ -531,6 +531,7 @@ private:
             scatteredSharedStores(node, stage, v, f);
         if (stageIndex > 0 && v.storage == MemoryType::Shared) ownSharedLoads(f);
         f[F::global_mem_load_rounds_per_thread] = loadRounds(n, stage, v, leaf.unrolled, inMemory);
+        f[F::num_global_mem_scattered_requests_per_block] = scatteredGlobalRequests(n, stage, v);
         return f;
     }
 
@@ -757,6 +758,23 @@ private:
         const bool carried =
             stage.index > 0 && v.rvarIterations > 1 && (!n.scatteredDims.empty() || inMemory);
         return rolled / std::clamp(rolled, 1.0, carried ? 1.0 : kRolledIterationsPerRound);
+    }
+
+    /// An update that scatters into a global Func (a histogram at the root: Node::scatteredDims)
+    /// on a GPU moves the point it writes with the data at every RVar iteration: no register
+    /// holds it, so each iteration loads the bin and stores it back, each lane the bin its own
+    /// data picks, a sector of its own (the benchmarks' random inputs put a warp's lanes in
+    /// different bins). L2 serves those as requests, one sector each, at its request rate, not
+    /// its bandwidth (the H200 ran bilateral_grid's root histogram's 17-21 M of them at ~110 a
+    /// clock; docs/design-notes.md, "Histograms at the root"). The features count the bin's
+    /// store once where the update's own points stay put (stores) and its load not at all:
+    /// these requests are that traffic.
+    double scatteredGlobalRequests(const Node &n, const Stage &stage, const StageView &v) const {
+        if (stage.index == 0 || v.rvarIterations <= 1 || v.storage != MemoryType::Global ||
+            n.scatteredDims.empty() || m_gpu.storesWriteBack)
+            return 0.0;
+        // Each of a thread's points loads and stores its bin at every iteration.
+        return 2.0 * double(v.threads) * double(v.pureSerial) * double(v.rvarIterations);
     }
 
     /// Whether an update's points stay in memory across its RVar loop, each loaded and stored

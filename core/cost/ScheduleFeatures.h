@@ -16,7 +16,9 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused. 15: a kernel takes at least the time its
+/// with, and a model of another version is refused. 16: a new stage feature, the L2 requests of
+/// an update scattering into a global Func (a histogram's bins, each lane's its own sector),
+/// priced at L2's request rate (the fortieth session); 15: a kernel takes at least the time its
 /// SMs need to start its blocks, 100 clocks each (the thirty-ninth session); 14: L1 wavefronts
 /// take their time over
 /// the SMs that have blocks, not at the arithmetic fill (the thirty-ninth session); 13: global
@@ -44,7 +46,7 @@ namespace beamscope {
 /// write their points once unless a rolled serial loop sits inside their RVars, an update's bytes
 /// at realization without its RVars, and shared-memory wavefronts in the roofline; 4: the analytic
 /// terms of the per-kernel roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 15;
+constexpr int kScheduleFeatureSchema = 16;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

@@ -82,7 +82,10 @@ namespace beamscope {
     /* the rounds of loads a thread waits one after another (Featurizer: loadRounds) */            \
     X(global_mem_load_rounds_per_thread)                                                           \
     /* L1 wavefronts of a block's global loads: each instruction's distinct 128-byte lines */      \
-    X(num_global_mem_load_wavefronts_per_block)
+    X(num_global_mem_load_wavefronts_per_block)                                                    \
+    /* L2 requests of an update scattering into a global Func: the bin each lane's data picks, */  \
+    /* loaded and stored at every RVar iteration, a sector each */                                 \
+    X(num_global_mem_scattered_requests_per_block)
 
 /// Index of each feature in StageFeatures::values.
 enum class Feature : size_t {

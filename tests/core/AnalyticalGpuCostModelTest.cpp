@@ -3,7 +3,8 @@
 // of L2): the DRAM bytes of realizations that share the L2, a stage priced at its own
 // parallelism, arithmetic that needs a quarter of the threads memory does, loads that wait their
 // latency per round when too few warps hide it, a phase of a fused kernel run only by the
-// blocks an SM holds at once, and the L1's wavefronts served by the SMs that have blocks.
+// blocks an SM holds at once, the L1's wavefronts served by the SMs that have blocks, and a
+// histogram's scattered bins at L2's request rate.
 #include "cost/AnalyticalGpuCostModel.h"
 #include "cost/Featurizer.h"
 #include "schedule/GpuSpec.h"
@@ -249,4 +250,29 @@ TEST(AnalyticalGpuCostModel, AKernelTakesAtLeastTheTimeItsSmsNeedToStartItsBlock
     wide.features[F::bytes_at_realization] = 245760.0 * 64 * 4;
     EXPECT_NEAR(kernelMs(model.kernelCosts({wide}, 0)),
                 245760.0 * 64 * 4 / kH100BytesPerSecond * 1e3, 1e-9);
+}
+
+TEST(AnalyticalGpuCostModel, AHistogramsScatteredBinsTakeL2sRequestRate) {
+    // A root histogram's update: 4,224 one-warp blocks (all resident), 64 RVar iterations a
+    // thread, each loading and storing the bin its pixel picks, a sector of its own: 2 x 32 x
+    // 64 = 4,096 requests a block, 17.3 M in all, 67.2 us at 130 a clock and 1.98 GHz, however
+    // few bytes they move. The loads' latency (64 rounds x 645.6 ns at full residency: 41.3 us)
+    // and its 4 MB from DRAM (1.2 us, 1% of which shows) hide under them.
+    const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
+    StageFeatureRow update = loadingRow(0, 4224, 64, 4e6, 32);
+    update.stage = 1;
+    update.features[F::num_global_mem_scattered_requests_per_block] = 2.0 * 32 * 64;
+    const std::vector<StageCost> costs = model.kernelCosts({update}, 0);
+    const double requests = 4224.0 * 4096 / (130.0 * 1.98e9);
+    const double dram = 4e6 / kH100BytesPerSecond, latency = 64 * kH100LoadLatencySeconds;
+    const double kernel = requests + 0.01 * dram;
+    EXPECT_NEAR(termMs(costs, 0, CostTerm::Load) + termMs(costs, 0, CostTerm::Store), kernel * 1e3,
+                1e-9);
+    // The kernel's time goes to the terms by what each asks: half the requests are the bins'
+    // stores.
+    EXPECT_NEAR(termMs(costs, 0, CostTerm::Store),
+                requests / 2 * kernel / (dram + requests + latency) * 1e3, 1e-9);
+    // Without the scattered requests the same stage waits on its loads' latency alone.
+    update.features[F::num_global_mem_scattered_requests_per_block] = 0;
+    EXPECT_NEAR(termMs(model.kernelCosts({update}, 0), 0, CostTerm::Load), latency * 1e3, 1e-9);
 }

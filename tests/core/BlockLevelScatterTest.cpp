@@ -3,7 +3,8 @@
 // Anderson2021 computes it in blurz's blocks at the default size: which updates qualify, the
 // region per block (whole in the scattered dimension), Halide's lowering (shared memory, the
 // update's RVars serial inside the block's threads), the shared-memory features, the state
-// read back from the Funcs, the exported header, and a correct run on PoCL.
+// read back from the Funcs, the exported header, a correct run on PoCL, and the L2 requests of
+// the same update at the root.
 #include "BenchTestUtil.h"
 #include "ExportRoundTrip.h"
 #include "ScheduleTestUtil.h"
@@ -166,6 +167,42 @@ TEST(BlockLevelScatter, EveryRVarIterationLoadsAndStoresASharedPoint) {
     EXPECT_EQ((*update)[F::num_shared_mem_stores_per_block], 2 * 64);
     EXPECT_EQ((*update)[F::num_shared_mem_loads_per_block], 2 * 64);
     EXPECT_DOUBLE_EQ((*update)[F::shared_mem_store_efficiency], 0.5);
+}
+
+TEST(BlockLevelScatter, AtTheRootEveryLanesBinIsAnL2RequestAtEveryIteration) {
+    // The histogram at the root instead: its update on threads of 16 x and 2 c, 2 points of y
+    // a thread (serial), the 8 x 8 RVars serial inside. Each point loads and stores the bin its
+    // pixel picks at every iteration: 2 x 32 threads x 2 points x 64 iterations = 8,192 L2
+    // requests a block. The initialisation scatters nothing, nor does the histogram in blurz's
+    // blocks (shared memory) or any stage on a CPU's OpenCL device (its caches write back).
+    auto dag = gridDag();
+    const int histogram = dag->find("histogram");
+    const Node &node = dag->node(histogram);
+    ASSERT_EQ(node.stages.size(), 2u);
+    std::vector<int64_t> threads, serial;
+    for (const LoopVar &loop : node.stages[1].loops) {
+        const bool x = loop.funcDim == 0, y = loop.funcDim == 1, c = loop.funcDim == 3;
+        threads.push_back(x ? 16 : c ? 2 : 1);
+        serial.push_back(y ? 2 : 1);
+    }
+    ASSERT_EQ(threads, (std::vector<int64_t>{1, 1, 16, 1, 2})); // r.x, r.y, x, y, c
+    StatePtr s = histogramInBlurz(dag);
+    s = s->withRootTiling(histogram,
+                          {ScheduleState::makeTiling(node.stages[0], {16, 1, 1, 2}, {1, 1, 1, 1}),
+                           ScheduleState::makeTiling(node.stages[1], threads, serial)});
+    const auto requests = [&](const ScheduleState &state, const std::string &gpu, int stage) {
+        Featurizer featurizer(GpuSpec::load(gpu), false);
+        for (const auto &kernel : featurizer.featurize(state))
+            for (const StageFeatureRow &row : *kernel)
+                if (row.node == histogram && row.stage == stage)
+                    return row.features[Feature::num_global_mem_scattered_requests_per_block];
+        ADD_FAILURE() << "no histogram stage " << stage;
+        return -1.0;
+    };
+    EXPECT_EQ(requests(*s, "h100", 1), 2.0 * 32 * 2 * 64);
+    EXPECT_EQ(requests(*s, "h100", 0), 0.0);
+    EXPECT_EQ(requests(*s, "pocl-cpu", 1), 0.0);
+    EXPECT_EQ(requests(*histogramInBlurz(dag), "h100", 1), 0.0);
 }
 
 TEST(BlockLevelScatter, TheStateComesBackFromTheFuncsItWasAppliedTo) {

@@ -64,7 +64,7 @@ TEST(ScheduleFeatures, FixedLengthDeterministicVector) {
     const std::vector<std::string> names = scheduleFeatureNames();
     ASSERT_EQ(names.size(), 2 * kCostTerms + 1 + 5 + 23 + kFeatureCount);
     EXPECT_EQ(names.front(), "analytic_compute");
-    EXPECT_EQ(names.back(), "sum_num_global_mem_load_wavefronts_per_block");
+    EXPECT_EQ(names.back(), "sum_num_global_mem_scattered_requests_per_block");
     auto at = [&](const std::string &name) {
         const auto it = std::find(names.begin(), names.end(), name);
         EXPECT_NE(it, names.end()) << name;
