@@ -765,8 +765,8 @@ private:
     /// holds it, so each iteration loads the bin and stores it back, each lane the bin its own
     /// data picks, a sector of its own (the benchmarks' random inputs put a warp's lanes in
     /// different bins). L2 serves those as requests, one sector each, at its request rate, not
-    /// its bandwidth (the H200 ran bilateral_grid's root histogram's 17-21 M of them at ~110 a
-    /// clock; docs/design-notes.md, "Histograms at the root"). The features count the bin's
+    /// its bandwidth (the H200 ran bilateral_grid's root histogram's 17-21 M of them at 90-125 a
+    /// clock; kL2RequestsPerClock; docs/design-notes.md, "Histograms at the root"). The features count the bin's
     /// store once where the update's own points stay put (stores) and its load not at all:
     /// these requests are that traffic.
     double scatteredGlobalRequests(const Node &n, const Stage &stage, const StageView &v) const {
