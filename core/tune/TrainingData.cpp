@@ -344,6 +344,24 @@ void ModelComparison::print(std::ostream &os) const {
 
 namespace {
 
+/// The GPUs of `gpus` (a ", "-separated list: those of every row loaded) that some training row
+/// was measured on: an objective that trains on a subset (kernel-times: the rows with CUPTI's
+/// times) names only the GPUs it learned from. `gpus` unchanged when it names none of them.
+std::string gpusTrainedOn(const std::string &gpus, const std::vector<LabelledSchedule> &rows) {
+    std::set<std::string> seen;
+    for (const LabelledSchedule &s : rows)
+        seen.insert(s.gpu);
+    std::string kept;
+    for (size_t start = 0; start <= gpus.size();) {
+        size_t end = gpus.find(", ", start);
+        if (end == std::string::npos) end = gpus.size();
+        const std::string name = gpus.substr(start, end - start);
+        if (seen.count(name)) kept += (kept.empty() ? "" : ", ") + name;
+        start = end + 2;
+    }
+    return kept.empty() ? gpus : kept;
+}
+
 /// Training rows and metadata from labelled rows.
 std::pair<std::vector<TrainingRow>, ModelMetadata>
 trainingSet(const std::vector<LabelledSchedule> &rows, const std::string &device,
@@ -361,7 +379,7 @@ trainingSet(const std::vector<LabelledSchedule> &rows, const std::string &device
     }
     ModelMetadata meta;
     meta.device = device;
-    meta.gpu = gpu;
+    meta.gpu = gpusTrainedOn(gpu, rows);
     meta.featureSchema = kScheduleFeatureSchema;
     meta.trainingRows = int(training.size());
     meta.trainingGroups = int(groups.size());

@@ -351,5 +351,29 @@ TEST(TrainingData, AKernelTimesModelFineTunesOnWhatTheDevicesRowsHave) {
         << message;
 }
 
+// A model names the GPUs whose rows it learned from: fitted to kernel times, only those of the
+// rows that have them (the shipped model: the H200's, not the H100's), summed, every row's.
+TEST(TrainingData, AModelNamesTheGpusOfTheRowsItWasTrainedOn) {
+    std::vector<LabelledSchedule> rows = kernelSchedules(20, false);
+    for (LabelledSchedule &s : rows)
+        s.gpu = "H100-SXM5-80GB";
+    for (LabelledSchedule &s : kernelSchedules(20, true)) {
+        s.gpu = "H200-SXM5-141GB";
+        s.scheduleHash += "-h200";
+        rows.push_back(s);
+    }
+    const std::string both = "H100-SXM5-80GB, H200-SXM5-141GB";
+    TrainOptions options;
+    options.rounds = 3;
+    options.objective = TrainObjective::KernelTimes;
+    const auto timed = trainOn(rows, "every device", both, options);
+    EXPECT_EQ(timed->metadata().gpu, "H200-SXM5-141GB");
+    EXPECT_EQ(timed->metadata().trainingRows, 20);
+    options.objective = TrainObjective::SummedKernels;
+    EXPECT_EQ(trainOn(rows, "every device", both, options)->metadata().gpu, both);
+    // A name the rows do not carry (a preset's, as tune passes it) is kept as given.
+    EXPECT_EQ(trainOn(rows, "dev", "h100", options)->metadata().gpu, "h100");
+}
+
 } // namespace
 } // namespace beamscope
