@@ -28,9 +28,9 @@ fi
 if [ -n "${LOAO_ARGS:-}" ]; then read -r -a extra <<<"$LOAO_ARGS"; else extra=("${pretrained_options[@]}"); fi
 [ "${LOAO_EVERY_APP:-0}" = 1 ] || extra+=(--loao-apps catalog)
 extra+=(-j "$(nproc)")
-"$cli" models --db "$db" --leave-one-app-out --model pretrained "${extra[@]}" >"$out/loao.txt"
-"$cli" models --db "$db" --leave-one-app-out --model pretrained "${extra[@]}" --json \
-    >"$out/loao.json"
+# One run writes the table and the JSON (the folds are trained once).
+"$cli" models --db "$db" --leave-one-app-out --model pretrained "${extra[@]}" \
+    --json-out "$out/loao.json" >"$out/loao.txt"
 python3 - "$out/loao.json" >>"$out/loao.txt" <<'PY'
 import json, math, sys
 report = json.load(open(sys.argv[1]))

@@ -15,6 +15,7 @@
 #include "tune/PredictionsCsv.h"
 #include "tune/StageFeaturesCsv.h"
 #include "tune/TrainingData.h"
+#include "util/AtomicFile.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -45,6 +46,7 @@ struct ModelArgs {
     std::string featuresCsv;
     std::string stageFeaturesCsv;
     std::string predictionsCsv;
+    std::string jsonOut;
     std::string deviceClass; ///< train: the device class the model is meant for
     std::string objective = "pairwise";
     std::string measuredTime = "min"; ///< the statistic of a row's repeats that is its time
@@ -123,7 +125,7 @@ int report(const ModelArgs &args, const Split &split, ModelComparison comparison
            const std::string &modelNote, int trainRows) {
     comparison.trainRows = trainRows;
     if (!args.predictionsCsv.empty()) writePredictionsCsv(args.predictionsCsv, comparison);
-    if (args.json) {
+    if (args.json || !args.jsonOut.empty()) {
         nlohmann::json j = comparison.toJson();
         j["device"] = split.device;
         j["skipped"] = split.skipped;
@@ -131,8 +133,15 @@ int report(const ModelArgs &args, const Split &split, ModelComparison comparison
         j["training"] = trainOptions(args).toJson();
         j["measured_time"] = args.measuredTime;
         if (!modelNote.empty()) j["model"] = modelNote;
-        std::cout << j.dump(2) << "\n";
-        return 0;
+        if (!args.jsonOut.empty()) {
+            AtomicFile file(args.jsonOut, "comparison file");
+            file.stream() << j.dump(2) << "\n";
+            file.commit();
+        }
+        if (args.json) {
+            std::cout << j.dump(2) << "\n";
+            return 0;
+        }
     }
     std::cout << "device: " << split.device << "\n";
     std::cout << "measured time: the " << args.measuredTime << " of each row's repeats\n";
@@ -319,6 +328,10 @@ void addTrainCommands(CLI::App &app, CommandAction &action) {
                      "each; the same models whatever the number)")
         ->check(CLI::Range(1, 256))
         ->needs(models->get_option("--leave-one-app-out"));
+    models->add_option("--json-out", modelArgs->jsonOut,
+                       "also write the comparison as JSON (what --json prints) to this file, "
+                       "the table still printed: one run for both (a leave-one-app-out run "
+                       "trains a model per app)");
     models->add_option("--predictions-csv", modelArgs->predictionsCsv,
                        "also write every ranked row's measured time, each model's prediction "
                        "and its rank within the pipeline to this CSV file (which rows a model "

@@ -38,6 +38,7 @@ kernelRootStages(const ScheduleState &state,
     std::vector<KernelRootStage> roots;
     for (size_t k = 0; k < kernels.size() && k < nests.size(); ++k) {
         KernelRootStage root{state.dag().node(nests[k]->node).name, -1};
+        root.launches = !kernels[k]->empty();
         for (const StageFeatureRow &row : *kernels[k])
             if (row.node == nests[k]->node) root.stage = row.stage;
         roots.push_back(root);
@@ -51,12 +52,17 @@ bool cudaKernelIsOf(const std::string &cudaName, const KernelRootStage &root) {
 
 std::vector<double> matchKernelTimes(const std::vector<KernelRootStage> &roots,
                                      const std::vector<KernelTime> &times) {
-    if (roots.size() != times.size() || roots.empty()) return {};
-    for (const KernelRootStage &root : roots)
+    size_t launching = 0;
+    for (const KernelRootStage &root : roots) {
+        if (!root.launches) continue;
         if (root.stage < 0) return {};
+        ++launching;
+    }
+    if (launching != times.size() || launching == 0) return {};
     std::vector<double> ms(roots.size(), 0.0);
     std::vector<bool> taken(times.size(), false);
     for (size_t k = 0; k < roots.size(); ++k) {
+        if (!roots[k].launches) continue;
         const std::regex pattern = kernelNamePattern(roots[k]); // once per root, not per name
         int hit = -1;
         for (size_t t = 0; t < times.size(); ++t) {

@@ -16,6 +16,9 @@ namespace beamscope {
 struct KernelRootStage {
     std::string func;
     int stage = 0;
+    /// False for a kernel with no stage to compute (an undefined pure stage, such as iir_blur's
+    /// `blur(x, y, c) = undef`): Halide launches no CUDA kernel for it.
+    bool launches = true;
 };
 
 class ScheduleState;
@@ -31,8 +34,9 @@ kernelRootStages(const ScheduleState &state,
 /// ("depth$1" as "depth__1" or "depth_1") is allowed.
 bool cudaKernelIsOf(const std::string &cudaName, const KernelRootStage &root);
 
-/// Each kernel's measured milliseconds, in the order of `roots`, when every root matches
-/// exactly one of `times` and every time one root; else empty (the pairing is unsure).
+/// Each kernel's measured milliseconds, in the order of `roots`, when every launching root
+/// matches exactly one of `times` and every time one launching root; else empty (the pairing is
+/// unsure). A kernel that launches nothing gets 0 ms (no time to learn from).
 std::vector<double> matchKernelTimes(const std::vector<KernelRootStage> &roots,
                                      const std::vector<KernelTime> &times);
 

@@ -34,3 +34,18 @@ TEST(KernelTimeMatch, TimesComeInTheKernelsOrderOnlyWhenPairedOneToOne) {
                                            {"_kernel_f__1_s0_x_block_id_x", 0.25, 1}};
     EXPECT_TRUE(matchKernelTimes({{"f", 0}, {"g", 0}}, twice).empty());
 }
+
+// iir_blur's undefined pure stage is a kernel of Beamscope's that Halide never launches: the
+// other kernels pair with CUDA's, and it gets no time (0) instead of spoiling the row.
+TEST(KernelTimeMatch, AKernelThatLaunchesNothingTakesNoTime) {
+    const std::vector<KernelTime> times = {{"_kernel_blur_1_s1_c_c_b1_block_id_y__1", 0.5, 1},
+                                           {"_kernel_output_1_s0_c_c_b_block_id_z__1", 0.25, 1}};
+    KernelRootStage undefined{"blur", -1};
+    undefined.launches = false;
+    EXPECT_EQ(matchKernelTimes({undefined, {"blur", 1}, {"output", 0}}, times),
+              (std::vector<double>{0.0, 0.5, 0.25}));
+    // A launching kernel whose stage is unknown still refuses the row.
+    EXPECT_TRUE(matchKernelTimes({{"blur", -1}, {"blur", 1}, {"output", 0}}, times).empty());
+    // Nothing that launches: nothing to pair.
+    EXPECT_TRUE(matchKernelTimes({undefined}, {}).empty());
+}

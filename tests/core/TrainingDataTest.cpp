@@ -303,6 +303,50 @@ TEST(TrainingData, ARowsKernelTimesArePairedWithItsKernelsByName) {
     EXPECT_TRUE(rows[1].row.kernelMeasuredMs.empty());
 }
 
+// iir_blur's undefined pure stages are kernels of Beamscope's with no rows, which Halide never
+// launches (the H200's rows hold 7 CUDA kernels for its 9): its rows pair all the same, the
+// empty kernels with no time.
+TEST(TrainingData, AnUndefinedStagesKernelDoesNotKeepARowFromPairing) {
+    const testing::TempDir dir;
+    const PipelineSource iir{"iir_blur", "", {"width=64", "height=48"}};
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(iir));
+    const StatePtr state = testing::greedySchedule(dag, "h200");
+    std::vector<double> expected;
+    std::vector<KernelTime> times;
+    size_t undefined = 0;
+    for (const LoopNestPtr &k : state->kernels()) {
+        const Stage &stage = dag->node(k->node).stages[size_t(k->stage)];
+        if (stage.undefined) {
+            ++undefined;
+            expected.push_back(0.0);
+            continue;
+        }
+        const double ms = 0.01 * double(times.size() + 1);
+        // Halide's own spelling: the unique name's "_1", the stage, the block loop.
+        times.push_back({"_kernel_" + dag->node(k->node).name + "_1_s" + std::to_string(k->stage) +
+                             "_c_c_b_block_id_y__1",
+                         ms, 1});
+        expected.push_back(ms);
+    }
+    ASSERT_EQ(undefined, 2u); // blur_x_blur's and blur_y_blur's `= undef`
+    ASSERT_GE(times.size(), 3u);
+    std::reverse(times.begin(), times.end()); // CUPTI's order is not the launch order
+    {
+        MeasurementStore store(dir.file("m.sqlite"));
+        MeasurementRecord r = measured(iir, scheduleToJson(*state), "", 0.2);
+        r.device.name = "NVIDIA H200";
+        r.gpu = GpuSpec::load("h200").toJson();
+        r.measurement.kernelTimes = times;
+        store.add(r);
+    }
+    MeasurementStore store(dir.file("m.sqlite"), MeasurementStore::Access::ReadOnly);
+    DatasetBuilder builder(store);
+    const std::vector<LabelledSchedule> rows = builder.build({});
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].row.kernelMeasuredMs, expected);
+    EXPECT_EQ(rows[0].row.kernels.size(), expected.size());
+}
+
 /// Schedules of one or two synthetic kernels (features in [0, 1), a kernel's time its analytic
 /// time x exp(feature 0)), with each kernel's own time when `timed`.
 std::vector<LabelledSchedule> kernelSchedules(int count, bool timed) {
