@@ -133,13 +133,15 @@ int report(const ModelArgs &args, const Split &split, ModelComparison comparison
         j["training"] = trainOptions(args).toJson();
         j["measured_time"] = args.measuredTime;
         if (!modelNote.empty()) j["model"] = modelNote;
+        // Formatted once: a catalog comparison's JSON is megabytes.
+        const std::string text = j.dump(2);
         if (!args.jsonOut.empty()) {
             AtomicFile file(args.jsonOut, "comparison file");
-            file.stream() << j.dump(2) << "\n";
+            file.stream() << text << "\n";
             file.commit();
         }
         if (args.json) {
-            std::cout << j.dump(2) << "\n";
+            std::cout << text << "\n";
             return 0;
         }
     }

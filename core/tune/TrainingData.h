@@ -146,7 +146,8 @@ struct ModelScore {
 struct PipelineComparison {
     std::string pipeline; ///< app name (key in the JSON)
     std::string gpu;      ///< the GPU model its rows were measured on
-    int rows = 0;
+    int rows = 0;         ///< schedules ranked: one per schedule, its fastest measurement
+    int measurements = 0; ///< rows measured (more than `rows` when a schedule was measured again)
     std::vector<ModelScore> scores; ///< one per model, in the models' order
     /// The rows ranked: record ids and measured ms, and each model's prediction of every row
     /// (predicted[model][row], in the models' order), so a mispick can be traced to its rows.
@@ -167,8 +168,8 @@ struct ModelComparison {
     void print(std::ostream &os) const;
 };
 
-/// Scores every model on `rows`, within each pipeline (pipelines with fewer than 2 rows are
-/// left out).
+/// Scores every model on `rows`, within each pipeline (pipelines with fewer than 2 schedules are
+/// left out). A schedule measured more than once is ranked once, by its fastest measurement.
 ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
                               const std::vector<RankedModel> &models);
 

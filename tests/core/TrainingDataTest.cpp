@@ -98,6 +98,33 @@ TEST(TrainingData, ComparesModelsWithinEachPipeline) {
     EXPECT_EQ(j["pipelines"][1]["models"]["analytic"]["pairwise_accuracy"].get<double>(), 2.0 / 3);
 }
 
+TEST(TrainingData, AScheduleMeasuredAgainIsRankedOnceByItsFastestMeasurement) {
+    // Schedule s1 measured twice (30 ms, then 10 ms) beside s2 (20 ms). Both copies of s1 tie in
+    // every prediction (analytic 1); ranked apart, the first copy (30 ms) was the one-shot pick,
+    // regret 30 / 10 = 3. As one schedule at 10 ms the pick is right: regret 1, tau 1 (s1 10 ms
+    // predicted 1, s2 20 ms predicted 2).
+    std::vector<LabelledSchedule> rows{row("a", 1, 1, 30), row("a", 2, 2, 20), row("a", 1, 1, 10)};
+    rows[0].scheduleHash = rows[2].scheduleHash = "s1";
+    rows[1].scheduleHash = "s2";
+    for (size_t i = 0; i < rows.size(); ++i)
+        rows[i].recordId = int64_t(100 + i);
+    const ModelComparison c = compareModels(rows, standardModels(nullptr));
+    ASSERT_EQ(c.pipelines.size(), 1u);
+    const PipelineComparison &p = c.pipelines[0];
+    EXPECT_EQ(p.rows, 2);
+    EXPECT_EQ(p.measurements, 3);
+    EXPECT_EQ(p.records, (std::vector<int64_t>{102, 101})); // s1 by its 10 ms record, first seen
+    EXPECT_EQ(p.measured, (std::vector<double>{10, 20}));
+    EXPECT_DOUBLE_EQ(p.scores[0].regret, 1.0);
+    EXPECT_NEAR(p.scores[0].tau, 1.0, 1e-12);
+    EXPECT_EQ(c.testRows, 3);
+    EXPECT_EQ(c.toJson()["pipelines"][0]["measurements"], 3);
+    std::ostringstream table;
+    c.print(table);
+    EXPECT_NE(table.str().find("(1 repeated measurements of a schedule merged"), std::string::npos)
+        << table.str();
+}
+
 TEST(TrainingData, PredictionsCsvListsEachRankedRowWithEveryModelsPredictionAndRank) {
     std::vector<LabelledSchedule> rows{row("a", 1, 30, 10), row("a", 3, 10, 20),
                                        row("a", 2, 20, 30), row("c", 1, 1, 1)};
