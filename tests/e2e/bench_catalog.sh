@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every catalog app, at a small size: the greedy schedules and the top 3 of a small beam are
+# Every catalog app, at a small size: 2 greedy samples and the top 2 of a small beam are
 # compiled for OpenCL, run on the local device (PoCL here) out of process, and must match the
 # CPU reference. Prints "N passed, M failed". FAILS (never skips) without an OpenCL device (PoCL
 # is part of the test machine's set-up), and unless every one of the 16 catalog apps ran.
@@ -33,7 +33,7 @@ for app in "${apps[@]}"; do
     # shellcheck disable=SC2086
     # The report goes through a file: a large one (lens_blur's schedules) exceeds the 128 KiB
     # a single command-line argument may have.
-    "$cli" bench "$app" ${catalog_small_sizes[$app]} --device opencl --mode topk --top 3 --beam 4 \
+    "$cli" bench "$app" ${catalog_small_sizes[$app]} --device opencl --mode topk --top 2 --beam 4 \
         --passes 1 --repeats 3 --warmup 1 --json -q --no-db ${BENCH_CATALOG_ARGS:-} \
         >/tmp/bench_catalog_report.$$ 2>/tmp/bench_catalog_err.$$
     rc=$?

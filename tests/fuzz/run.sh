@@ -19,7 +19,9 @@ core="$build/core/libbeamscope_core.a"
 command -v clang++ >/dev/null || { echo "FAIL: clang++ missing (packaging/install-deps.sh installs it)"; exit 1; }
 cmake="$root/.venv/bin/cmake"; [ -x "$cmake" ] || cmake=cmake
 fuzzbuild="$build/fuzz"
+# -O1 with line tables, as libFuzzer's documentation builds: sanitizer reports keep their lines.
 CXX=clang++ "$cmake" -S "$here" -B "$fuzzbuild" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
     -DBEAMSCOPE_CORE_LIBRARY="$core" >"$fuzzbuild.configure.log" 2>&1 \
     || { cat "$fuzzbuild.configure.log"; echo "FAIL: configuring the fuzz build"; exit 1; }
 "$cmake" --build "$fuzzbuild" -j "$(nproc)" >"$fuzzbuild.build.log" 2>&1 \
