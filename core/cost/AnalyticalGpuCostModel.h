@@ -16,6 +16,7 @@ namespace beamscope {
 /// The machine constants the model prices work with, in seconds per unit, from a GpuSpec.
 struct AnalyticalCoefficients {
     double secondsPerOp;       ///< 1 / (SMs x FP32 lanes x clock)
+    double secondsPerIssue;    ///< one warp instruction issued: 1 / (SMs x 4 schedulers x clock)
     double dramSecondsPerByte; ///< 1 / DRAM bandwidth
     double l2SecondsPerByte;   ///< global sectors through L1/L2, at 5x the DRAM bandwidth
     double l2SecondsPerRequest;       ///< a lone sector's request (a scattering update's bin)

@@ -16,21 +16,20 @@
 namespace beamscope {
 
 /// The layout version of scheduleFeatureVector(); a model file records the one it was trained
-/// with, and a model of another version is refused. 16: a new stage feature, the L2 requests of
-/// an update scattering into a global Func (a histogram's bins, each lane's its own sector),
-/// priced at L2's request rate (the fortieth session); 15: a kernel takes at least the time its
-/// SMs need to start its blocks, 100 clocks each (the thirty-ninth session); 14: L1 wavefronts
-/// take their time over
-/// the SMs that have blocks, not at the arithmetic fill (the thirty-ninth session); 13: global
-/// loads' L1 wavefronts (the lines
-/// each load instruction of a warp touches) in the analytic model's on-chip time, a new stage
-/// feature (the thirty-seventh session); 12: a warp's global stores are the more of
-/// its footprint's sectors and those its store instructions write, lanes a serial tile apart
-/// along x writing each sector once per instruction (the thirty-sixth session); 11: a kernel's
-/// block has, per thread
-/// dimension, the largest extent any of its stages maps there, as Halide launches it (the
-/// block-level features and the analytic model's resident blocks; the thirty-second session);
-/// 10: a stage whose values are all `undef`
+/// with, and a model of another version is refused. 17: the analytic terms with global load
+/// instructions taking the warp schedulers' issue slots beside the arithmetic, and arithmetic
+/// and memory combined by their 3-norm (the forty-fourth session); 16: a new stage feature, the L2
+/// requests of an update scattering into a global Func (a histogram's bins, each lane's its own
+/// sector), priced at L2's request rate (the fortieth session); 15: a kernel takes at least the
+/// time its SMs need to start its blocks, 100 clocks each (the thirty-ninth session); 14: L1
+/// wavefronts take their time over the SMs that have blocks, not at the arithmetic fill (the
+/// thirty-ninth session); 13: global loads' L1 wavefronts (the lines each load instruction of a
+/// warp touches) in the analytic model's on-chip time, a new stage feature (the thirty-seventh
+/// session); 12: a warp's global stores are the more of its footprint's sectors and those its store
+/// instructions write, lanes a serial tile apart along x writing each sector once per instruction
+/// (the thirty-sixth session); 11: a kernel's block has, per thread dimension, the largest extent
+/// any of its stages maps there, as Halide launches it (the block-level features and the analytic
+/// model's resident blocks; the thirty-second session); 10: a stage whose values are all `undef`
 /// (no loop in Halide's lowering) has no features, and a kernel of such stages alone is not
 /// counted (the thirty-second session); 9: an update's bytes at realization without
 /// its RVars (the code had kept them since 5), unrolled points of a global update along a row
@@ -46,7 +45,7 @@ namespace beamscope {
 /// write their points once unless a rolled serial loop sits inside their RVars, an update's bytes
 /// at realization without its RVars, and shared-memory wavefronts in the roofline; 4: the analytic
 /// terms of the per-kernel roofline (issue 31 part 6); 3: those of the summed appendix-B terms.
-constexpr int kScheduleFeatureSchema = 16;
+constexpr int kScheduleFeatureSchema = 17;
 
 /// The name of each entry of scheduleFeatureVector(), in order ("analytic_compute", ...,
 /// "analytic_total", "share_compute", ..., "kernels", "stages", ..., "mean_log2_waves", ...,

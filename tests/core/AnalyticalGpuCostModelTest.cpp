@@ -3,13 +3,16 @@
 // of L2): the DRAM bytes of realizations that share the L2, a stage priced at its own
 // parallelism, arithmetic that needs a quarter of the threads memory does, loads that wait their
 // latency per round when too few warps hide it, a phase of a fused kernel run only by the
-// blocks an SM holds at once, the L1's wavefronts served by the SMs that have blocks, and a
-// histogram's scattered bins at L2's request rate.
+// blocks an SM holds at once, the L1's wavefronts served by the SMs that have blocks, a
+// histogram's scattered bins at L2's request rate, load instructions in the schedulers' issue
+// slots, and arithmetic and memory combined by their 3-norm.
 #include "cost/AnalyticalGpuCostModel.h"
 #include "cost/Featurizer.h"
 #include "schedule/GpuSpec.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 using namespace beamscope;
 
@@ -72,6 +75,23 @@ double termMs(const std::vector<StageCost> &costs, int node, CostTerm term) {
     return 0;
 }
 
+/// A loading stage's load instructions in the schedulers' issue slots (4 warp instructions per
+/// SM a clock), at the arithmetic's fill: `residentThreads` of the 67,584 that keep it busy.
+double issueSeconds(double blocks, double instructionsPerBlock, double residentThreads) {
+    return blocks * instructionsPerBlock / (132.0 * 4 * 1.98e9) /
+           std::min(1.0, residentThreads / kH100ArithmeticThreads);
+}
+
+/// What a kernel of no arithmetic but its load instructions' issue takes: the 3-norm of that
+/// and its memory time, in milliseconds; its Compute and Load terms add up to it.
+double withIssueMs(double memorySeconds, double issue) {
+    return std::cbrt(memorySeconds * memorySeconds * memorySeconds + issue * issue * issue) * 1e3;
+}
+
+double loadAndIssueMs(const std::vector<StageCost> &costs, int node) {
+    return termMs(costs, node, CostTerm::Load) + termMs(costs, node, CostTerm::Compute);
+}
+
 } // namespace
 
 TEST(AnalyticalGpuCostModel, RealizationsSharingTheL2ReadTheirBuffersFromDramOnce) {
@@ -131,8 +151,10 @@ TEST(AnalyticalGpuCostModel, ArithmeticNeedsAQuarterOfTheThreadsMemoryDoes) {
     EXPECT_NEAR(termMs(model.kernelCosts({arithmetic}, 0), 0, CostTerm::Compute),
                 1e6 * 64 / kH100OpsPerSecond * 1e3, 1e-12);
     const StageFeatureRow reading = loadingRow(0, kH100Threads / 4 / 64, 2, 4e6);
-    EXPECT_NEAR(termMs(model.kernelCosts({reading}, 0), 0, CostTerm::Load),
-                2 * kH100LoadLatencySeconds * 1e3, 1e-9);
+    EXPECT_NEAR(loadAndIssueMs(model.kernelCosts({reading}, 0), 0),
+                withIssueMs(2 * kH100LoadLatencySeconds,
+                            issueSeconds(kH100Threads / 4 / 64, 4, kH100Threads / 4)),
+                1e-9);
 }
 
 TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) {
@@ -143,18 +165,19 @@ TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) 
     // an SM, start in 0.4 us: AKernelTakesAtLeastTheTimeItsSmsNeedToStartItsBlocks.)
     const double blocks = kH100Threads / 256;
     ASSERT_LT(kH100LoadLatencySeconds * 1e3, dramMs);
-    EXPECT_NEAR(
-        termMs(model.kernelCosts({loadingRow(0, blocks, 1, 4e6, 256)}, 0), 0, CostTerm::Load),
-        dramMs, 1e-12);
+    EXPECT_NEAR(loadAndIssueMs(model.kernelCosts({loadingRow(0, blocks, 1, 4e6, 256)}, 0), 0),
+                withIssueMs(dramMs / 1e3, issueSeconds(blocks, 2, kH100Threads)), 1e-12);
     // Four rounds per thread, one after the other.
-    EXPECT_NEAR(
-        termMs(model.kernelCosts({loadingRow(0, blocks, 4, 4e6, 256)}, 0), 0, CostTerm::Load),
-        4 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    EXPECT_NEAR(loadAndIssueMs(model.kernelCosts({loadingRow(0, blocks, 4, 4e6, 256)}, 0), 0),
+                withIssueMs(4 * kH100LoadLatencySeconds, issueSeconds(blocks, 8, kH100Threads)),
+                1e-12);
     // Half of the rounds' sectors served by L1 (a tenth of the latency each): 4 x 0.55.
     StageFeatureRow walking = loadingRow(0, blocks, 4, 4e6, 256);
     walking.features[F::global_mem_load_l1_hit_rate] = 0.5;
-    EXPECT_NEAR(termMs(model.kernelCosts({walking}, 0), 0, CostTerm::Load),
-                4 * 0.55 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    EXPECT_NEAR(
+        loadAndIssueMs(model.kernelCosts({walking}, 0), 0),
+        withIssueMs(4 * 0.55 * kH100LoadLatencySeconds, issueSeconds(blocks, 8, kH100Threads)),
+        1e-12);
     // A block of 2 threads is a warp of its own: all 1,280 warps of 2 lanes are resident at
     // once and each waits the latency of its 64 rounds: however few its lanes and sectors, a
     // warp's round costs a latency (histogram_equalize's per-row histograms, whose RVar
@@ -163,8 +186,11 @@ TEST(AnalyticalGpuCostModel, ALoadWaitsItsLatencyPerRoundWhenTooFewWarpsHideIt) 
     narrow.features[F::num_threads_per_block] = 2;
     narrow.features[F::inner_parallelism] = 2560;
     narrow.features[F::num_active_warps_per_block] = 1;
-    EXPECT_NEAR(termMs(model.kernelCosts({narrow}, 0), 0, CostTerm::Load),
-                1280.0 * 64 / 1280 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    // Its 128 load instructions a block issue at the fill of 2,560 threads: 4 us beside 41 us.
+    EXPECT_NEAR(
+        loadAndIssueMs(model.kernelCosts({narrow}, 0), 0),
+        withIssueMs(1280.0 * 64 / 1280 * kH100LoadLatencySeconds, issueSeconds(1280, 128, 2560)),
+        1e-12);
 }
 
 TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {
@@ -178,17 +204,23 @@ TEST(AnalyticalGpuCostModel, APhaseRunsOnlyInTheBlocksAnSmHoldsAtOnce) {
     StageFeatureRow producer = idleRow(1);
     producer.features[F::num_threads_per_block] = 528;
     const StageFeatureRow root = loadingRow(0, 8723, 3, 4e6);
-    EXPECT_NEAR(termMs(model.kernelCosts({root}, 0), 0, CostTerm::Load),
-                3 * 17446.0 / 8448 * kH100LoadLatencySeconds * 1e3, 1e-12);
-    EXPECT_NEAR(termMs(model.kernelCosts({root, producer}, 0), 0, CostTerm::Load),
-                3 * 17446.0 / 792 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    EXPECT_NEAR(loadAndIssueMs(model.kernelCosts({root}, 0), 0),
+                withIssueMs(3 * 17446.0 / 8448 * kH100LoadLatencySeconds,
+                            issueSeconds(8723, 6, kH100Threads)),
+                1e-12);
+    EXPECT_NEAR(
+        loadAndIssueMs(model.kernelCosts({root, producer}, 0), 0),
+        withIssueMs(3 * 17446.0 / 792 * kH100LoadLatencySeconds, issueSeconds(8723, 6, 25344)),
+        1e-12);
     // Shared memory limits the resident blocks too: 100 KB per block leaves 2 of the SM's
     // 228 KB (233,472 bytes) for the same 64-thread phase, now in 64-thread blocks: 528 warps.
     StageFeatureRow sharedProducer = idleRow(1);
     sharedProducer.features[F::num_threads_per_block] = 64;
     sharedProducer.features[F::shared_bytes_at_task] = 100000;
-    EXPECT_NEAR(termMs(model.kernelCosts({root, sharedProducer}, 0), 0, CostTerm::Load),
-                3 * 17446.0 / 528 * kH100LoadLatencySeconds * 1e3, 1e-12);
+    EXPECT_NEAR(
+        loadAndIssueMs(model.kernelCosts({root, sharedProducer}, 0), 0),
+        withIssueMs(3 * 17446.0 / 528 * kH100LoadLatencySeconds, issueSeconds(8723, 6, 16896)),
+        1e-12);
 }
 
 TEST(AnalyticalGpuCostModel, TheL1ServesAKernelsWavefrontsOnTheSmsThatHaveBlocks) {
@@ -214,11 +246,12 @@ TEST(AnalyticalGpuCostModel, TheL1ServesAKernelsWavefrontsOnTheSmsThatHaveBlocks
     const double latencyMs = 0.01 * kH100LoadLatencySeconds * 1e3;
     // 33 blocks on 33 SMs: one block's time, not the 16x the arithmetic fill of 1,056 threads
     // (a quarter of the device's 67,584 FP32-filling threads, spread over 132 SMs) once made it.
-    EXPECT_NEAR(termMs(model.kernelCosts({scan(33)}, 0), 0, CostTerm::Load), perBlockMs + latencyMs,
-                1e-9);
+    EXPECT_NEAR(loadAndIssueMs(model.kernelCosts({scan(33)}, 0), 0),
+                withIssueMs((perBlockMs + latencyMs) / 1e3, issueSeconds(33, 1, 33 * 32)), 1e-9);
     // 264 blocks, two an SM: twice that.
-    EXPECT_NEAR(termMs(model.kernelCosts({scan(264)}, 0), 0, CostTerm::Load),
-                2 * perBlockMs + latencyMs, 1e-9);
+    EXPECT_NEAR(loadAndIssueMs(model.kernelCosts({scan(264)}, 0), 0),
+                withIssueMs((2 * perBlockMs + latencyMs) / 1e3, issueSeconds(264, 1, 264 * 32)),
+                1e-9);
 }
 
 TEST(AnalyticalGpuCostModel, AKernelTakesAtLeastTheTimeItsSmsNeedToStartItsBlocks) {
@@ -265,14 +298,71 @@ TEST(AnalyticalGpuCostModel, AHistogramsScatteredBinsTakeL2sRequestRate) {
     const std::vector<StageCost> costs = model.kernelCosts({update}, 0);
     const double requests = 4224.0 * 4096 / (130.0 * 1.98e9);
     const double dram = 4e6 / kH100BytesPerSecond, latency = 64 * kH100LoadLatencySeconds;
-    const double kernel = requests + 0.01 * dram;
-    EXPECT_NEAR(termMs(costs, 0, CostTerm::Load) + termMs(costs, 0, CostTerm::Store), kernel * 1e3,
-                1e-9);
+    const double memory = requests + 0.01 * dram;
+    // Its 128 load instructions a block issue in 0.5 us (all 135,168 threads resident).
+    const double issue = issueSeconds(4224, 128, 4224 * 32);
+    const double kernelMs = withIssueMs(memory, issue);
+    EXPECT_NEAR(loadAndIssueMs(costs, 0) + termMs(costs, 0, CostTerm::Store), kernelMs, 1e-9);
     // The kernel's time goes to the terms by what each asks: half the requests are the bins'
     // stores.
     EXPECT_NEAR(termMs(costs, 0, CostTerm::Store),
-                requests / 2 * kernel / (dram + requests + latency) * 1e3, 1e-9);
+                requests / 2 * memory / (dram + requests + latency) * kernelMs / (memory + issue),
+                1e-9);
     // Without the scattered requests the same stage waits on its loads' latency alone.
     update.features[F::num_global_mem_scattered_requests_per_block] = 0;
-    EXPECT_NEAR(termMs(model.kernelCosts({update}, 0), 0, CostTerm::Load), latency * 1e3, 1e-9);
+    EXPECT_NEAR(loadAndIssueMs(model.kernelCosts({update}, 0), 0), withIssueMs(latency, issue),
+                1e-9);
+}
+
+TEST(AnalyticalGpuCostModel, ALoadInstructionTakesAnIssueSlotFromTheArithmetic) {
+    // 1e8 points of 64 FP32 ops fill the H100's 16,896 lanes for 0.19 ms at 1.98 GHz. On its
+    // SMs of 128 lanes an FMA of every lane takes all four schedulers' clock, so 1,320 blocks
+    // of 1,000 warp load instructions each (1.32 M, 10,000 an SM: 1.26 us at 4 a clock) add
+    // their issue time to the arithmetic.
+    const GpuSpec h100 = GpuSpec::load("h100");
+    const AnalyticalGpuCostModel model(h100);
+    StageFeatureRow stage = idleRow(0);
+    stage.features[F::points_computed_total] = 1e8;
+    stage.features[F::ops_per_point] = 64;
+    stage.features[F::num_blocks] = 1320;
+    const double arithmetic = 1e8 * 64 / kH100OpsPerSecond;
+    EXPECT_NEAR(termMs(model.kernelCosts({stage}, 0), 0, CostTerm::Compute), arithmetic * 1e3,
+                1e-12);
+    stage.features[F::num_global_mem_load_instructions_per_block] = 1000;
+    const double issue = 1320.0 * 1000 / (132.0 * 4 * 1.98e9);
+    EXPECT_NEAR(termMs(model.kernelCosts({stage}, 0), 0, CostTerm::Compute),
+                (arithmetic + issue) * 1e3, 1e-12);
+    // An A100 SM has 64 FP32 lanes: the FMAs take two of its four schedulers' clocks, and loads
+    // issue in the other two until they need more than half the arithmetic's time.
+    const GpuSpec a100 = GpuSpec::load("a100");
+    const AnalyticalGpuCostModel ampere(a100);
+    const double a100Arithmetic = 1e8 * 64 / (108.0 * 64 * 1.41e9);
+    const double a100Issue = 1320.0 * 1000 / (108.0 * 4 * 1.41e9);
+    ASSERT_LT(a100Issue, a100Arithmetic / 2);
+    EXPECT_NEAR(termMs(ampere.kernelCosts({stage}, 0), 0, CostTerm::Compute), a100Arithmetic * 1e3,
+                1e-12);
+    stage.features[F::num_global_mem_load_instructions_per_block] = 1000 * 1000;
+    ASSERT_GT(1000 * a100Issue, a100Arithmetic / 2);
+    EXPECT_NEAR(termMs(ampere.kernelCosts({stage}, 0), 0, CostTerm::Compute),
+                (a100Arithmetic / 2 + 1000 * a100Issue) * 1e3, 1e-10);
+}
+
+TEST(AnalyticalGpuCostModel, ArithmeticAndMemoryCombineByTheirThreeNorm) {
+    // A root stage whose arithmetic (1e6 points of 64 ops: 187 ns) and DRAM bytes (as many at
+    // 3,350 GB/s) take equally long: the kernel takes 2^(1/3) of either, not the longer alone,
+    // shared between the two terms by what each asks.
+    const AnalyticalGpuCostModel model(GpuSpec::load("h100"));
+    const double arithmetic = 1e6 * 64 / kH100OpsPerSecond;
+    StageFeatureRow stage = readingRow(0, 1, arithmetic * kH100BytesPerSecond, 1e9);
+    stage.features[F::points_computed_total] = 1e6;
+    stage.features[F::ops_per_point] = 64;
+    const std::vector<StageCost> costs = model.kernelCosts({stage}, 0);
+    const double kernel = std::cbrt(2.0) * arithmetic;
+    EXPECT_NEAR(termMs(costs, 0, CostTerm::Compute), kernel / 2 * 1e3, 1e-12);
+    EXPECT_NEAR(termMs(costs, 0, CostTerm::Load), kernel / 2 * 1e3, 1e-12);
+    // Ten times the bytes: the memory side almost alone, (1000 + 1)^(1/3) of the arithmetic.
+    stage.features[F::unique_global_bytes_read_per_realization] *= 10;
+    const std::vector<StageCost> memoryBound = model.kernelCosts({stage}, 0);
+    EXPECT_NEAR(termMs(memoryBound, 0, CostTerm::Compute) + termMs(memoryBound, 0, CostTerm::Load),
+                std::cbrt(1001.0) * arithmetic * 1e3, 1e-12);
 }
