@@ -27,6 +27,8 @@
 # 0.589 / 1.20) and the H200's at 0.703 / 1.02 (0.621 / 1.07); docs/pretrained.md, "Forty-first
 # session". Since the forty-second session iir_blur's kernels pair too (11 more rows): validation
 # 0.754 / 1.06, H100 catalog 0.618 / 1.22, H200 catalog 0.677 / 1.05 ("Forty-second session").
+# Over schema 17's prior (loads in the issue slots, arithmetic and memory by their 3-norm; the
+# forty-fourth session): validation 0.726 / 1.06, H100 catalog 0.638 / 1.09, H200 0.703 / 1.05.
 pretrained_options=(--objective kernel-times --trees 300 --max-depth 5 --eta 0.03 --min-child-weight 10
     --lambda 10 --every-device)
 
