@@ -88,7 +88,7 @@ collect)
     [ "${SIZES:-default}" = small ] && params=(--size 32)
     "$CLI" collect --random "${RANDOM_N:-1261..2000}" "${params[@]}" \
         --minutes "$(awk -v s="${COLLECT_S:-300}" 'BEGIN { print s / 60 }')" --device "${DEVICE:-cuda}" \
-        --db "$out/collect-more.sqlite" --json >"$out/collect-more.json" 2>"$out/collect-more.log"
+        --ptx -1 --db "$out/collect-more.sqlite" --json >"$out/collect-more.json" 2>"$out/collect-more.log"
     rc=$?
     tail -n 1 "$out/collect-more.log" >&2
     exit $rc
@@ -185,13 +185,14 @@ bench_app() { # APP SECONDS
     "$CLI" dag "$app" ${small_sizes[$app]:-} --format json >"$work/dags/$app.json" 2>/dev/null
 }
 
-# 2. Random pipelines, alone on the machine.
+# 2. Random pipelines, alone on the machine. --ptx -1: each row also keeps ptxas's registers per
+# kernel on a CUDA device (what benchmarks/kernel_occupancy.py needs; nothing on PoCL).
 collect_s=${COLLECT_S:-150}
 random_params=()
 [ "$sizes_mode" = small ] && random_params=(--size 32)
 log "collect for ${collect_s} s"
 "$CLI" collect --random "${RANDOM_N:-400}" "${random_params[@]}" --minutes "$(awk -v s="$collect_s" 'BEGIN { print s / 60 }')" \
-    --device "$device" --db "$work/collect.sqlite" --json \
+    --device "$device" --ptx -1 --db "$work/collect.sqlite" --json \
     >"$work/collect.json" 2>"$work/logs/collect.log"
 log "collect: rc $? $(grep -i 'rows' "$work/logs/collect.log" | tail -n 1)"
 log "$(grep '^collect: time:' "$work/logs/collect.log" | tail -n 1)"

@@ -32,6 +32,7 @@ struct CollectArgs {
     bool allApps = false;
     std::vector<std::string> generatorLibs;
     int perPipeline = 8;
+    int ptx = 0;
     int jobs = 0;
     std::string device = "auto";
     std::string db;
@@ -174,6 +175,11 @@ void addCollectCommand(CLI::App &app, CommandAction &action) {
     command->add_option("--db", args->db,
                         "measurement database (default: "
                         "$XDG_DATA_HOME/beamscope/measurements.sqlite)");
+    command
+        ->add_option("--ptx", args->ptx,
+                     "compute capability for ptxas's registers and spills per kernel in every "
+                     "row (0: off, the default; -1: the CUDA device's, else the GPU model's)")
+        ->check(CLI::Range(-1, 1000));
     command->add_flag("--resume", args->resume,
                       "skip schedules the database already holds for this device");
     command->add_option("--warmup", args->warmup, "untimed runs first")->check(CLI::Range(0, 100));
@@ -215,6 +221,7 @@ void addCollectCommand(CLI::App &app, CommandAction &action) {
             options.repeats = args->repeats;
             options.minTimedMs = args->minTimedMs;
             options.timeoutS = args->timeout;
+            options.ptxCapability = args->ptx;
             options.workerPath = args->worker;
             MeasurementStore store(args->db.empty() ? MeasurementStore::defaultPath() : args->db);
             options.store = &store;

@@ -33,6 +33,9 @@ struct CollectOptions {
     int jobs = 0;               ///< workers at once; 0: every core
     bool resume = false;        ///< skip schedules the database holds for this device
     bool stageProducers = true;
+    /// Compute capability for ptxas's registers and spills per kernel in every row (0: off;
+    /// -1: the CUDA device's, else the GPU model's). Off by default: ptxas takes compile time.
+    int ptxCapability = 0;
     int warmup = 1;
     int repeats = 3;
     /// More timed runs while they add up to less than this (TimedRuns.h).

@@ -72,6 +72,25 @@ n2=$(rows "$db")
 [ "$(field "$tmp/c3.json" rows)" = "0" ] || fail "a complete --resume measured $(field "$tmp/c3.json" rows) rows"
 [ "$(rows "$db")" = "$n2" ] || fail "a complete --resume changed the database"
 
+# --ptx 90: every row also carries each kernel's registers from ptxas, as bench's do (the runs
+# above, without --ptx, none).
+pdb=$tmp/p.sqlite
+"$cli" collect --random 200..200 "${small[@]}" --minutes 2 --ptx 90 --db "$pdb" --json \
+    >"$tmp/p.json" 2>"$tmp/p.err" || fail "collect --ptx 90 exited with $?: $(tail -n 3 "$tmp/p.err")"
+withRegisters="SELECT COUNT(*) FROM measurements WHERE correct = 1 AND json_array_length(measurement, '$.kernels') > 0
+    AND json_extract(measurement, '$.kernels[0].registers') > 0 AND json_extract(measurement, '$.ptx_arch') = 'sm_90'"
+[ "$(field "$tmp/p.json" correct)" -gt 0 ] || fail "collect --ptx 90 measured no correct row: $(tail -n 3 "$tmp/p.err")"
+if [ -x /usr/local/cuda/bin/ptxas ] || command -v ptxas >/dev/null; then
+    [ "$(count "$pdb" "$withRegisters")" = "$(field "$tmp/p.json" correct)" ] ||
+        fail "--ptx 90: $(count "$pdb" "$withRegisters") rows with registers of $(field "$tmp/p.json" correct) correct"
+else # without the CUDA toolkit: said once, and the rows are measured all the same
+    grep -q "^collect: ptxas not found: no register/spill report$" "$tmp/p.err" ||
+        fail "--ptx 90 without ptxas did not say so: $(head -n 3 "$tmp/p.err")"
+    [ "$(count "$pdb" "$withRegisters")" = "0" ] || fail "rows with registers without ptxas"
+fi
+[ "$(count "$db" "SELECT COUNT(*) FROM measurements WHERE json_array_length(measurement, '$.kernels') > 0")" = "0" ] ||
+    fail "rows collected without --ptx carry a ptxas report"
+
 # The rows of several pipelines: `models --pipeline` dumps only that pipeline's rows and stages,
 # and leave-one-app-out holding out that pipeline alone ranks it alone (the others only train).
 "$cli" models --db "$db" --pipeline random:0:5 --features-csv "$tmp/f0.csv" \
