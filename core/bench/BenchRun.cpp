@@ -94,17 +94,10 @@ void BenchRun::chooseGpuAndModel() {
         m_search.costModel = defaultCostModelSpec(m_search.gpu);
     m_report.gpu = m_search.gpu;
     m_report.costModel = m_search.costModel;
-    if (m_options.ptxCapability >= 0) {
-        m_report.ptxCapability = m_options.ptxCapability;
-    } else if (m_report.device.kind == DeviceKind::Cuda) {
-        m_report.ptxCapability = m_report.device.computeCapability;
-    } else {
-        m_report.ptxCapability = m_search.gpu.computeCapability;
-    }
-    if (m_report.ptxCapability > 0 && ptxasPath().empty()) {
-        say("ptxas not found: no register/spill report");
-        m_report.ptxCapability = 0;
-    }
+    m_report.ptxCapability = resolvePtxCapability(
+        m_options.ptxCapability,
+        m_report.device.kind == DeviceKind::Cuda ? m_report.device.computeCapability : 0,
+        m_search.gpu.computeCapability, [this](const std::string &line) { say(line); });
 }
 
 void BenchRun::sampleCandidates() {

@@ -63,7 +63,6 @@ private:
     void work();
     bool enoughTimeLeft() const;         // with m_mutex held
     void addTimes(const Measurement &m); // with m_mutex held
-    int ptxCapabilityFor(int requested) const;
     Item takeNext();                     // with m_mutex held, the queue not empty
     void say(const std::string &line) const {
         if (m_options.log) m_options.log(line);
@@ -280,7 +279,10 @@ void CollectRun::run() {
     m_base.repeats = m_options.repeats;
     m_base.minTimedMs = m_options.minTimedMs;
     m_base.timeoutS = m_options.timeoutS;
-    m_base.ptxCapability = ptxCapabilityFor(m_options.ptxCapability);
+    m_base.ptxCapability = resolvePtxCapability(
+        m_options.ptxCapability,
+        m_report.device.kind == DeviceKind::Cuda ? m_report.device.computeCapability : 0,
+        m_search.gpu.computeCapability, [this](const std::string &line) { say(line); });
     if (m_base.ptxCapability > 0)
         say("ptxas report for sm_" + std::to_string(m_base.ptxCapability) + " in every row");
     say("device: " + m_report.device.describe() + "; GPU model " + m_search.gpu.name + "; " +
@@ -319,20 +321,6 @@ void CollectRun::run() {
     for (const PipelineContext &p : m_pipelines)
         removeReferenceCaches(p.referenceCache);
     m_report.elapsedS = std::chrono::duration<double>(Clock::now() - m_start).count();
-}
-
-/// What --ptx asks for, resolved (-1: the CUDA device's, else the GPU model's), and off with one
-/// line when ptxas is not installed (the rows are still measured).
-int CollectRun::ptxCapabilityFor(int requested) const {
-    int cc = requested;
-    if (cc < 0)
-        cc = m_report.device.computeCapability > 0 ? m_report.device.computeCapability
-                                                   : m_search.gpu.computeCapability;
-    if (cc > 0 && ptxasPath().empty()) {
-        say("ptxas not found: no register/spill report");
-        return 0;
-    }
-    return std::max(0, cc);
 }
 
 } // namespace

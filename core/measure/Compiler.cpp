@@ -99,6 +99,16 @@ std::string ptxasPath() {
     return "";
 }
 
+int resolvePtxCapability(int requested, int cudaDeviceCc, int gpuModelCc,
+                         const std::function<void(const std::string &)> &say) {
+    const int cc = requested >= 0 ? requested : cudaDeviceCc > 0 ? cudaDeviceCc : gpuModelCc;
+    if (cc > 0 && ptxasPath().empty()) {
+        say("ptxas not found: no register/spill report");
+        return 0;
+    }
+    return std::max(0, cc);
+}
+
 Halide::Target cudaTarget(int cc) {
     return Halide::Target("host-cuda-cuda_capability_" + std::to_string(halideCudaCapability(cc)));
 }

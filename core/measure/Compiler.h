@@ -10,6 +10,7 @@
 
 #include <Halide.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ struct PtxReport {
 /// ptxas to use: BEAMSCOPE_PTXAS (compile definition) when executable, else
 /// /usr/local/cuda/bin/ptxas when executable, else "".
 std::string ptxasPath();
+
+/// The compute capability a ptxas register/spill report is made for: `requested` when >= 0 (0:
+/// off), else the CUDA device's (`cudaDeviceCc`, 0 for another device) or else the GPU model's;
+/// off, said once through `say`, when ptxas is not installed.
+int resolvePtxCapability(int requested, int cudaDeviceCc, int gpuModelCc,
+                         const std::function<void(const std::string &)> &say);
 
 /// host-cuda-cuda_capability_NN for a device of capability `cc` (NN: see halideCudaCapability).
 Halide::Target cudaTarget(int cc);
