@@ -9,6 +9,7 @@
 #include "GpuChoice.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
+#include "views/common/SelectionHub.h" // std::vector<Pin> as a slot argument
 
 #include <QElapsedTimer>
 #include <QMainWindow>

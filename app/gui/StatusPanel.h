@@ -4,6 +4,7 @@
 // are elided (and hidden when too little is left) to the room the message leaves them.
 #pragma once
 
+#include "controllers/MetaTypes.h" // SearchCounters as a slot argument
 #include "search/SearchStep.h"
 
 #include <QObject>

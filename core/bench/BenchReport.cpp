@@ -5,6 +5,7 @@
 #include "bench/CandidateLabel.h"
 
 #include "util/Error.h"
+#include "util/Text.h"
 
 #include <cmath>
 #include <iomanip>
@@ -12,17 +13,6 @@
 #include <sstream>
 
 namespace beamscope {
-
-namespace {
-
-std::string fixed(double v, int precision = 3) {
-    if (!std::isfinite(v)) return "-";
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(precision) << v;
-    return os.str();
-}
-
-} // namespace
 
 nlohmann::json BenchReport::toJson() const {
     nlohmann::json j;

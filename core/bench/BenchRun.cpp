@@ -15,6 +15,7 @@
 #include "schedule/ScheduleIO.h"
 #include "store/BenchRecorder.h"
 #include "util/Error.h"
+#include "util/Text.h"
 
 #include <unistd.h>
 
@@ -37,13 +38,6 @@ std::string referenceCachePath() {
     static int counter = 0;
     return std::string(dir && *dir ? dir : "/tmp") + "/beamscope-ref-" + std::to_string(getpid()) +
            "-" + std::to_string(++counter) + ".bin";
-}
-
-std::string fixed(double v, int precision = 3) {
-    if (!std::isfinite(v)) return "-";
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(precision) << v;
-    return os.str();
 }
 
 /// The candidates of a run: the caller's (plus greedy samples) or a fresh beam search's, on

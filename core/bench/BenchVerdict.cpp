@@ -10,7 +10,7 @@ namespace beamscope {
 namespace {
 
 /// `v` with `decimals` digits after the point.
-std::string fixed(double v, int decimals) {
+std::string withDecimals(double v, int decimals) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
     return buffer;
@@ -67,7 +67,7 @@ std::string BenchVerdict::text() const {
     t += ": " + significant(*chosenMs) + " ms";
     for (const BaselineSpeedup &s : speedups) {
         const bool faster = s.speedup >= 1;
-        t += ", " + fixed(faster ? s.speedup : 1 / s.speedup, 2) +
+        t += ", " + withDecimals(faster ? s.speedup : 1 / s.speedup, 2) +
              (faster ? "× faster than " : "× slower than ") + s.baseline;
     }
     t += " — on " + device + ", pipeline " + pipeline + ".";

@@ -24,9 +24,6 @@ struct SourceDialect {
     static const SourceDialect &python();
 };
 
-/// The CallVar name of Halide's Var::outermost() (ScheduleCalls.cpp's kOutermost).
-inline constexpr const char *kOutermostVar = "__outermost";
-
 /// Prints the calls of one Func, given identifiers for Funcs and for its loops.
 class ScheduleCallPrinter {
 public:

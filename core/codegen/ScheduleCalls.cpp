@@ -22,8 +22,6 @@ namespace beamscope {
 
 namespace {
 
-const char *const kOutermost = "__outermost"; // Halide::Var::outermost()
-
 /// Hands out loop names that are new within a Func. Names differ between stages too, because
 /// compute_at(host, var) names no stage: Halide looks the loop up by name in all of the host's
 /// stages. (Halide 21 rejected compute_at(LoopLevel(host, var, stage)) as an invalid location
@@ -31,7 +29,7 @@ const char *const kOutermost = "__outermost"; // Halide::Var::outermost()
 class StageNames {
 public:
     StageNames(const Node &node, int stage) : m_suffix(stage > 0 ? std::to_string(stage) : "") {
-        m_used.insert(kOutermost);
+        m_used.insert(kOutermostVar);
         for (const std::string &a : node.args)
             m_used.insert(a);
         for (const Stage &s : node.stages) {
@@ -95,7 +93,7 @@ bool unrollSmall(StagePlan &plan, int stage, const std::vector<CallVar> &serial,
 /// A stage with no pure loop (only RVars, or a 0-D Func) still runs as one GPU thread:
 /// outermost is split into unit-extent loops that carry the block and thread mapping.
 void singleThread(StagePlan &plan, int stage, StageNames &names, bool withBlock) {
-    const CallVar outermost{kOutermost, false};
+    const CallVar outermost{kOutermostVar, false};
     if (withBlock) {
         const CallVar block = names.fresh("block");
         const CallVar thread = names.fresh("thread");

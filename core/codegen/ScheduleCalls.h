@@ -14,6 +14,9 @@
 
 namespace beamscope {
 
+/// The CallVar name of Halide's Var::outermost().
+inline constexpr const char *kOutermostVar = "__outermost";
+
 /// A loop variable named by a call: a pure Var (or one made by a split or fuse) or an RVar.
 struct CallVar {
     std::string name;

@@ -6,7 +6,9 @@
 #include "codegen/ScheduleImport.h"
 
 #include "codegen/ScheduleApplier.h"
+#include "codegen/ScheduleCalls.h"
 #include "util/Error.h"
+#include "util/IntMath.h"
 
 #include <algorithm>
 #include <map>
@@ -20,12 +22,6 @@ using Halide::Internal::ForType;
 using Halide::Internal::Definition;
 using Halide::Internal::Function;
 using Halide::Internal::Split;
-
-const char *const kOutermost = "__outermost";
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
 
 const char *forTypeName(ForType t) {
     switch (t) {
@@ -121,7 +117,7 @@ ReadStage readStage(const Stage &stage, const Definition &def, const std::vector
     for (size_t l = 0; l < stage.loops.size(); ++l)
         leaves[stage.loops[l].name] = {stage.loops[l].name, ForType::Serial,
                                        {{int(l), extents[l]}}};
-    leaves[kOutermost] = {kOutermost, ForType::Serial, {}};
+    leaves[kOutermostVar] = {kOutermostVar, ForType::Serial, {}};
     const auto take = [&](const std::string &name, ReadLoop &loop) {
         auto it = leaves.find(name);
         if (it == leaves.end()) {
@@ -176,7 +172,7 @@ ReadStage readStage(const Stage &stage, const Definition &def, const std::vector
     }
     const auto &dims = def.schedule().dims();
     for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
-        if (it->var == kOutermost) continue;
+        if (it->var == kOutermostVar) continue;
         auto leaf = leaves.find(it->var);
         if (leaf == leaves.end()) {
             constructs.push_back(stage.name + ": the loop '" + it->var + "' comes from no split");

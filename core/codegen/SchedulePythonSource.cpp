@@ -35,7 +35,7 @@ const std::set<std::string> &pythonReservedWords() {
 /// export's does (ScheduleSource.cpp's printLookup; keep the two in step): the name without
 /// Halide's "$n" suffix, Funcs Halide named itself ("lambda_12", "f3") numbered by prefix in
 /// realization order, a repeated name given "#2", "#3", ...
-void printLookup(std::ostream &os, const std::string &functionName) {
+void printPythonLookup(std::ostream &os, const std::string &functionName) {
     std::string text =
         R"(    # Funcs by the names Beamscope gives them: the name without Halide's "$n" suffix;
     # Funcs that Halide named ("lambda_12", "f3") numbered in realization order; a repeated
@@ -102,7 +102,7 @@ std::string schedulePythonSource(const ScheduleState &state, const StateCost *co
        << "def " << functionName << "(pipeline):\n"
        << "    \"\"\"Schedules every Func of `pipeline` (a hl.Pipeline) as Beamscope "
           "chose.\"\"\"\n";
-    printLookup(os, functionName);
+    printPythonLookup(os, functionName);
     for (const FuncCalls &fc : plan) {
         os << "    " << funcIds[size_t(fc.node)] << " = find_func("
            << quoted(dag.node(fc.node).name) << ")\n";

@@ -4,6 +4,8 @@
 // transactions from footprints (coalescing) and strides (bank conflicts); the feature rows.
 #include "cost/Featurizer.h"
 
+#include "util/IntMath.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -24,10 +26,6 @@ constexpr double kRolledIterationsPerRound = 4.0;
 /// An L1 cache line (NVIDIA, Volta to Hopper: 128 bytes, four 32-byte sectors): a global load
 /// instruction costs the L1 a wavefront per line its lanes touch.
 constexpr int64_t kL1LineBytes = 128;
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
 
 int64_t product(const std::vector<int64_t> &v) {
     int64_t p = 1;

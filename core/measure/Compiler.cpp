@@ -3,8 +3,9 @@
 #include "measure/Compiler.h"
 
 #include "measure/DeviceDetect.h"
-#include "util/Subprocess.h"
 #include "util/Error.h"
+#include "util/Subprocess.h"
+#include "util/Timing.h"
 
 #include <unistd.h>
 
@@ -23,10 +24,6 @@ namespace beamscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 /// Writes `text` into a new temporary file with `suffix`; returns its path.
 std::string writeTempFile(const std::string &text, const std::string &suffix) {

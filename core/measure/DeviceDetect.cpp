@@ -3,10 +3,9 @@
 // points with their documented constants are used, so no CUDA or OpenCL headers are needed.
 #include "measure/DeviceDetect.h"
 
+#include "measure/DriverApi.h"
 #include "measure/OpenClDevices.h"
 #include "util/Error.h"
-
-#include <dlfcn.h>
 
 #include <array>
 #include <ostream>
@@ -24,10 +23,6 @@ void *openFirst(const std::vector<std::string> &names, std::string &why) {
     }
     why = (names.empty() ? std::string("no library") : names.front()) + ": not found";
     return nullptr;
-}
-
-template <typename F> F symbol(void *handle, const char *name) {
-    return reinterpret_cast<F>(dlsym(handle, name));
 }
 
 // --- CUDA driver API -------------------------------------------------------------------------
@@ -80,13 +75,13 @@ DeviceInfo detectCudaDevice(const DetectOptions &options) {
         info.notes.push_back("CUDA: " + why);
         return info;
     }
-    auto init = symbol<CuInit>(lib, "cuInit");
-    auto version = symbol<CuDriverGetVersion>(lib, "cuDriverGetVersion");
-    auto count = symbol<CuDeviceGetCount>(lib, "cuDeviceGetCount");
-    auto get = symbol<CuDeviceGet>(lib, "cuDeviceGet");
-    auto name = symbol<CuDeviceGetName>(lib, "cuDeviceGetName");
-    auto attr = symbol<CuDeviceGetAttribute>(lib, "cuDeviceGetAttribute");
-    auto mem = symbol<CuDeviceTotalMem>(lib, "cuDeviceTotalMem_v2");
+    auto init = driverSymbol<CuInit>(lib, "cuInit");
+    auto version = driverSymbol<CuDriverGetVersion>(lib, "cuDriverGetVersion");
+    auto count = driverSymbol<CuDeviceGetCount>(lib, "cuDeviceGetCount");
+    auto get = driverSymbol<CuDeviceGet>(lib, "cuDeviceGet");
+    auto name = driverSymbol<CuDeviceGetName>(lib, "cuDeviceGetName");
+    auto attr = driverSymbol<CuDeviceGetAttribute>(lib, "cuDeviceGetAttribute");
+    auto mem = driverSymbol<CuDeviceTotalMem>(lib, "cuDeviceTotalMem_v2");
     if (!init || !count || !get || !name || !attr) {
         info.notes.push_back("CUDA: driver library lacks the driver API");
         return info;

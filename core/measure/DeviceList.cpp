@@ -3,10 +3,9 @@
 // per-device lock files.
 #include "measure/DeviceList.h"
 
+#include "measure/DriverApi.h"
 #include "measure/OpenClDevices.h"
 #include "measure/ParallelWorkers.h"
-
-#include <dlfcn.h>
 
 #include <array>
 #include <cstdint>
@@ -22,10 +21,6 @@ void *openFirst(const std::vector<std::string> &names) {
     return nullptr;
 }
 
-template <typename F> F symbol(void *handle, const char *name) {
-    return reinterpret_cast<F>(dlsym(handle, name));
-}
-
 using CuInit = int (*)(unsigned);
 using CuDeviceGetCount = int (*)(int *);
 using CuDeviceGet = int (*)(int *, int);
@@ -36,10 +31,10 @@ std::vector<std::string> cudaDeviceNames(const DetectOptions &options) {
     std::vector<std::string> names;
     void *lib = openFirst(options.cudaLibraries);
     if (!lib) return names;
-    auto init = symbol<CuInit>(lib, "cuInit");
-    auto count = symbol<CuDeviceGetCount>(lib, "cuDeviceGetCount");
-    auto get = symbol<CuDeviceGet>(lib, "cuDeviceGet");
-    auto name = symbol<CuDeviceGetName>(lib, "cuDeviceGetName");
+    auto init = driverSymbol<CuInit>(lib, "cuInit");
+    auto count = driverSymbol<CuDeviceGetCount>(lib, "cuDeviceGetCount");
+    auto get = driverSymbol<CuDeviceGet>(lib, "cuDeviceGet");
+    auto name = driverSymbol<CuDeviceGetName>(lib, "cuDeviceGetName");
     int n = 0;
     if (!init || !count || !get || !name || init(0) != 0 || count(&n) != 0) return names;
     for (int i = 0; i < n; ++i) {

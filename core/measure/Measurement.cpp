@@ -1,6 +1,8 @@
 // Measurement as JSON (the worker's result line) and as text.
 #include "measure/Measurement.h"
 
+#include "util/JsonNumber.h"
+
 #include <algorithm>
 #include <cmath>
 #include <ostream>
@@ -8,10 +10,6 @@
 namespace beamscope {
 
 namespace {
-
-nlohmann::json number(double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
-}
 
 double numberOr(const nlohmann::json &json, const char *key, double fallback) {
     auto it = json.find(key);
@@ -23,7 +21,7 @@ double numberOr(const nlohmann::json &json, const char *key, double fallback) {
 nlohmann::json Measurement::toJson() const {
     nlohmann::json j;
     j["label"] = label;
-    j["predicted"] = number(predicted);
+    j["predicted"] = jsonNumber(predicted);
     j["measured_ms"] = measuredMs ? nlohmann::json{{"median", measuredMs->median},
                                                    {"min", measuredMs->min},
                                                    {"max", measuredMs->max}}
@@ -32,15 +30,15 @@ nlohmann::json Measurement::toJson() const {
     j["registers"] = registers >= 0 ? nlohmann::json(registers) : nlohmann::json();
     j["spill_bytes"] = spillBytes >= 0 ? nlohmann::json(spillBytes) : nlohmann::json();
     j["correct"] = correct ? nlohmann::json(*correct) : nlohmann::json();
-    j["max_error"] = number(maxError);
+    j["max_error"] = jsonNumber(maxError);
     j["failure"] = failure.empty() ? nlohmann::json() : nlohmann::json(failure);
-    j["max_rel_error"] = number(maxRelError);
-    j["search_ms"] = number(searchMs);
-    j["compile_ms"] = number(compileMs);
+    j["max_rel_error"] = jsonNumber(maxRelError);
+    j["search_ms"] = jsonNumber(searchMs);
+    j["compile_ms"] = jsonNumber(compileMs);
     if (std::isfinite(deviceMs)) { // absent for runs that never held the device
-        j["device_setup_ms"] = number(deviceSetupMs);
-        j["device_wait_ms"] = number(deviceWaitMs);
-        j["device_ms"] = number(deviceMs);
+        j["device_setup_ms"] = jsonNumber(deviceSetupMs);
+        j["device_wait_ms"] = jsonNumber(deviceWaitMs);
+        j["device_ms"] = jsonNumber(deviceMs);
         if (!timingPriority.empty()) j["timing_priority"] = timingPriority;
     }
     j["target"] = target;

@@ -1,9 +1,8 @@
-// buildOpenClProgram: the OpenCL C entry points it needs, declared with their documented
-// signatures and constants (no OpenCL headers, as in DeviceDetect.cpp), then context, program
-// from source, build, and the build log on failure.
+// buildOpenClProgram: the OpenCL C entry points it needs (declared in DriverApi.h, no OpenCL
+// headers), then context, program from source, build, and the build log on failure.
 #include "measure/OpenClBuild.h"
 
-#include <dlfcn.h>
+#include "measure/DriverApi.h"
 
 #include <algorithm>
 #include <array>
@@ -15,25 +14,7 @@ namespace beamscope {
 
 namespace {
 
-using ClGetPlatformIDs = int (*)(unsigned, void **, unsigned *);
-using ClGetDeviceIDs = int (*)(void *, uint64_t, unsigned, void **, unsigned *);
-using ClGetDeviceInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
-using ClCreateContext = void *(*)(const intptr_t *, unsigned, void *const *, void *, void *, int *);
-using ClCreateProgramWithSource = void *(*)(void *, unsigned, const char **, const size_t *, int *);
-using ClBuildProgram = int (*)(void *, unsigned, void *const *, const char *, void *, void *);
-using ClGetProgramBuildInfo = int (*)(void *, void *, unsigned, size_t, void *, size_t *);
-constexpr uint64_t kClDeviceTypeGpu = 1 << 2;
-constexpr uint64_t kClDeviceTypeAll = 0xFFFFFFFF;
-constexpr unsigned kClDeviceMaxConstantBufferSize = 0x1020;
-constexpr unsigned kClDeviceMaxConstantArgs = 0x1021;
-constexpr unsigned kClDeviceName = 0x102B;
-constexpr unsigned kClProgramBuildLog = 0x1183;
-
-template <typename F> F symbol(void *handle, const char *name) {
-    return reinterpret_cast<F>(dlsym(handle, name));
-}
-
-std::string firstLine(const std::string &text) {
+std::string firstNonBlankLine(const std::string &text) {
     size_t start = text.find_first_not_of(" \t\r\n");
     if (start == std::string::npos) return "";
     const size_t end = text.find('\n', start);
@@ -51,13 +32,13 @@ OpenClBuildResult buildOpenClProgram(const std::string &source) {
         result.error = "libOpenCL.so.1: not found";
         return result;
     }
-    auto platforms = symbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
-    auto devices = symbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
-    auto deviceInfo = symbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
-    auto createContext = symbol<ClCreateContext>(lib, "clCreateContext");
-    auto createProgram = symbol<ClCreateProgramWithSource>(lib, "clCreateProgramWithSource");
-    auto build = symbol<ClBuildProgram>(lib, "clBuildProgram");
-    auto buildInfo = symbol<ClGetProgramBuildInfo>(lib, "clGetProgramBuildInfo");
+    auto platforms = driverSymbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
+    auto devices = driverSymbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
+    auto deviceInfo = driverSymbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
+    auto createContext = driverSymbol<ClCreateContext>(lib, "clCreateContext");
+    auto createProgram = driverSymbol<ClCreateProgramWithSource>(lib, "clCreateProgramWithSource");
+    auto build = driverSymbol<ClBuildProgram>(lib, "clBuildProgram");
+    auto buildInfo = driverSymbol<ClGetProgramBuildInfo>(lib, "clGetProgramBuildInfo");
     if (!platforms || !devices || !deviceInfo || !createContext || !createProgram || !build ||
         !buildInfo) {
         result.error = "the OpenCL library lacks the OpenCL API";
@@ -113,7 +94,7 @@ OpenClBuildResult buildOpenClProgram(const std::string &source) {
         std::vector<char> log(size + 1, '\0');
         if (size > 0) buildInfo(program, device, kClProgramBuildLog, size, log.data(), nullptr);
         result.error = "clBuildProgram failed (" + std::to_string(status) + ")";
-        const std::string first = firstLine(log.data());
+        const std::string first = firstNonBlankLine(log.data());
         if (!first.empty()) result.error += ": " + first;
         return result;
     }

@@ -1,7 +1,7 @@
 // OpenClDevices: dlopen of the ICD loader, the platform walk and the device queries.
 #include "measure/OpenClDevices.h"
 
-#include <dlfcn.h>
+#include "measure/DriverApi.h"
 
 #include <algorithm>
 #include <array>
@@ -10,26 +10,8 @@ namespace beamscope {
 
 namespace {
 
-using ClGetPlatformIDs = int (*)(unsigned, void **, unsigned *);
-using ClGetPlatformInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
-using ClGetDeviceIDs = int (*)(void *, uint64_t, unsigned, void **, unsigned *);
-using ClGetDeviceInfo = int (*)(void *, unsigned, size_t, void *, size_t *);
-constexpr uint64_t kClDeviceTypeCpu = 1 << 1;
-constexpr uint64_t kClDeviceTypeGpu = 1 << 2;
-constexpr uint64_t kClDeviceTypeAccelerator = 1 << 3;
-constexpr uint64_t kClDeviceTypeAll = 0xFFFFFFFF;
-constexpr unsigned kClPlatformName = 0x0902;
-constexpr unsigned kClDeviceType = 0x1000;
-constexpr unsigned kClDeviceMaxComputeUnits = 0x1002;
-constexpr unsigned kClDeviceGlobalMemSize = 0x101F;
-constexpr unsigned kClDeviceName = 0x102B;
-constexpr unsigned kClDeviceVendor = 0x102C;
 constexpr unsigned kMaxPlatforms = 16;
 constexpr unsigned kMaxDevices = 64;
-
-template <typename F> F symbol(void *handle, const char *name) {
-    return reinterpret_cast<F>(dlsym(handle, name));
-}
 
 uint64_t typeBits(const std::string &type) {
     if (type == "GPU") return kClDeviceTypeGpu;
@@ -63,10 +45,10 @@ std::vector<OpenClDevice> listOpenClDevices(const std::vector<std::string> &libr
         why = (libraries.empty() ? std::string("no library") : libraries.front()) + ": not found";
         return found;
     }
-    auto platforms = symbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
-    auto platformInfo = symbol<ClGetPlatformInfo>(lib, "clGetPlatformInfo");
-    auto devices = symbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
-    auto deviceInfo = symbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
+    auto platforms = driverSymbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
+    auto platformInfo = driverSymbol<ClGetPlatformInfo>(lib, "clGetPlatformInfo");
+    auto devices = driverSymbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
+    auto deviceInfo = driverSymbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");
     if (!platforms || !platformInfo || !devices || !deviceInfo) {
         why = "library lacks the OpenCL API";
         return found;

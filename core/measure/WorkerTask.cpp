@@ -17,6 +17,7 @@
 #include "measure/TimingPriority.h"
 #include "schedule/ScheduleIO.h"
 #include "util/Error.h"
+#include "util/Timing.h"
 
 #include <unistd.h>
 
@@ -31,10 +32,6 @@ namespace beamscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 /// True when the test-only fault `fault` is among job.inject's comma-separated faults.
 bool injected(const BenchJob &job, const std::string &fault) {

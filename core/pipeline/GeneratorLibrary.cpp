@@ -8,6 +8,7 @@
 
 #include "pipeline/UserCodeIsolation.h"
 #include "util/Error.h"
+#include "util/Text.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -165,13 +166,6 @@ std::string messageLine(const char *what) {
     return line;
 }
 
-std::string joined(const std::vector<std::string> &names) {
-    std::string out;
-    for (const std::string &name : names)
-        out += (out.empty() ? "" : ", ") + name;
-    return out;
-}
-
 /// Runs f, turning any Halide or std exception into an E reading "<context>: <first line>".
 template <typename E, typename F>
 auto rethrowAs(const std::string &context, F &&f) -> decltype(f()) {
@@ -249,7 +243,7 @@ PipelineInstance GeneratorLibrary::build(const std::string &name,
 
     if (std::find(m_generators.begin(), m_generators.end(), name) == m_generators.end()) {
         throw UsageError("generator library '" + m_path + "' has no generator '" + name +
-                         "' (available: " + joined(m_generators) + ")");
+                         "' (available: " + joinStrings(m_generators, ", ") + ")");
     }
 
     const std::string failed = "generator '" + name + "' failed";

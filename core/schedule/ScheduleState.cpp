@@ -5,6 +5,7 @@
 #include "schedule/ScheduleState.h"
 
 #include "util/Error.h"
+#include "util/IntMath.h"
 
 #include <algorithm>
 #include <set>
@@ -12,10 +13,6 @@
 namespace beamscope {
 
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
 
 int levelRank(LoopLevel l) {
     return static_cast<int>(l);

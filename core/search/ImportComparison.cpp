@@ -6,7 +6,9 @@
 #include "cost/CostOf.h"
 #include "schedule/ScheduleIO.h"
 #include "search/PlacementPin.h"
+#include "search/TermsJson.h"
 #include "util/Error.h"
+#include "util/Text.h"
 
 #include <cmath>
 #include <iomanip>
@@ -15,20 +17,6 @@
 namespace beamscope {
 
 namespace {
-
-nlohmann::json termsJson(const CostTerms &terms, const std::vector<std::string> &names) {
-    nlohmann::json j = nlohmann::json::object();
-    for (size_t t = 0; t < names.size() && t < terms.size(); ++t)
-        j[names[t]] = terms[t];
-    return j;
-}
-
-std::string joined(const std::vector<std::string> &items, const char *sep) {
-    std::string out;
-    for (const std::string &s : items)
-        out += (out.empty() ? "" : sep) + s;
-    return out;
-}
 
 /// Per stage of `dag`, the cost of that stage in `cost` (nullptr when it has none).
 const StageCost *stageCost(const StateCost &cost, int node, int stage) {
@@ -111,15 +99,16 @@ nlohmann::json comparisonToJson(const ImportComparison &c) {
         } else {
             why = {{"verdict", nullptr}, {"detail", f.whyError}};
         }
-        funcs.push_back({{"name", f.name},
-                         {"ours", f.ours},
-                         {"theirs", f.theirs},
-                         {"representable", f.representable},
-                         {"reason", f.representable ? nlohmann::json(nullptr)
-                                                    : nlohmann::json(joined(f.constructs, "; "))},
-                         {"constructs", f.constructs},
-                         {"differences", f.differences},
-                         {"why_not", why}});
+        funcs.push_back(
+            {{"name", f.name},
+             {"ours", f.ours},
+             {"theirs", f.theirs},
+             {"representable", f.representable},
+             {"reason", f.representable ? nlohmann::json(nullptr)
+                                        : nlohmann::json(joinStrings(f.constructs, "; "))},
+             {"constructs", f.constructs},
+             {"differences", f.differences},
+             {"why_not", why}});
     }
     nlohmann::json stages = nlohmann::json::array();
     const FunctionDAG &dag = c.ours->dag();

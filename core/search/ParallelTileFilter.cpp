@@ -2,6 +2,8 @@
 // the tilings with enough parallelism (4.3).
 #include "search/ParallelTileFilter.h"
 
+#include "util/IntMath.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -9,10 +11,6 @@
 namespace beamscope {
 
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
 
 std::string wastageText(double w) {
     std::ostringstream s;

@@ -1,6 +1,7 @@
 // Pin files, validation and matching.
 #include "search/Pins.h"
 
+#include "search/PerLoop.h"
 #include "util/Error.h"
 
 #include <fstream>
@@ -222,14 +223,6 @@ std::vector<ResolvedPin> resolvePins(const std::vector<Pin> &pins, const Functio
 namespace {
 
 /// The pin's per-dimension sizes as the per-loop sizes of `stage`.
-std::vector<int64_t> perLoop(const Stage &stage, const std::vector<int64_t> &perDim) {
-    std::vector<int64_t> out(stage.loops.size(), 1);
-    for (size_t l = 0; l < stage.loops.size(); ++l) {
-        if (stage.loops[l].funcDim >= 0) out[l] = perDim[size_t(stage.loops[l].funcDim)];
-    }
-    return out;
-}
-
 } // namespace
 
 bool pinSatisfied(const ResolvedPin &pin, const FunctionDAG &dag, const FuncPlacement &p) {

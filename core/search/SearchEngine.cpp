@@ -7,6 +7,7 @@
 #include "search/FreezeCosts.h"
 #include "search/StructuralHash.h"
 #include "util/Error.h"
+#include "util/Timing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,10 +20,6 @@ namespace beamscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 void checkCancel(const CancelToken *cancel) {
     if (cancel && cancel->load(std::memory_order_relaxed)) throw SearchCancelled();

@@ -2,6 +2,7 @@
 // Contents: names; size menus (serialSizes, threadSizes); locations; tilings; pruning (check).
 #include "search/SearchSpace.h"
 #include "search/RegionSlopes.h"
+#include "util/IntMath.h"
 
 #include <algorithm>
 #include <array>
@@ -17,10 +18,6 @@
 namespace beamscope {
 
 namespace {
-
-int64_t ceilDiv(int64_t a, int64_t b) {
-    return (a + b - 1) / b;
-}
 
 /// Appends "AxBxC" to `label`.
 void appendSizes(std::string &label, const std::vector<int64_t> &v) {

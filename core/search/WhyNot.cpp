@@ -8,6 +8,7 @@
 
 #include "cost/CostModelFactory.h"
 #include "cost/CostOf.h"
+#include "search/PerLoop.h"
 #include "util/Error.h"
 
 #include <algorithm>
@@ -23,7 +24,7 @@ const char *whyVerdictName(WhyVerdict v) {
 
 namespace {
 
-std::string joinSizes(const std::vector<int64_t> &v) {
+std::string joinWithX(const std::vector<int64_t> &v) {
     std::string s;
     for (size_t i = 0; i < v.size(); ++i)
         s += (i ? "x" : "") + std::to_string(v[i]);
@@ -38,22 +39,13 @@ std::string fmt(double v) {
 }
 
 /// Per-dimension sizes as the per-loop sizes of `stage` (1 on loops over no dimension).
-std::vector<int64_t> perLoop(const Stage &stage, const std::vector<int64_t> &perDim) {
-    std::vector<int64_t> out(stage.loops.size(), 1);
-    for (size_t l = 0; l < stage.loops.size(); ++l) {
-        const int d = stage.loops[l].funcDim;
-        if (d >= 0 && size_t(d) < perDim.size()) out[l] = perDim[size_t(d)];
-    }
-    return out;
-}
-
 } // namespace
 
 std::string describeDecision(const Pin &d) {
     std::string s = d.location ? computeKindName(*d.location) : "any location";
     if (!d.host.empty()) s += " of " + d.host;
-    if (!d.threads.empty()) s += " threads " + joinSizes(d.threads);
-    if (!d.serial.empty()) s += " serial " + joinSizes(d.serial);
+    if (!d.threads.empty()) s += " threads " + joinWithX(d.threads);
+    if (!d.serial.empty()) s += " serial " + joinWithX(d.serial);
     return s;
 }
 
@@ -181,8 +173,8 @@ std::optional<std::string> WhyNot::Impl::pinConflict() const {
             if (differs) {
                 std::string how = p.location ? computeKindName(*p.location) : "";
                 if (p.host >= 0) how += " of " + dag->node(p.host).name;
-                if (!p.threads.empty()) how += " threads " + joinSizes(p.threads);
-                if (!p.serial.empty()) how += " serial " + joinSizes(p.serial);
+                if (!p.threads.empty()) how += " threads " + joinWithX(p.threads);
+                if (!p.serial.empty()) how += " serial " + joinWithX(p.serial);
                 return "'" + name + "' is pinned " + how + (p.frozen ? " (frozen)" : "");
             }
         }
@@ -432,7 +424,7 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
             } else if (!want.serial.empty()) {
                 const std::vector<int64_t> serial = perLoop(n.stages[0], want.serial);
                 p = st.blockPlacement(want.node, want.host, serial);
-                label = "block of " + host + " serial " + joinSizes(serial);
+                label = "block of " + host + " serial " + joinWithX(serial);
             } else {
                 unbuildable = "give serial sizes to check a block-level placement against the "
                               "pruning rules";
@@ -453,16 +445,16 @@ WhyAnswer WhyNot::Impl::absent(const SearchStep &s) {
             if (!pr && !want.threads.empty()) {
                 // Passes the rules; the parallelism filter may still have dropped it (listed
                 // under this label with reason idle_sms).
-                filteredLabel = "threads " + joinSizes(tilings.back().threads) + " serial " +
-                                joinSizes(tilings.back().serial);
+                filteredLabel = "threads " + joinWithX(tilings.back().threads) + " serial " +
+                                joinWithX(tilings.back().serial);
             }
             if (!pr || failure) continue;
             if (want.threads.empty() && pr->reason != PruneReason::SerialTooLargeToUnroll) continue;
             // The search space drops an over-long serial tile before choosing threads.
             pr->label = pr->reason == PruneReason::SerialTooLargeToUnroll
-                            ? "serial " + joinSizes(want.serial)
-                            : "threads " + joinSizes(tilings.back().threads) + " serial " +
-                                  joinSizes(tilings.back().serial);
+                            ? "serial " + joinWithX(want.serial)
+                            : "threads " + joinWithX(tilings.back().threads) + " serial " +
+                                  joinWithX(tilings.back().serial);
             failure = pr;
             continue;
         } else {

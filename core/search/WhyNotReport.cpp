@@ -2,6 +2,8 @@
 #include "search/WhyNot.h"
 
 #include "search/SearchReport.h"
+#include "search/TermsJson.h"
+#include "util/JsonNumber.h"
 
 #include <cmath>
 #include <ostream>
@@ -9,17 +11,6 @@
 namespace beamscope {
 
 namespace {
-
-nlohmann::json number(double v) {
-    return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
-}
-
-nlohmann::json termsJson(const CostTerms &terms, const std::vector<std::string> &names) {
-    nlohmann::json j = nlohmann::json::object();
-    for (size_t t = 0; t < names.size() && t < terms.size(); ++t)
-        j[names[t]] = terms[t];
-    return j;
-}
 
 nlohmann::json answerJson(const WhyAnswer &a, const std::vector<std::string> &names) {
     nlohmann::json j = {
@@ -29,12 +20,12 @@ nlohmann::json answerJson(const WhyAnswer &a, const std::vector<std::string> &na
         {"phase", a.phase},
         {"detail", a.detail},
         {"label", a.label},
-        {"cost_ms", number(a.cost)},
-        {"cutoff_ms", number(a.cutoff)},
+        {"cost_ms", jsonNumber(a.cost)},
+        {"cutoff_ms", jsonNumber(a.cutoff)},
         {"terms_delta", a.termsDelta ? termsJson(*a.termsDelta, names) : nlohmann::json::object()}};
     if (!a.reason.empty()) j["reason"] = a.reason;
     if (!a.against.empty())
-        j["against"] = {{"decision", a.against}, {"cost_ms", number(a.againstCost)}};
+        j["against"] = {{"decision", a.against}, {"cost_ms", jsonNumber(a.againstCost)}};
     nlohmann::json stages = nlohmann::json::array();
     for (const WhyStageDelta &d : a.stagesDelta)
         stages.push_back(
@@ -44,7 +35,7 @@ nlohmann::json answerJson(const WhyAnswer &a, const std::vector<std::string> &na
         nlohmann::json reps = nlohmann::json::array();
         for (const WhyCandidate &c : a.representatives)
             reps.push_back(
-                {{"label", c.label}, {"cost_ms", number(c.cost)}, {"in_beam", c.inBeam}});
+                {{"label", c.label}, {"cost_ms", jsonNumber(c.cost)}, {"in_beam", c.inBeam}});
         j["bucket"] = {{"hash", hashToHex(*a.bucketHash)},
                        {"size", a.bucketSize},
                        {"parent", a.bucketParent},

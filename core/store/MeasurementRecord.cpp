@@ -2,18 +2,11 @@
 #include "store/MeasurementRecord.h"
 
 #include "util/Error.h"
+#include "util/JsonNumber.h"
 
 #include <cmath>
 
 namespace beamscope {
-
-namespace {
-
-nlohmann::json number(double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
-}
-
-} // namespace
 
 bool MeasurementRecord::successful() const {
     return !measurement.failed() && measurement.measuredMs && measurement.correct.value_or(false);
@@ -37,7 +30,7 @@ nlohmann::json MeasurementRecord::toJson() const {
     j["baseline"] = baseline;
     j["gpu"] = gpu;
     j["cost_model"] = costModel;
-    j["predicted"] = number(predicted);
+    j["predicted"] = jsonNumber(predicted);
     j["predicted_terms"] = predictedTerms;
     j["measurement"] = measurement.toJson();
     j["repeats"] = repeats;

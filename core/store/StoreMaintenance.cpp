@@ -3,6 +3,7 @@
 #include "store/MeasurementStore.h"
 
 #include "store/StoreSchema.h"
+#include "util/Text.h"
 
 #include <unistd.h>
 
@@ -40,13 +41,6 @@ std::string csvNumber(double v) {
 
 std::string csvJson(const nlohmann::json &j) {
     return j.is_null() ? "" : csv(j.dump());
-}
-
-std::string joined(const std::vector<std::string> &parts) {
-    std::string out;
-    for (const std::string &p : parts)
-        out += (out.empty() ? "" : " ") + p;
-    return out;
 }
 
 } // namespace
@@ -88,13 +82,14 @@ void MeasurementStore::exportCsv(const std::string &path) const {
             const Measurement &m = r.measurement;
             out << r.id << ',' << r.createdAt << ',' << csv(r.origin) << ',' << csv(r.runId) << ','
                 << r.round << ',' << csv(r.pipeline.app) << ',' << csv(r.pipeline.generatorLibrary)
-                << ',' << csv(joined(r.pipeline.params)) << ',' << csv(joined(r.pipeline.estimates))
-                << ',' << r.pipeline.dagHash << ',' << csv(r.pipeline.key()) << ','
-                << csv(r.device.kind) << ',' << csv(r.device.name) << ',' << csv(r.device.platform)
-                << ',' << csv(r.device.driver) << ',' << csv(r.device.halideVersion) << ','
-                << csv(r.device.key()) << ',' << csv(r.scheduleHash) << ',' << csv(r.baseline)
-                << ',' << csv(m.label) << ',' << csv(r.costModel) << ',' << csvNumber(r.predicted)
-                << ',' << (m.measuredMs ? csvNumber(m.measuredMs->median) : "") << ','
+                << ',' << csv(joinStrings(r.pipeline.params, " ")) << ','
+                << csv(joinStrings(r.pipeline.estimates, " ")) << ',' << r.pipeline.dagHash << ','
+                << csv(r.pipeline.key()) << ',' << csv(r.device.kind) << ',' << csv(r.device.name)
+                << ',' << csv(r.device.platform) << ',' << csv(r.device.driver) << ','
+                << csv(r.device.halideVersion) << ',' << csv(r.device.key()) << ','
+                << csv(r.scheduleHash) << ',' << csv(r.baseline) << ',' << csv(m.label) << ','
+                << csv(r.costModel) << ',' << csvNumber(r.predicted) << ','
+                << (m.measuredMs ? csvNumber(m.measuredMs->median) : "") << ','
                 << (m.measuredMs ? csvNumber(m.measuredMs->min) : "") << ','
                 << (m.measuredMs ? csvNumber(m.measuredMs->max) : "") << ',' << r.repeats << ','
                 << (m.correct ? (*m.correct ? "true" : "false") : "") << ','

@@ -15,6 +15,7 @@
 #include "tune/KernelTimeMatch.h"
 #include "util/Error.h"
 #include "util/Hash.h"
+#include "util/JsonNumber.h"
 
 #include <algorithm>
 #include <cmath>
@@ -308,10 +309,6 @@ ModelComparison compareModels(const std::vector<LabelledSchedule> &rows,
 
 namespace {
 
-nlohmann::json number(double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
-}
-
 std::string cell(double v, int digits = 3) {
     if (!std::isfinite(v)) return "-";
     std::ostringstream os;
@@ -325,9 +322,9 @@ nlohmann::json ModelComparison::toJson() const {
     auto scores = [](const std::vector<ModelScore> &list) {
         nlohmann::json j = nlohmann::json::object();
         for (const ModelScore &s : list)
-            j[s.model] = {{"tau", number(s.tau)},
-                          {"pairwise_accuracy", number(s.accuracy)},
-                          {"regret", number(s.regret)}};
+            j[s.model] = {{"tau", jsonNumber(s.tau)},
+                          {"pairwise_accuracy", jsonNumber(s.accuracy)},
+                          {"regret", jsonNumber(s.regret)}};
         return j;
     };
     nlohmann::json j;

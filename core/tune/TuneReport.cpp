@@ -2,6 +2,8 @@
 #include "tune/Tuner.h"
 
 #include "bench/CandidateLabel.h"
+#include "util/JsonNumber.h"
+#include "util/Text.h"
 
 #include <cmath>
 #include <iomanip>
@@ -11,17 +13,6 @@
 namespace beamscope {
 
 namespace {
-
-nlohmann::json number(double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
-}
-
-std::string fixed(double v, int precision) {
-    if (!std::isfinite(v)) return "-";
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(precision) << v;
-    return os.str();
-}
 
 double medianOf(const std::optional<Measurement> &m) {
     return m && m->measuredMs && m->correct.value_or(false) ? m->measuredMs->median
@@ -33,16 +24,16 @@ double medianOf(const std::optional<Measurement> &m) {
 nlohmann::json TuneRound::toJson() const {
     nlohmann::json pairs = nlohmann::json::array();
     for (const auto &[p, m] : predictedVsMeasured)
-        pairs.push_back({number(p), number(m)});
+        pairs.push_back({jsonNumber(p), jsonNumber(m)});
     return {{"round", round},
             {"measured", measured},
             {"failures", failures},
             {"reused", reused},
-            {"best_ms", number(bestMs)},
-            {"round_best_ms", number(roundBestMs)},
+            {"best_ms", jsonNumber(bestMs)},
+            {"round_best_ms", jsonNumber(roundBestMs)},
             {"model", model},
-            {"tau", number(tau)},
-            {"pairwise_accuracy", number(pairwiseAccuracy)},
+            {"tau", jsonNumber(tau)},
+            {"pairwise_accuracy", jsonNumber(pairwiseAccuracy)},
             {"predicted_vs_measured", pairs},
             {"search_ms", searchMs},
             {"measure_ms", measureMs},
@@ -76,10 +67,10 @@ nlohmann::json TuneReport::toJson() const {
     const double bestMs = medianOf(best);
     const double oneShotMs = medianOf(oneShot);
     nlohmann::json speedups = nlohmann::json::object();
-    speedups["one_shot"] = number(oneShotMs / bestMs);
+    speedups["one_shot"] = jsonNumber(oneShotMs / bestMs);
     for (const Measurement &b : baselines)
         speedups[b.label.substr(b.label.find(':') + 1)] =
-            number(medianOf(std::optional<Measurement>(b)) / bestMs);
+            jsonNumber(medianOf(std::optional<Measurement>(b)) / bestMs);
     j["speedup_of_best_over"] = speedups;
     j["model_path"] = modelPath;
     j["cancelled"] = cancelled;

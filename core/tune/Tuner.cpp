@@ -18,6 +18,7 @@
 #include "tune/TrainingData.h"
 #include "util/Error.h"
 #include "util/Hash.h"
+#include "util/Timing.h"
 
 #include <unistd.h>
 
@@ -32,10 +33,6 @@ namespace beamscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
 /// Everything a tune run holds while it goes, and what it has found.
 struct TuneContext {
     TuneContext(const TuneOptions &o, TuneReport &r) : options(o), report(r) {}

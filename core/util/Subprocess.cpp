@@ -4,6 +4,8 @@
 // waitpid.
 #include "util/Subprocess.h"
 
+#include "util/Timing.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,10 +27,6 @@ namespace beamscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 void append(std::string &to, const char *data, size_t n, size_t cap) {
     if (to.size() < cap) to.append(data, std::min(n, cap - to.size()));

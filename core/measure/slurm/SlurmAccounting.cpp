@@ -12,11 +12,10 @@ namespace beamscope {
 
 namespace {
 
-constexpr double kCommandTimeoutS = 60;
 const char *const kFields = "JobID,State,ExitCode,NodeList";
 
 /// A number that sacct's JSON writes either plain or as {"number": N, "set": true} (23.02+).
-long jsonNumber(const nlohmann::json &v, long fallback) {
+long sacctNumber(const nlohmann::json &v, long fallback) {
     if (v.is_number_integer()) return v.get<long>();
     if (v.is_object() && v.contains("number") && v["number"].is_number_integer() &&
         v.value("set", true))
@@ -42,10 +41,10 @@ std::vector<SlurmTask> parseSacctJson(const std::string &text, const std::vector
         if (!job.is_object() || !job.contains("array") || !job["array"].is_object()) continue;
         const nlohmann::json &array = job["array"];
         SlurmTask t;
-        t.arrayJob = jsonNumber(array.value("job_id", nlohmann::json()), 0);
-        t.task = int(jsonNumber(array.value("task_id", nlohmann::json()), -1));
+        t.arrayJob = sacctNumber(array.value("job_id", nlohmann::json()), 0);
+        t.task = int(sacctNumber(array.value("task_id", nlohmann::json()), -1));
         if (t.arrayJob == 0 || t.task < 0 || !slurm::followed(arrays, t.arrayJob)) continue;
-        t.jobId = jsonNumber(job.value("job_id", nlohmann::json()), 0);
+        t.jobId = sacctNumber(job.value("job_id", nlohmann::json()), 0);
         const nlohmann::json state = job.value("state", nlohmann::json());
         if (state.is_object()) {
             t.state = jsonState(state.value("current", nlohmann::json()));
@@ -56,10 +55,10 @@ std::vector<SlurmTask> parseSacctJson(const std::string &text, const std::vector
         t.node = job.value("nodes", std::string());
         const nlohmann::json code = job.value("exit_code", nlohmann::json());
         if (code.is_object()) {
-            t.exitStatus = int(jsonNumber(code.value("return_code", nlohmann::json()), 0));
+            t.exitStatus = int(sacctNumber(code.value("return_code", nlohmann::json()), 0));
             const nlohmann::json signal = code.value("signal", nlohmann::json());
             if (signal.is_object())
-                t.signal = int(jsonNumber(signal.value("signal_id", nlohmann::json()), 0));
+                t.signal = int(sacctNumber(signal.value("signal_id", nlohmann::json()), 0));
         }
         if (!t.state.empty()) tasks.push_back(t);
     }
@@ -109,7 +108,7 @@ std::vector<SlurmTask> SlurmAccounting::finalStates(const std::vector<long> &arr
         return {};
     }
     ProcessOptions options;
-    options.timeoutS = kCommandTimeoutS;
+    options.timeoutS = slurm::kCommandTimeoutS;
     std::string arrayList;
     for (long a : arrays)
         arrayList += (arrayList.empty() ? "" : ",") + std::to_string(a);

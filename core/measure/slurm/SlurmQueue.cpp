@@ -14,12 +14,10 @@ namespace beamscope {
 
 namespace {
 
-constexpr double kCommandTimeoutS = 60;
-
 std::string errorLine(const ProcessResult &r, const std::string &tool) {
     std::string why = lastLine(r.err);
     if (why.empty()) why = lastLine(r.out);
-    if (why.empty()) why = r.describeEnd(kCommandTimeoutS);
+    if (why.empty()) why = r.describeEnd(slurm::kCommandTimeoutS);
     return tool + ": " + why;
 }
 
@@ -136,7 +134,7 @@ long SlurmQueue::submit(const std::vector<std::string> &args) const {
     std::vector<std::string> argv{tool("sbatch"), "--parsable"};
     argv.insert(argv.end(), args.begin(), args.end());
     ProcessOptions options;
-    options.timeoutS = kCommandTimeoutS;
+    options.timeoutS = slurm::kCommandTimeoutS;
     const ProcessResult r = runProcess(argv, options);
     const std::optional<long> id = r.succeeded() ? parseSbatchParsable(r.out) : std::nullopt;
     if (!id) throw Error(errorLine(r, "sbatch"));
@@ -146,7 +144,7 @@ long SlurmQueue::submit(const std::vector<std::string> &args) const {
 bool SlurmQueue::hasJson() const {
     if (m_json < 0) {
         ProcessOptions options;
-        options.timeoutS = kCommandTimeoutS;
+        options.timeoutS = slurm::kCommandTimeoutS;
         const ProcessResult r = runProcess({tool("squeue"), "--help"}, options);
         m_json = (r.out + r.err).find("--json") != std::string::npos ? 1 : 0;
     }
@@ -158,7 +156,7 @@ std::vector<SlurmTask> SlurmQueue::tasks(const std::vector<long> &arrays) const 
     for (long a : arrays)
         ids += (ids.empty() ? "" : ",") + std::to_string(a);
     ProcessOptions options;
-    options.timeoutS = kCommandTimeoutS;
+    options.timeoutS = slurm::kCommandTimeoutS;
     const bool json = hasJson();
     std::vector<std::string> argv{tool("squeue"), "--states=all", "-j", ids};
     if (json) {
@@ -181,7 +179,7 @@ void SlurmQueue::cancel(const std::vector<long> &arrays) const {
     for (long a : arrays)
         argv.push_back(std::to_string(a));
     ProcessOptions options;
-    options.timeoutS = kCommandTimeoutS;
+    options.timeoutS = slurm::kCommandTimeoutS;
     const ProcessResult r = runProcess(argv, options);
     if (!r.succeeded()) throw Error(errorLine(r, "scancel"));
 }

@@ -31,7 +31,7 @@ Halide::Func blur5(const Halide::Func &f, int dim, const std::string &name) {
     return blurred;
 }
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildBgu(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -157,7 +157,7 @@ AppDefinition bgu() {
              {"low_width", 192, 4, 1 << 16, "low-resolution width (splat_loc and values)"},
              {"low_height", 320, 4, 1 << 16, "low-resolution height"},
              {"s_sigma", 8, 1, 64, "grid cell size in low-resolution pixels"}},
-            build};
+            buildBgu};
 }
 
 } // namespace beamscope::apps

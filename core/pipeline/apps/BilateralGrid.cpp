@@ -5,7 +5,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildBilateralGrid(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -74,7 +74,7 @@ AppDefinition bilateralGrid() {
             {{"width", 1536, 16, 1 << 16, "image width"},
              {"height", 2560, 16, 1 << 16, "image height"},
              {"s_sigma", 8, 1, 64, "spatial size of a grid cell in pixels"}},
-            build};
+            buildBilateralGrid};
 }
 
 } // namespace beamscope::apps

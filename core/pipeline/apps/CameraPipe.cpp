@@ -79,7 +79,7 @@ Halide::Func demosaic(const Halide::Func &deinterleaved) {
     return demosaiced;
 }
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildCameraPipe(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -163,7 +163,7 @@ AppDefinition cameraPipe() {
             "Raw camera pipeline: hot-pixel suppression, demosaic, colour matrix, curve, sharpen",
             {{"width", 2560, 32, 1 << 16, "output width (even; the raw input is 32 wider)"},
              {"height", 1920, 32, 1 << 16, "output height (even; the raw input is 48 taller)"}},
-            build};
+            buildCameraPipe};
 }
 
 } // namespace beamscope::apps

@@ -5,7 +5,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildConvLayer(const AppParams &params) {
     using namespace Halide;
     const int64_t batch = params.at("batch");
     const int64_t inChannels = params.at("in_channels");
@@ -41,7 +41,7 @@ AppDefinition convLayer() {
              {"out_channels", 128, 1, 4096, "output channels CO"},
              {"width", 100, 1, 1 << 14, "output width"},
              {"height", 80, 1, 1 << 14, "output height"}},
-            build};
+            buildConvLayer};
 }
 
 } // namespace beamscope::apps

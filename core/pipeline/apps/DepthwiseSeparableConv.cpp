@@ -5,7 +5,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildDepthwiseSeparableConv(const AppParams &params) {
     using namespace Halide;
     const int64_t batch = params.at("batch");
     const int64_t inChannels = params.at("in_channels");
@@ -61,7 +61,7 @@ AppDefinition depthwiseSeparableConv() {
              {"out_channels", 16, 1, 4096, "output channels CO"},
              {"width", 112, 1, 1 << 14, "image width"},
              {"height", 112, 1, 1 << 14, "image height"}},
-            build};
+            buildDepthwiseSeparableConv};
 }
 
 } // namespace beamscope::apps

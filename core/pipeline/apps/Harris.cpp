@@ -16,7 +16,7 @@ Halide::Func boxSum(const Halide::Func &f, const std::string &name) {
     return sum;
 }
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildHarris(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -65,7 +65,7 @@ AppDefinition harris() {
             "Harris corner detection: gradients, structure tensor, corner response",
             {{"width", 1536, 16, 1 << 16, "image width"},
              {"height", 2560, 16, 1 << 16, "image height"}},
-            build};
+            buildHarris};
 }
 
 } // namespace beamscope::apps

@@ -5,7 +5,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildHistogramEqualize(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -68,7 +68,7 @@ AppDefinition histogramEqualize() {
             "Histogram equalization of the luminance: scatter histogram, scan CDF, remap",
             {{"width", 1536, 16, 1 << 16, "image width"},
              {"height", 2560, 16, 1 << 16, "image height"}},
-            build};
+            buildHistogramEqualize};
 }
 
 } // namespace beamscope::apps

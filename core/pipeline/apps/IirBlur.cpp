@@ -26,7 +26,7 @@ Halide::Func blurColsTranspose(const Halide::Func &input, int height, float alph
     return transpose;
 }
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildIirBlur(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -54,7 +54,7 @@ AppDefinition iirBlur() {
             {{"width", 1536, 16, 1 << 16, "image width"},
              {"height", 2560, 16, 1 << 16, "image height"},
              {"channels", 3, 1, 16, "colour channels"}},
-            build};
+            buildIirBlur};
 }
 
 } // namespace beamscope::apps

@@ -5,7 +5,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildInterpolate(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -69,7 +69,7 @@ AppDefinition interpolate() {
             {{"width", 1536, 16, 1 << 16, "image width"},
              {"height", 2560, 16, 1 << 16, "image height"},
              {"levels", 10, 2, 16, "number of pyramid levels"}},
-            build};
+            buildInterpolate};
 }
 
 } // namespace beamscope::apps

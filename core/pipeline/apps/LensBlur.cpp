@@ -8,7 +8,7 @@ namespace {
 constexpr int kPyramidLevels = 8;
 
 // A 1-3-3-1 downsampling by two in x then y; extra dimensions pass through.
-Halide::Func downsample(const Halide::Func &f, const std::string &name) {
+Halide::Func pyramidDown(const Halide::Func &f, const std::string &name) {
     using namespace Halide;
     Var x("x"), y("y");
     Func downx(name + "_downx"), downy(name + "_downy");
@@ -23,7 +23,7 @@ Halide::Func downsample(const Halide::Func &f, const std::string &name) {
 }
 
 // A 1/4-3/4 upsampling by two in x then y; extra dimensions pass through.
-Halide::Func upsample(const Halide::Func &f, const std::string &name) {
+Halide::Func pyramidUp(const Halide::Func &f, const std::string &name) {
     using namespace Halide;
     Var x("x"), y("y");
     Func upx(name + "_upx"), upy(name + "_upy");
@@ -43,7 +43,7 @@ Halide::Expr hashToUnit(Halide::Expr a, Halide::Expr b, Halide::Expr seed) {
     return cast<float>(h & 0xFFFFFF) / float(1 << 24);
 }
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildLensBlur(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -86,7 +86,7 @@ PipelineInstance build(const AppParams &params) {
         select(c == 0, cost(x, y, z) * costConfidence(x, y), costConfidence(x, y));
     for (int i = 1; i < kPyramidLevels; ++i) {
         const std::string name = "cost_pyramid_push_" + std::to_string(i);
-        Func down = downsample(push[i - 1], name);
+        Func down = pyramidDown(push[i - 1], name);
         Expr levelWidth = max(leftIm.width() >> i, 1);
         Expr levelHeight = max(leftIm.height() >> i, 1);
         push[i] = Func(name);
@@ -96,7 +96,7 @@ PipelineInstance build(const AppParams &params) {
     pull[kPyramidLevels - 1](x, y, z, c) = push[kPyramidLevels - 1](x, y, z, c);
     for (int i = kPyramidLevels - 2; i >= 0; --i) {
         const std::string name = "cost_pyramid_pull_" + std::to_string(i);
-        Func up = upsample(pull[i + 1], name);
+        Func up = pyramidUp(pull[i + 1], name);
         pull[i] = Func(name);
         pull[i](x, y, z, c) = lerp(up(x, y, z, c), push[i](x, y, z, c), 0.5f);
     }
@@ -171,7 +171,7 @@ AppDefinition lensBlur() {
              {"slices", 32, 2, 256, "number of disparity slices"},
              {"aperture_samples", 32, 1, 256, "bokeh samples per pixel"},
              {"max_blur_radius", 8, 1, 64, "largest bokeh radius in pixels"}},
-            build};
+            buildLensBlur};
 }
 
 } // namespace beamscope::apps

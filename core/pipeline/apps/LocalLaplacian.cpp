@@ -30,7 +30,7 @@ Halide::Func upsample(const Halide::Func &f, const std::string &name) {
     return upy;
 }
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildLocalLaplacian(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -123,7 +123,7 @@ AppDefinition localLaplacian() {
              {"height", 2560, 16, 1 << 16, "image height"},
              {"levels", 8, 2, 16, "number of pyramid levels"},
              {"intensity_levels", 8, 2, 64, "number of intensity levels processed"}},
-            build};
+            buildLocalLaplacian};
 }
 
 } // namespace beamscope::apps

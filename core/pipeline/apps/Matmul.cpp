@@ -5,7 +5,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildMatmul(const AppParams &params) {
     using namespace Halide;
     const int64_t m = params.at("m");
     const int64_t n = params.at("n");
@@ -35,7 +35,7 @@ AppDefinition matmul() {
             {{"m", 2048, 1, 1 << 16, "rows of A and C"},
              {"n", 2048, 1, 1 << 16, "columns of B and C"},
              {"k", 2048, 1, 1 << 16, "columns of A, rows of B (the reduction)"}},
-            build};
+            buildMatmul};
 }
 
 } // namespace beamscope::apps

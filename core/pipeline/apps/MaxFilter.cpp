@@ -7,7 +7,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildMaxFilter(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -73,7 +73,7 @@ AppDefinition maxFilter() {
             {{"width", 1536, 16, 1 << 16, "image width"},
              {"height", 2560, 16, 1 << 16, "image height"},
              {"radius", 26, 1, 256, "filter radius in pixels"}},
-            build};
+            buildMaxFilter};
 }
 
 } // namespace beamscope::apps

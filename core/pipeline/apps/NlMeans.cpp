@@ -5,7 +5,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildNlMeans(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -62,7 +62,7 @@ AppDefinition nlMeans() {
              {"height", 2560, 16, 1 << 16, "image height"},
              {"patch_size", 7, 1, 31, "side of the compared patches"},
              {"search_area", 7, 1, 31, "side of the search window"}},
-            build};
+            buildNlMeans};
 }
 
 } // namespace beamscope::apps

@@ -5,7 +5,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildStencilChain(const AppParams &params) {
     using namespace Halide;
     const int64_t length = params.at("length");
     const int64_t width = params.at("width");
@@ -43,7 +43,7 @@ AppDefinition stencilChain() {
             {{"length", 32, 1, 512, "number of stencil stages"},
              {"width", 1536, 16, 1 << 16, "image width"},
              {"height", 2560, 16, 1 << 16, "image height"}},
-            build};
+            buildStencilChain};
 }
 
 } // namespace beamscope::apps

@@ -7,7 +7,7 @@ namespace beamscope::apps {
 
 namespace {
 
-PipelineInstance build(const AppParams &params) {
+PipelineInstance buildUnsharpMask(const AppParams &params) {
     using namespace Halide;
     const int64_t width = params.at("width");
     const int64_t height = params.at("height");
@@ -58,7 +58,7 @@ AppDefinition unsharpMask() {
             {{"width", 1536, 16, 1 << 16, "image width"},
              {"height", 2560, 16, 1 << 16, "image height"},
              {"radius", 3, 1, 32, "blur radius in pixels (the kernel has 2 radius + 1 taps)"}},
-            build};
+            buildUnsharpMask};
 }
 
 } // namespace beamscope::apps
