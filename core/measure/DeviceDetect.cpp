@@ -15,16 +15,6 @@ namespace beamscope {
 
 namespace {
 
-/// Opens the first library of `names` that loads (never closed: drivers keep threads and
-/// atexit handlers); nullptr with `why` set otherwise.
-void *openFirst(const std::vector<std::string> &names, std::string &why) {
-    for (const std::string &name : names) {
-        if (void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
-    }
-    why = (names.empty() ? std::string("no library") : names.front()) + ": not found";
-    return nullptr;
-}
-
 // --- CUDA driver API -------------------------------------------------------------------------
 using CuInit = int (*)(unsigned);
 using CuDriverGetVersion = int (*)(int *);
@@ -70,7 +60,7 @@ int halideCudaCapability(int cc) {
 DeviceInfo detectCudaDevice(const DetectOptions &options) {
     DeviceInfo info;
     std::string why;
-    void *lib = openFirst(options.cudaLibraries, why);
+    void *lib = openFirstDriver(options.cudaLibraries, why);
     if (!lib) {
         info.notes.push_back("CUDA: " + why);
         return info;

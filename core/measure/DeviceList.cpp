@@ -14,13 +14,6 @@ namespace beamscope {
 
 namespace {
 
-void *openFirst(const std::vector<std::string> &names) {
-    for (const std::string &name : names) {
-        if (void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
-    }
-    return nullptr;
-}
-
 using CuInit = int (*)(unsigned);
 using CuDeviceGetCount = int (*)(int *);
 using CuDeviceGet = int (*)(int *, int);
@@ -29,7 +22,8 @@ using CuDeviceGetName = int (*)(char *, int, int);
 /// The names of CUDA devices 0..n-1 ("" where a name cannot be read).
 std::vector<std::string> cudaDeviceNames(const DetectOptions &options) {
     std::vector<std::string> names;
-    void *lib = openFirst(options.cudaLibraries);
+    std::string why; // no CUDA driver: no CUDA devices to list
+    void *lib = openFirstDriver(options.cudaLibraries, why);
     if (!lib) return names;
     auto init = driverSymbol<CuInit>(lib, "cuInit");
     auto count = driverSymbol<CuDeviceGetCount>(lib, "cuDeviceGetCount");

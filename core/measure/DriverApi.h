@@ -7,8 +7,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace beamscope {
+
+/// Opens the first library of `names` that loads (never closed: drivers keep threads and atexit
+/// handlers); nullptr with `why` set ("NAME: not found", the first name) otherwise.
+inline void *openFirstDriver(const std::vector<std::string> &names, std::string &why) {
+    for (const std::string &name : names)
+        if (void *handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
+    why = (names.empty() ? std::string("no library") : names.front()) + ": not found";
+    return nullptr;
+}
 
 /// The entry point `name` of an opened driver as a function pointer of type F (null if absent).
 template <typename F> F driverSymbol(void *handle, const char *name) {

@@ -25,13 +25,8 @@ std::string firstNonBlankLine(const std::string &text) {
 
 OpenClBuildResult buildOpenClProgram(const std::string &source) {
     OpenClBuildResult result;
-    void *lib = nullptr;
-    for (const char *name : {"libOpenCL.so.1", "libOpenCL.so"})
-        if (!lib) lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        result.error = "libOpenCL.so.1: not found";
-        return result;
-    }
+    void *lib = openFirstDriver({"libOpenCL.so.1", "libOpenCL.so"}, result.error);
+    if (!lib) return result;
     auto platforms = driverSymbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
     auto devices = driverSymbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
     auto deviceInfo = driverSymbol<ClGetDeviceInfo>(lib, "clGetDeviceInfo");

@@ -38,13 +38,8 @@ std::string infoString(ClGetDeviceInfo info, void *device, unsigned param) {
 std::vector<OpenClDevice> listOpenClDevices(const std::vector<std::string> &libraries,
                                             const std::string &type, std::string &why) {
     std::vector<OpenClDevice> found;
-    void *lib = nullptr; // never closed: drivers keep threads and atexit handlers
-    for (const std::string &name : libraries)
-        if ((lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
-    if (!lib) {
-        why = (libraries.empty() ? std::string("no library") : libraries.front()) + ": not found";
-        return found;
-    }
+    void *lib = openFirstDriver(libraries, why);
+    if (!lib) return found;
     auto platforms = driverSymbol<ClGetPlatformIDs>(lib, "clGetPlatformIDs");
     auto platformInfo = driverSymbol<ClGetPlatformInfo>(lib, "clGetPlatformInfo");
     auto devices = driverSymbol<ClGetDeviceIDs>(lib, "clGetDeviceIDs");
