@@ -10,8 +10,6 @@
 #include "controllers/SearchWorker.h"
 #include "util/Error.h"
 
-#include <QElapsedTimer>
-
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -36,6 +34,10 @@ QString currentErrorMessage() {
 /// Whole steps kept for going back and forth between a few (besides the newest).
 constexpr size_t kWholeCacheSize = 4;
 
+/// How often the GUI thread takes a running search's steps from the mailbox (the progress bar,
+/// timeline and cost chart move at this rate; whole snapshots at most every snapshotIntervalMs).
+constexpr int kPullIntervalMs = 40;
+
 } // namespace
 
 SearchController::SearchController(QObject *parent)
@@ -44,7 +46,12 @@ SearchController::SearchController(QObject *parent)
       m_replayJobs(this, QStringLiteral("beamscope-replay")),
       m_jobs(this, QStringLiteral("beamscope-search")) {
     registerControllerMetaTypes();
-    m_jobs.setBusyCallback([this](bool busy) { Q_EMIT busyChanged(busy); });
+    m_jobs.setBusyCallback([this](bool busy) {
+        if (!busy) m_pullTimer.stop();
+        Q_EMIT busyChanged(busy);
+    });
+    m_pullTimer.setInterval(kPullIntervalMs);
+    connect(&m_pullTimer, &QTimer::timeout, this, [this] { pullSteps(false); });
 }
 
 SearchController::~SearchController() = default;
@@ -61,6 +68,7 @@ void SearchController::releaseOnWorker(SearchStepPtr snapshot) {
 void SearchController::newGeneration() {
     m_jobs.restart();
     m_replayJobs.restart();
+    freshMailbox();
     clearHistory();
 }
 
@@ -82,6 +90,7 @@ void SearchController::load(const PipelineSource &source, const SearchOptions &o
     // the session as they were.
     m_jobs.restart();
     m_replayJobs.restart();
+    freshMailbox();
     SearchWorker *worker = m_worker.get();
     m_jobs.post([this, worker, source, options](const JobTracker::Job &job) {
         try {
@@ -148,51 +157,13 @@ void SearchController::advance(StopRule rule, int target) {
         Q_EMIT error(tr("a trace is shown read-only: load the pipeline to search it"));
         return;
     }
-    const int interval = m_snapshotIntervalMs;
     SearchWorker *worker = m_worker.get();
-    m_jobs.post([this, worker, rule, target, interval](const JobTracker::Job &job) {
-        SearchStepPtr lastSent, latest;
-        QElapsedTimer sinceSent;
-        sinceSent.start();
-        auto sendSnapshot = [&](const SearchStepPtr &step) {
-            lastSent = step;
-            sinceSent.restart();
-            // The GUI thread never holds the last reference to a snapshot (see releaseOnWorker):
-            // delivered or dropped, the delivery's own reference goes back to the worker.
-            auto held = std::make_shared<SearchStepPtr>(step);
-            job.deliver(
-                [this, held] {
-                    SearchStepPtr previous = std::exchange(m_lastStep, *held);
-                    if (m_shown >= 0) releaseReplayer();
-                    m_shown = -1; // a new step brings the views back to the newest
-                    ++m_showRequest;
-                    Q_EMIT stepped(*held);
-                    if ((*held)->finished) Q_EMIT finished();
-                    releaseOnWorker(std::move(previous));
-                    releaseOnWorker(std::move(*held));
-                },
-                [this, held] { releaseOnWorker(std::move(*held)); });
-        };
+    m_jobs.post([this, worker, rule, target, mailbox = m_mailbox](const JobTracker::Job &job) {
         auto onStep = [&](const SearchStepPtr &step) {
-            latest = step;
-            const int done = worker->stepsDone(), estimated = worker->estimatedSteps();
-            const int index = step->index, pass = step->pass;
-            const double best = cheapestInBeam(*step);
-            const SearchCounters counters = step->counters;
-            HistoryRecord record = StepHistory::record(step, false);
-            job.deliver([this, index, pass, done, estimated, best, counters,
-                         record = std::move(record)]() mutable {
-                m_stepsDone = done;
-                m_estimatedSteps = estimated;
-                if (index == m_history.size()) {
-                    m_history.append(std::move(record));
-                    Q_EMIT historyAppended(index);
-                }
-                Q_EMIT bestCostRecorded(index, pass, best);
-                Q_EMIT progress(done, estimated);
-                Q_EMIT countersChanged(counters);
-            });
-            if (sinceSent.elapsed() >= interval) sendSnapshot(step);
+            StepMailbox::StepResult result{step->index, step->pass, cheapestInBeam(*step),
+                                           StepHistory::record(step, false)};
+            mailbox->put(std::move(result), worker->stepsDone(), worker->estimatedSteps(),
+                         step->counters, step);
         };
         try {
             worker->advance(rule, target, job.cancelFlag(), onStep);
@@ -201,8 +172,52 @@ void SearchController::advance(StopRule rule, int target) {
         } catch (...) {
             deliverError(job, currentErrorMessage());
         }
-        if (latest && latest != lastSent) sendSnapshot(latest);
+        // The request's last step is always shown, with whatever the timer has not taken yet.
+        job.deliver([this] { pullSteps(true); },
+                    [this, mailbox] { releaseOnWorker(mailbox->take(true).snapshot); });
     });
+    if (!m_pullTimer.isActive()) m_pullTimer.start();
+}
+
+void SearchController::pullSteps(bool requestEnded) {
+    const bool snapshotDue = requestEnded || !m_sinceSnapshot.isValid() ||
+                             m_sinceSnapshot.elapsed() >= m_snapshotIntervalMs;
+    StepMailbox::Batch batch = m_mailbox->take(snapshotDue);
+    if (!batch.steps.empty()) applySteps(batch);
+    if (batch.snapshot) showSnapshot(std::move(batch.snapshot));
+}
+
+void SearchController::applySteps(StepMailbox::Batch &batch) {
+    m_stepsDone = batch.done;
+    m_estimatedSteps = batch.estimated;
+    for (StepMailbox::StepResult &step : batch.steps) {
+        if (step.index == m_history.size()) {
+            m_history.append(std::move(step.record));
+            Q_EMIT historyAppended(step.index);
+        }
+        Q_EMIT bestCostRecorded(step.index, step.pass, step.bestCost);
+    }
+    Q_EMIT progress(batch.done, batch.estimated);
+    Q_EMIT countersChanged(batch.counters);
+}
+
+void SearchController::showSnapshot(SearchStepPtr step) {
+    m_sinceSnapshot.start();
+    SearchStepPtr previous = std::exchange(m_lastStep, step);
+    if (m_shown >= 0) releaseReplayer();
+    m_shown = -1; // a new step brings the views back to the newest
+    ++m_showRequest;
+    Q_EMIT stepped(step);
+    if (step->finished) Q_EMIT finished();
+    // The GUI thread never holds the last reference to a snapshot (see releaseOnWorker).
+    releaseOnWorker(std::move(previous));
+    releaseOnWorker(std::move(step));
+}
+
+void SearchController::freshMailbox() {
+    m_pullTimer.stop();
+    releaseOnWorker(m_mailbox->take(true).snapshot);
+    m_mailbox = std::make_shared<StepMailbox>();
 }
 
 SearchStepPtr SearchController::cachedWhole(int k) const {

@@ -2,8 +2,11 @@
 // to the worker; results come back to the GUI thread as immutable snapshots by queued calls.
 // Every load/reconfigure/reset starts a new generation of its JobTracker: results of an older
 // generation that arrive late are dropped. pause() sets the cancel token of every
-// request posted so far. While a run goes on, snapshots are throttled (stepped() at most every
-// snapshotIntervalMs); progress() and bestCostRecorded() come for every step.
+// request posted so far. While a run goes on, the worker puts every step in a StepMailbox and the
+// GUI thread takes them on a timer, so that however fast the search steps the views get a batch at
+// a time and the event loop stays free: historyAppended() and bestCostRecorded() come for every
+// step, progress() and countersChanged() once a batch, stepped() at most every
+// snapshotIntervalMs and always for the last step of a request.
 // Every step is also kept in a StepHistory (compact records made on the worker); showStep(k)
 // shows an older step again without touching the search: its record at once, then the whole step
 // (candidates, buckets, pruned) replayed from the seed on a second worker thread. A new step
@@ -14,11 +17,14 @@
 #include "controllers/JobTracker.h"
 #include "controllers/MetaTypes.h"
 #include "controllers/StepHistory.h"
+#include "controllers/StepMailbox.h"
 #include "pipeline/PipelineSource.h"
 #include "search/SearchEngine.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
 #include <memory>
 
@@ -112,9 +118,9 @@ Q_SIGNALS:
     void stepped(beamscope::SearchStepPtr step);
     /// After every step: the best cost in the beam (ms), for a cost-per-step history.
     void bestCostRecorded(int stepIndex, int pass, double bestCost);
-    /// After every step: steps done and the estimated total.
+    /// After every batch of steps: steps done and the estimated total.
     void progress(int done, int estimated);
-    /// After every step: the cumulative counters.
+    /// After every batch of steps: the cumulative counters.
     void countersChanged(const beamscope::SearchCounters &counters);
     /// The search reached its end.
     void finished();
@@ -130,6 +136,15 @@ Q_SIGNALS:
 
 private:
     void advance(StopRule rule, int target);
+    /// Takes the running search's steps from the mailbox (the pull timer; `requestEnded`: the
+    /// request's last delivery, which always shows its newest step).
+    void pullSteps(bool requestEnded);
+    /// The history records and per-step signals of a batch, then progress and counters.
+    void applySteps(StepMailbox::Batch &batch);
+    /// A whole step to the views: stepped(), and finished() at the search's end.
+    void showSnapshot(SearchStepPtr step);
+    /// A new mailbox for a new generation (what an older request still puts in is never taken).
+    void freshMailbox();
     void newGeneration();
     /// Forgets the search's steps (history, last step, replays); newGeneration and a load that
     /// succeeded call it.
@@ -145,6 +160,9 @@ private:
     std::unique_ptr<SearchWorker> m_worker;     ///< touched only from the tracker's worker thread
     std::unique_ptr<SearchReplayer> m_replayer; ///< touched only from m_replayJobs' thread
     int m_snapshotIntervalMs = 100;
+    std::shared_ptr<StepMailbox> m_mailbox = std::make_shared<StepMailbox>();
+    QTimer m_pullTimer;            ///< runs while a request does: takes its steps
+    QElapsedTimer m_sinceSnapshot; ///< since the last stepped()
 
     PipelineSource m_source;
     SearchOptions m_options;

@@ -1,6 +1,7 @@
 // SearchController on real searches, driven with QSignalSpy: one step matches the engine run
-// synchronously, run to end reaches the same best schedule, pause stops a run mid-way, results
-// of a stale generation are dropped after reset, and errors arrive as one line.
+// synchronously, run to end reaches the same best schedule, a search faster than the GUI thread
+// reaches it in batches, pause stops a run mid-way, results of a stale generation are dropped
+// after reset, and errors arrive as one line.
 #include "../views/RealSearch.h"
 
 #include "controllers/SearchController.h"
@@ -98,6 +99,40 @@ private Q_SLOTS:
         QCOMPARE(c.stepsDone(), int(expected.steps.size()));
         QCOMPARE(costs.count(), int(expected.steps.size()));
         QCOMPARE(progress.last().at(0).toInt(), int(expected.steps.size()));
+        QCOMPARE(beamKey(*c.lastStep()), beamKey(*expected.steps.back()));
+    }
+
+    void aSearchFasterThanTheGuiThreadReachesItInBatches() {
+        // While the GUI thread is busy (here: asleep), the worker puts its steps aside instead of
+        // queuing one delivery per step that the GUI would have to work through afterwards.
+        SearchController c;
+        const SearchOptions options = test::testOptions(8, 2, 7);
+        c.load(source("stencil_chain", {"length=6"}), options);
+        QVERIFY(waitIdle(c));
+        QSignalSpy progress(&c, &SearchController::progress);
+        QSignalSpy costs(&c, &SearchController::bestCostRecorded);
+        QSignalSpy appended(&c, &SearchController::historyAppended);
+        QSignalSpy finished(&c, &SearchController::finished);
+        c.runToEnd();
+        QThread::msleep(2000);
+        QVERIFY(waitIdle(c));
+        const test::RealSearch expected = test::runSearch("stencil_chain", {"length=6"}, options);
+        const int steps = int(expected.steps.size());
+        qInfo("%d steps arrived in %lld batches", steps, qint64(progress.count()));
+        // Every step is recorded, in order, and said once...
+        QCOMPARE(c.stepsDone(), steps);
+        QCOMPARE(c.history().size(), steps);
+        QCOMPARE(appended.count(), steps);
+        QCOMPARE(costs.count(), steps);
+        for (int k = 0; k < steps; ++k) {
+            QCOMPARE(appended.at(k).at(0).toInt(), k);
+            QCOMPARE(costs.at(k).at(0).toInt(), k);
+        }
+        // ...in batches: the steps taken while the GUI thread slept came as one.
+        QVERIFY2(progress.count() < steps, qPrintable(QString::number(progress.count())));
+        QCOMPARE(progress.last().at(0).toInt(), steps);
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(c.lastStep()->index, steps - 1);
         QCOMPARE(beamKey(*c.lastStep()), beamKey(*expected.steps.back()));
     }
 
