@@ -81,9 +81,14 @@ void StatusPanel::setCounters(const SearchCounters &c) {
 }
 
 void StatusPanel::setProgress(int done, int estimated) {
+    // QProgressBar::setValue repaints at once when its text changes, and a widget's immediate
+    // repaint paints every dirty widget of the window with it: with updates off for the change,
+    // the bar is painted with the rest of the window in the next update instead.
+    m_progress->setUpdatesEnabled(false);
     m_progress->setRange(0, std::max(1, std::max(done, estimated)));
     m_progress->setValue(done);
     m_progress->setFormat(tr("step %1 of ~%2").arg(done).arg(estimated));
+    m_progress->setUpdatesEnabled(true); // schedules the bar's update()
 }
 
 void StatusPanel::setBusy(bool busy) {

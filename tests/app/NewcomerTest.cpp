@@ -95,6 +95,25 @@ int messageRoom(const QStatusBar &bar) {
     return right - 6;
 }
 
+/// How many pixels of `image` are exactly `colour`.
+int pixelsOf(const QImage &image, const QColor &colour) {
+    const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
+    int n = 0;
+    for (int y = 0; y < rgb.height(); ++y)
+        for (int x = 0; x < rgb.width(); ++x)
+            n += rgb.pixelColor(x, y) == colour;
+    return n;
+}
+
+/// Counts the paint events a widget gets.
+struct PaintCounter : QObject {
+    int paints = 0;
+    bool eventFilter(QObject *, QEvent *event) override {
+        if (event->type() == QEvent::Paint) ++paints;
+        return false;
+    }
+};
+
 /// The whole scene rectangle is inside the view's viewport.
 bool showsWholeGraph(const DagView &view) {
     const QRect mapped = view.mapFromScene(view.sceneRect()).boundingRect();
@@ -183,6 +202,25 @@ private Q_SLOTS:
         }
     }
 
+    void progressIsPaintedWithTheRestOfTheWindow() {
+        // A progress bar repaints at once when its text changes, and with it every widget of the
+        // window waiting to be painted: once a batch of steps, the whole window. The status line
+        // paints it with the window's next update instead.
+        auto window = shownWindow(QSize(1280, 720));
+        QVERIFY(window);
+        auto *status = window->findChild<StatusPanel *>();
+        auto *progress = window->statusBar()->findChild<QProgressBar *>();
+        QVERIFY(status && progress && progress->isVisible());
+        QTest::qWait(50); // the first paint of the window is done
+        PaintCounter counter;
+        progress->installEventFilter(&counter);
+        status->setProgress(120, 503);
+        QCOMPARE(counter.paints, 0);
+        QCOMPARE(progress->value(), 120);
+        QCOMPARE(progress->text(), QStringLiteral("step 120 of ~503"));
+        QTRY_VERIFY(counter.paints > 0); // painted all the same, with the next update
+    }
+
     void theBenchmarkDockMeasuresTheResultByDefault() {
         // local_laplacian's result comes from an earlier pass and is not in the final beam.
         const test::RealSearch search =
@@ -236,6 +274,18 @@ private Q_SLOTS:
         QCOMPARE(window->searchController()->dag()->funcCount(), 88);
         QVERIFY(!showsWholeGraph(*view)); // at a readable scale it does not fit: the overview
         QVERIFY(view->overview()->isVisible());
+        // Its picture of the graph follows the scene (drawn again at most every kRefreshMs): a
+        // mark in a colour the graph does not use appears in it, then goes.
+        const QColor markColour(0, 255, 0);
+        auto marked = [&] { return pixelsOf(view->overview()->grab().toImage(), markColour); };
+        QCOMPARE(marked(), 0);
+        const QRectF graph = view->sceneRect();
+        auto *mark = view->scene()->addRect(graph.adjusted(graph.width() / 4, graph.height() / 4,
+                                                           -graph.width() / 4, -graph.height() / 4),
+                                            QPen(Qt::NoPen), markColour);
+        QTRY_VERIFY(marked() > 20);
+        delete mark;
+        QTRY_COMPARE(marked(), 0);
 
         view->fitAll();
         QVERIFY(view->currentScale() < 0.7); // below the readable floor the old Fit stopped at

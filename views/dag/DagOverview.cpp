@@ -19,7 +19,31 @@ DagOverview::DagOverview(QGraphicsView *view) : QWidget(view), m_view(view) {
     setObjectName(QStringLiteral("dagOverview"));
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("The whole graph; the outlined part is on screen. Click or drag to move there."));
+    m_refresh.setSingleShot(true);
+    connect(&m_refresh, &QTimer::timeout, this, qOverload<>(&QWidget::update));
     hide();
+}
+
+void DagOverview::sceneChanged() {
+    m_pictureStale = true;
+    if (!m_sincePicture.isValid() || m_sincePicture.elapsed() >= kRefreshMs)
+        update();
+    else if (!m_refresh.isActive())
+        m_refresh.start(int(kRefreshMs - m_sincePicture.elapsed()));
+}
+
+void DagOverview::drawPicture() {
+    const qreal ratio = devicePixelRatioF();
+    m_picture = QPixmap(size() * ratio);
+    m_picture.setDevicePixelRatio(ratio);
+    m_picture.fill(Qt::transparent);
+    if (QGraphicsScene *scene = m_view->scene()) {
+        QPainter p(&m_picture);
+        p.setRenderHint(QPainter::Antialiasing);
+        scene->render(&p, target(), m_view->sceneRect(), Qt::KeepAspectRatio);
+    }
+    m_pictureStale = false;
+    m_sincePicture.start();
 }
 
 void DagOverview::placeIn(const QRect &viewport) {
@@ -63,8 +87,9 @@ void DagOverview::paintEvent(QPaintEvent *) {
     p.fillRect(rect(), QColor(255, 255, 255, 235));
     p.setPen(QColor(0x90, 0x90, 0x98));
     p.drawRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5));
-    if (QGraphicsScene *scene = m_view->scene())
-        scene->render(&p, target(), m_view->sceneRect(), Qt::KeepAspectRatio);
+    const bool resized = m_picture.deviceIndependentSize() != QSizeF(size());
+    if (resized || (m_pictureStale && !m_refresh.isActive())) drawPicture();
+    p.drawPixmap(0, 0, m_picture);
     p.setPen(QPen(QColor(0xd5, 0x5e, 0x00), 1.5));
     p.setBrush(QColor(0xd5, 0x5e, 0x00, 30));
     p.drawRect(visibleArea());

@@ -67,7 +67,7 @@ DagView::DagView(SelectionHub *hub, QWidget *parent)
             qOverload<>(&QWidget::update));
     connect(verticalScrollBar(), &QScrollBar::valueChanged, m_overview,
             qOverload<>(&QWidget::update));
-    connect(m_scene, &QGraphicsScene::changed, m_overview, qOverload<>(&QWidget::update));
+    connect(m_scene, &QGraphicsScene::changed, m_overview, &DagOverview::sceneChanged);
     connect(m_layouter, &DagLayouter::layoutReady, this, &DagView::showLayout);
     connect(m_layouter, &DagLayouter::layoutFailed, this, &DagView::layoutFailed);
     connect(m_hub, &SelectionHub::dagChanged, this, &DagView::requestLayout);
