@@ -28,8 +28,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$here/ubsa
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$here/tsan.supp"
 export QT_QPA_PLATFORM=offscreen
 
-# Every Qt test but app-responsiveness (timing figures mean nothing under a sanitizer) and
-# app-screenshot (it runs the GUI executable, not test code).
+# Every Qt test but app-screenshot (it runs the GUI executable, not test code).
 qt_asan=(views-models views-dag views-pin-menu views-code views-benchmark views-tune views-runner
          views-history-compare app-search-controller app-session app-step-history
          app-benchmark-controller app-tune-controller app-slurm-controller app-job-tracker
