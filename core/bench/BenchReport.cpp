@@ -47,6 +47,16 @@ nlohmann::json BenchReport::toJson() const {
 
 BenchReport BenchReport::fromJson(const nlohmann::json &j) {
     if (!j.is_object()) throw Error("benchmark report: not a JSON object");
+    // Counts given as numbers with a fraction are refused: the JSON library's conversion of a
+    // double beyond the integer's range (1e67) is undefined behaviour.
+    for (const char *key : {"ptx_capability", "duplicates", "reused", "recorded"}) {
+        if (j.contains(key) && j[key].is_number_float())
+            throw Error(std::string("benchmark report: '") + key + "' must be an integer");
+    }
+    if (auto it = j.find("survivors"); it != j.end() && it->is_array()) {
+        for (const nlohmann::json &v : *it)
+            if (v.is_number_float()) throw Error("benchmark report: 'survivors' must be integers");
+    }
     try {
         BenchReport r;
         r.pipeline = j.value("pipeline", std::string());

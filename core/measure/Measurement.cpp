@@ -75,12 +75,9 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
         m.measuredMs =
             RunTimes{numberOr(*it, "median", 0), numberOr(*it, "min", 0), numberOr(*it, "max", 0)};
     }
-    if (auto it = j.find("timed_runs"); it != j.end() && it->is_number_integer())
-        m.timedRuns = it->get<int>();
-    if (auto it = j.find("registers"); it != j.end() && it->is_number())
-        m.registers = it->get<int>();
-    if (auto it = j.find("spill_bytes"); it != j.end() && it->is_number())
-        m.spillBytes = it->get<std::int64_t>();
+    m.timedRuns = jsonIntegerOr(j, "timed_runs", m.timedRuns);
+    m.registers = jsonIntegerOr(j, "registers", m.registers);
+    m.spillBytes = jsonIntegerOr(j, "spill_bytes", m.spillBytes);
     if (auto it = j.find("correct"); it != j.end() && it->is_boolean()) m.correct = it->get<bool>();
     m.maxError = numberOr(j, "max_error", kUnknown);
     if (auto it = j.find("failure"); it != j.end() && it->is_string())
@@ -98,10 +95,10 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
         for (const auto &k : *it) {
             KernelResources r;
             r.name = k.value("name", std::string());
-            r.registers = k.value("registers", 0);
-            r.spillStoreBytes = k.value("spill_store_bytes", std::int64_t(0));
-            r.spillLoadBytes = k.value("spill_load_bytes", std::int64_t(0));
-            r.stackBytes = k.value("stack_bytes", std::int64_t(0));
+            r.registers = jsonIntegerOr(k, "registers", 0);
+            r.spillStoreBytes = jsonIntegerOr(k, "spill_store_bytes", std::int64_t(0));
+            r.spillLoadBytes = jsonIntegerOr(k, "spill_load_bytes", std::int64_t(0));
+            r.stackBytes = jsonIntegerOr(k, "stack_bytes", std::int64_t(0));
             m.kernels.push_back(r);
         }
     }
@@ -109,11 +106,9 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
         for (const auto &k : *it) {
             if (!k.is_object()) continue;
             const auto name = k.find("name");
-            const auto launches = k.find("launches");
             m.kernelTimes.push_back(
                 {name != k.end() && name->is_string() ? name->get<std::string>() : "",
-                 numberOr(k, "ms", 0),
-                 launches != k.end() && launches->is_number_integer() ? launches->get<int>() : 0});
+                 numberOr(k, "ms", 0), jsonIntegerOr(k, "launches", 0)});
         }
     }
     if (auto it = j.find("kernel_times_note"); it != j.end() && it->is_string())

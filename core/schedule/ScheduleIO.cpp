@@ -2,8 +2,10 @@
 #include "schedule/ScheduleIO.h"
 
 #include "util/Error.h"
+#include "util/JsonNumber.h"
 
 #include <fstream>
+#include <optional>
 
 namespace beamscope {
 
@@ -43,7 +45,13 @@ StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann
             const std::string decision = f.at("decision").get<std::string>();
             const nlohmann::json &stages = f.value("stages", nlohmann::json::array());
             auto sizes = [&](size_t s, const char *key) {
-                return stages.at(s).at(key).get<std::vector<int64_t>>();
+                std::vector<int64_t> out;
+                for (const nlohmann::json &v : stages.at(s).at(key)) {
+                    const std::optional<int64_t> size = jsonInteger<int64_t>(v);
+                    if (!size) throw Error(std::string(key) + " sizes must be integers");
+                    out.push_back(*size);
+                }
+                return out;
             };
             if (decision == "inline") {
                 state = state->withInline(node);

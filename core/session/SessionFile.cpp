@@ -2,6 +2,11 @@
 #include "session/SessionFile.h"
 
 #include "util/Error.h"
+#include "util/JsonNumber.h"
+
+#include <optional>
+#include <type_traits>
+#include <utility>
 
 namespace beamscope {
 
@@ -10,22 +15,33 @@ namespace {
 constexpr const char *kFormat = "beamscope-session";
 constexpr int kVersion = 1;
 
+/// `v` as a T; nothing when it is not one (an integer field holding 2.5, or 1e67, whose
+/// conversion by the JSON library would be undefined behaviour).
+template <typename T> std::optional<T> asField(const nlohmann::json &v) {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        return jsonInteger<T>(v);
+    } else {
+        try {
+            return v.get<T>();
+        } catch (const nlohmann::json::exception &) {
+            return std::nullopt;
+        }
+    }
+}
+
 template <typename T> T field(const nlohmann::json &j, const char *key, const char *where) {
     if (!j.contains(key)) throw Error(std::string("session: missing \"") + key + "\" in " + where);
-    try {
-        return j.at(key).get<T>();
-    } catch (const nlohmann::json::exception &) {
+    std::optional<T> value = asField<T>(j.at(key));
+    if (!value)
         throw Error(std::string("session: \"") + key + "\" in " + where + " has the wrong type");
-    }
+    return std::move(*value);
 }
 
 template <typename T> T optionalField(const nlohmann::json &j, const char *key, T fallback) {
     if (!j.contains(key)) return fallback;
-    try {
-        return j.at(key).get<T>();
-    } catch (const nlohmann::json::exception &) {
-        throw Error(std::string("session: \"") + key + "\" has the wrong type");
-    }
+    std::optional<T> value = asField<T>(j.at(key));
+    if (!value) throw Error(std::string("session: \"") + key + "\" has the wrong type");
+    return std::move(*value);
 }
 
 } // namespace
