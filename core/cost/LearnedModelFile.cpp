@@ -7,12 +7,14 @@
 
 #include "util/AtomicFile.h"
 #include "util/Error.h"
+#include "util/JsonNumber.h"
 
 #include <xgboost/c_api.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -85,12 +87,20 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::load(const std::string &path
                     kFormat + "\")");
     std::shared_ptr<LearnedCostModel> model;
     try {
-        const int version = doc.at("version").get<int>();
+        // Integers only: the JSON library's conversion of a double such as 1e67 to an int is
+        // undefined behaviour.
+        const auto integerField = [&](const char *key) {
+            const std::optional<int> value = jsonInteger<int>(doc.at(key));
+            if (!value)
+                throw Error("cost model file '" + path + "': \"" + key + "\" is not an integer");
+            return *value;
+        };
+        const int version = integerField("version");
         if (version != kVersion)
             throw Error("cost model file '" + path + "' has format version " +
                         std::to_string(version) + "; this Beamscope reads version " +
                         std::to_string(kVersion));
-        const int schema = doc.at("feature_schema").get<int>();
+        const int schema = integerField("feature_schema");
         if (schema != kScheduleFeatureSchema)
             throw Error("cost model file '" + path + "' uses feature schema " +
                         std::to_string(schema) + "; this Beamscope computes feature schema " +

@@ -133,6 +133,12 @@ TEST(LearnedCostModel, RefusesAnotherSchemaAndCorruptFilesWithOneLine) {
     writeFile(path, doc.dump());
     message = errorOf([&] { LearnedCostModel::load(path, gpu); });
     EXPECT_NE(message.find("version 9"), std::string::npos) << message;
+    // Not converted from a double (undefined behaviour for 1e67): refused by name.
+    doc = nlohmann::json::parse(good);
+    doc["feature_schema"] = 1e67;
+    writeFile(path, doc.dump());
+    message = errorOf([&] { LearnedCostModel::load(path, gpu); });
+    EXPECT_NE(message.find("\"feature_schema\" is not an integer"), std::string::npos) << message;
 
     for (const std::string &corrupt :
          {good.substr(0, good.size() / 2), std::string("\x01\x02garbage\n{"),
