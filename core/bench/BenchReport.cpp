@@ -5,6 +5,7 @@
 #include "bench/CandidateLabel.h"
 
 #include "util/Error.h"
+#include "util/JsonNumber.h"
 #include "util/Text.h"
 
 #include <cmath>
@@ -47,12 +48,8 @@ nlohmann::json BenchReport::toJson() const {
 
 BenchReport BenchReport::fromJson(const nlohmann::json &j) {
     if (!j.is_object()) throw Error("benchmark report: not a JSON object");
-    // Counts given as numbers with a fraction are refused: the JSON library's conversion of a
-    // double beyond the integer's range (1e67) is undefined behaviour.
-    for (const char *key : {"ptx_capability", "duplicates", "reused", "recorded"}) {
-        if (j.contains(key) && j[key].is_number_float())
-            throw Error(std::string("benchmark report: '") + key + "' must be an integer");
-    }
+    refuseFractionalIntegers(j, {"ptx_capability", "duplicates", "reused", "recorded"},
+                             "benchmark report");
     if (auto it = j.find("survivors"); it != j.end() && it->is_array()) {
         for (const nlohmann::json &v : *it)
             if (v.is_number_float()) throw Error("benchmark report: 'survivors' must be integers");

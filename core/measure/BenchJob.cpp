@@ -3,6 +3,7 @@
 
 #include "pipeline/PipelineSourceJson.h"
 #include "util/Error.h"
+#include "util/JsonNumber.h"
 
 #include <cmath>
 
@@ -38,12 +39,8 @@ nlohmann::json BenchJob::toJson() const {
 BenchJob BenchJob::fromJson(const nlohmann::json &j) {
     if (!j.is_object()) throw Error("a bench job is a JSON object");
     BenchJob job;
-    // Integer fields given as numbers with a fraction or beyond 64 bits are refused here: the
-    // JSON library's conversion of such a double to an integer is undefined behaviour.
-    for (const char *key : {"ptx_capability", "warmup", "repeats", "seed", "int_max"}) {
-        if (j.contains(key) && j[key].is_number_float())
-            throw Error(std::string("bad bench job: '") + key + "' must be an integer");
-    }
+    refuseFractionalIntegers(j, {"ptx_capability", "warmup", "repeats", "seed", "int_max"},
+                             "bad bench job");
     try {
         job.label = j.value("label", std::string());
         if (j.contains("predicted") && j["predicted"].is_number()) job.predicted = j["predicted"];

@@ -3,10 +3,13 @@
 // double such as 1e67, or a too large integer, to an integer type is undefined or wraps).
 #pragma once
 
+#include "util/Error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -40,6 +43,17 @@ template <class Int> Int jsonIntegerOr(const nlohmann::json &j, const char *key,
     const auto it = j.find(key);
     if (it == j.end()) return fallback;
     return jsonInteger<Int>(*it).value_or(fallback);
+}
+
+/// Refuses object `j` when one of `keys` holds a number with a fraction or an exponent (an integer
+/// field read later by the JSON library's conversion, undefined for a double such as 2E55):
+/// throws Error("WHAT: 'KEY' must be an integer").
+inline void refuseFractionalIntegers(const nlohmann::json &j,
+                                     std::initializer_list<const char *> keys, const char *what) {
+    for (const char *key : keys) {
+        if (j.contains(key) && j[key].is_number_float())
+            throw Error(std::string(what) + ": '" + key + "' must be an integer");
+    }
 }
 
 } // namespace beamscope
