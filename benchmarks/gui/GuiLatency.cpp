@@ -4,9 +4,11 @@
 // times, under its own event loop as the application does, while a 10 ms QTimer on the GUI
 // thread records the largest gap between its ticks; then the search's biggest step is put on
 // screen three times (every view rebuilt from the snapshot and the window repainted). One line
-// per run.
+// per run; with --why, the events that filled the largest gap (EventProfile.h).
 // Targets (DESIGN.md): no gap over 50 ms, a step on screen within 100 ms.
-//   beamscope-gui-latency [APP] [BEAM] [RUNS]      (QT_QPA_PLATFORM=offscreen without a display)
+//   beamscope-gui-latency [APP] [BEAM] [RUNS] [--why]   (QT_QPA_PLATFORM=offscreen without a
+//   display)
+#include "EventProfile.h"
 #include "MainWindow.h"
 
 #include "controllers/SearchController.h"
@@ -50,7 +52,7 @@ struct RunFigures {
     bool capped = false;
 };
 
-RunFigures runOnce(MainWindow &window) {
+RunFigures runOnce(MainWindow &window, EventTimingApplication *profile) {
     SearchController *search = window.searchController();
     search->reset();
     waitUntil([&] { return !search->isBusy(); });
@@ -62,6 +64,7 @@ RunFigures runOnce(MainWindow &window) {
     QObject::connect(&tick, &QTimer::timeout, [&] {
         f.maxGapMs = std::max(f.maxGapMs, sinceTick.restart());
         ++f.ticks;
+        if (profile) profile->gapBoundary();
     });
     QEventLoop loop;
     QObject::connect(search, &SearchController::busyChanged, &loop, [&](bool busy) {
@@ -75,7 +78,9 @@ RunFigures runOnce(MainWindow &window) {
     sinceTick.start();
     total.start();
     tick.start();
+    if (profile) profile->setRecording(true);
     loop.exec();
+    if (profile) profile->setRecording(false);
     tick.stop();
     f.ms = total.elapsed();
     f.steps = search->stepsDone();
@@ -124,13 +129,14 @@ RunFigures runOnce(MainWindow &window) {
 } // namespace
 
 int main(int argc, char **argv) {
-    QApplication app(argc, argv);
+    EventTimingApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true); // the user's settings and sessions stay untouched
     const std::string appName = argc > 1 ? argv[1] : "local_laplacian";
     const int beam = argc > 2 ? std::atoi(argv[2]) : 32;
     const int runs = argc > 3 ? std::atoi(argv[3]) : 3;
-    if (beam < 1 || runs < 1) {
-        std::fprintf(stderr, "usage: beamscope-gui-latency [APP] [BEAM>=1] [RUNS>=1]\n");
+    const bool why = argc > 4 && std::string(argv[4]) == "--why";
+    if (beam < 1 || runs < 1 || (argc > 4 && !why)) {
+        std::fprintf(stderr, "usage: beamscope-gui-latency [APP] [BEAM>=1] [RUNS>=1] [--why]\n");
         return 2;
     }
 
@@ -155,11 +161,12 @@ int main(int argc, char **argv) {
     std::printf("app %s, beam %d, window 1600x1000, every view updating\n", appName.c_str(), beam);
     std::printf("run  steps  run_ms  ticks  max_gap_ms  step_on_screen_ms  (candidates, pruned)\n");
     for (int run = 1; run <= runs; ++run) {
-        const RunFigures f = runOnce(window);
+        const RunFigures f = runOnce(window, why ? &app : nullptr);
         std::printf("%3d  %5d  %6lld  %5lld  %10lld  %17lld  (%zu, %zu)%s\n", run, f.steps, f.ms,
                     f.ticks, f.maxGapMs, f.stepOnScreenMs, f.candidates, f.pruned,
                     f.capped ? "  capped: paused after 60 s" : "");
         std::fflush(stdout);
     }
+    if (why) app.printLargestGap(stdout);
     return 0;
 }
