@@ -26,6 +26,7 @@
 #include "views/code/ExportView.h"
 #include "views/common/Format.h"
 #include "views/common/SelectionHub.h"
+#include "views/common/WithoutShaping.h"
 #include "views/compare/CompareView.h"
 #include "views/cost/BestCostChart.h"
 #include "views/cost/CostView.h"
@@ -63,6 +64,7 @@ MainWindow::MainWindow(QWidget *parent)
       m_errorBar(new ErrorBar(this)) {
     setWindowTitle(tr("Beamscope"));
     setObjectName(QStringLiteral("mainWindow"));
+    setFont(withoutShaping(font())); // every view inherits it (WithoutShaping.h says why)
     auto *central = new QWidget(this);
     auto *centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);

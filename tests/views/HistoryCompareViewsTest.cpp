@@ -5,6 +5,7 @@
 // the compare view's one-click pin. No search runs (well under a second).
 #include "RealSearch.h"
 
+#include "views/common/CaptionBox.h"
 #include "views/common/SelectionHub.h"
 #include "views/compare/CompareChart.h"
 #include "views/compare/CompareModel.h"
@@ -17,11 +18,13 @@
 #include <QChart>
 #include <QFont>
 #include <QHeaderView>
+#include <QLabel>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
 #include <QTreeView>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 using namespace beamscope;
@@ -58,6 +61,27 @@ StateCost buildCost(const ScheduleState &state, int extraNode, double extra) {
         }
     }
     return cost;
+}
+
+/// Counts the layout requests its watched widget receives.
+class LayoutRequestCounter : public QObject {
+public:
+    explicit LayoutRequestCounter(int *count) : m_count(count) {}
+    bool eventFilter(QObject *watched, QEvent *event) override {
+        if (event->type() == QEvent::LayoutRequest) ++*m_count;
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    int *m_count;
+};
+
+/// Handles every posted event, and those they post in turn (layout requests go up a level each).
+void settle() {
+    for (int i = 0; i < 8; ++i) {
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+    }
 }
 
 TimelineEntry entry(int k, const std::string &func, double best) {
@@ -277,6 +301,59 @@ private Q_SLOTS:
         QVERIFY(panel.caption().contains("of 6"));
         panel.setShown(1, false, true);
         QVERIFY(!panel.caption().contains("replaying"));
+    }
+
+    void timelineCaptionRelayoutsTheWindowOnlyWhenItNeedsAnotherHeight() {
+        // The caption changes on every step; a word-wrapped QLabel's new text relayouts every
+        // widget up to the window, each asking the label for its height again (GUI latency).
+        // The CaptionBox stops that unless the caption needs another height.
+        QWidget window;
+        auto *layout = new QVBoxLayout(&window);
+        auto *panel = new TimelinePanel(&window);
+        auto *plain = new QLabel(QStringLiteral("a plain caption, step 1"), &window);
+        plain->setWordWrap(true);
+        layout->addWidget(plain);
+        layout->addWidget(panel, 1);
+        window.resize(600, 500);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        int layoutRequests = 0;
+        LayoutRequestCounter counter(&layoutRequests);
+        window.installEventFilter(&counter); // the plain label's layout
+        panel->installEventFilter(&counter); // the caption's
+        auto *box = panel->findChild<CaptionBox *>();
+        QVERIFY(box);
+        auto *caption = box->findChild<QLabel *>();
+        QVERIFY(caption);
+
+        // What the box saves: a plain label's new text of the same height relayouts the window.
+        settle();
+        layoutRequests = 0;
+        plain->setText(QStringLiteral("a plain caption, step 2"));
+        settle();
+        QVERIFY(layoutRequests > 0);
+
+        panel->appendStep(entry(0, "f0", 2.0));
+        panel->flush();
+        settle();
+        const int oneLine = box->height();
+        layoutRequests = 0;
+        panel->appendStep(entry(1, "f1", 1.9));
+        panel->flush();
+        settle();
+        QVERIFY2(caption->text().startsWith("Newest: step 2 of 2"), qPrintable(caption->text()));
+        QCOMPARE(layoutRequests, 0);
+        QCOMPARE(box->height(), oneLine);
+        QCOMPARE(caption->geometry(), box->rect());
+
+        // A caption that needs more lines gets them.
+        panel->appendStep(entry(2, std::string(60, 'g'), 1.8));
+        panel->flush();
+        settle();
+        QVERIFY(layoutRequests > 0);
+        QVERIFY2(box->height() > oneLine, qPrintable(QString::number(box->height())));
+        QCOMPARE(box->height(), caption->heightForWidth(box->width()));
+        QCOMPARE(caption->geometry(), box->rect());
     }
 
     void timelineReadsAtTheDocksDefaultWidth() {

@@ -2,6 +2,7 @@
 #include "views/beam/BeamView.h"
 
 #include "views/beam/BeamModel.h"
+#include "views/common/CaptionBox.h"
 #include "views/common/Format.h"
 #include "views/common/SelectionHub.h"
 
@@ -30,7 +31,7 @@ BeamView::BeamView(SelectionHub *hub, QWidget *parent)
     m_table->header()->moveSection(BeamModel::DiffColumn, BeamModel::HashColumn);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_caption);
+    layout->addWidget(new CaptionBox(m_caption, this));
     layout->addWidget(m_table, 1);
 
     connect(hub, &SelectionHub::stepChanged, this, &BeamView::showStep);
@@ -67,13 +68,22 @@ BeamView::BeamView(SelectionHub *hub, QWidget *parent)
 void BeamView::showStep() {
     const SearchStepPtr &step = m_hub->step();
     m_model->setStep(step);
-    for (int c = 0; c < BeamModel::ColumnCount; ++c)
-        m_table->resizeColumnToContents(c);
-    m_table->setColumnWidth(BeamModel::DecisionColumn,
-                            std::min(m_table->columnWidth(BeamModel::DecisionColumn), 170));
-    // The differences are long lists: their first few fit, the tooltip has them all.
-    m_table->setColumnWidth(BeamModel::DiffColumn,
-                            std::min(m_table->columnWidth(BeamModel::DiffColumn), 320));
+    // Sizing columns measures every row's text (a few ms a step): done once a pass of a search,
+    // and again when the beam has grown by half, not on every step.
+    const void *search = step && !step->beam.empty() ? &step->beam.front().state->dag() : nullptr;
+    const int rows = m_model->rowCount();
+    if (step && (search != m_sizedFor || step->pass != m_sizedPass || rows > m_sizedRows * 3 / 2)) {
+        m_sizedFor = search;
+        m_sizedPass = step->pass;
+        m_sizedRows = rows;
+        for (int c = 0; c < BeamModel::ColumnCount; ++c)
+            m_table->resizeColumnToContents(c);
+        m_table->setColumnWidth(BeamModel::DecisionColumn,
+                                std::min(m_table->columnWidth(BeamModel::DecisionColumn), 170));
+        // The differences are long lists: their first few fit, the tooltip has them all.
+        m_table->setColumnWidth(BeamModel::DiffColumn,
+                                std::min(m_table->columnWidth(BeamModel::DiffColumn), 320));
+    }
     QString caption =
         step ? tr("%1 states in the beam after step %2").arg(step->beam.size()).arg(step->index + 1)
              : tr("<i>The beam appears after the first step.</i>");

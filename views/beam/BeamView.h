@@ -32,6 +32,10 @@ private:
     BeamModel *m_model;
     QLabel *m_caption;
     QTreeView *m_table;
+    // What the columns were last sized for (showStep).
+    const void *m_sizedFor = nullptr;
+    int m_sizedPass = -1;
+    int m_sizedRows = 0;
 };
 
 } // namespace beamscope

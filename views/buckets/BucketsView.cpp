@@ -3,6 +3,7 @@
 
 #include "views/buckets/BucketModel.h"
 #include "views/buckets/PrunedModel.h"
+#include "views/common/CaptionBox.h"
 #include "views/common/Format.h"
 #include "views/common/SelectionHub.h"
 
@@ -42,7 +43,7 @@ BucketsView::BucketsView(SelectionHub *hub, QWidget *parent)
     splitter->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_caption);
+    layout->addWidget(new CaptionBox(m_caption, this));
     layout->addWidget(splitter, 1);
 
     connect(hub, &SelectionHub::stepChanged, this, &BucketsView::showStep);

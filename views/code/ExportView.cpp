@@ -6,6 +6,7 @@
 #include "codegen/ScheduleSource.h"
 #include "views/code/CppHighlighter.h"
 #include "views/code/ExportChoice.h"
+#include "views/common/CaptionBox.h"
 #include "views/common/SelectionHub.h"
 
 #include <QApplication>
@@ -88,7 +89,7 @@ ExportView::ExportView(SelectionHub *hub, QWidget *parent)
     m_status->hide();
 
     auto *top = new QHBoxLayout;
-    top->addWidget(m_caption, 1);
+    top->addWidget(new CaptionBox(m_caption, this), 1);
     top->addWidget(m_language);
     top->addWidget(m_copy);
     top->addWidget(m_save);

@@ -2,6 +2,7 @@
 #include "views/dag/DagEdgeItem.h"
 
 #include "views/common/Palette.h"
+#include "views/common/WithoutShaping.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -10,7 +11,7 @@ namespace beamscope {
 
 namespace {
 QFont labelFont() {
-    QFont f;
+    QFont f = withoutShaping(QFont());
     f.setPointSizeF(8);
     return f;
 }

@@ -2,6 +2,7 @@
 #include "views/dag/DagNodeItem.h"
 
 #include "views/common/Palette.h"
+#include "views/common/WithoutShaping.h"
 
 #include <QCursor>
 #include <QFontMetricsF>
@@ -12,20 +13,20 @@ namespace beamscope {
 namespace {
 
 QFont nameFont() {
-    QFont f;
+    QFont f = withoutShaping(QFont());
     f.setPointSizeF(10);
     f.setBold(true);
     return f;
 }
 
 QFont smallFont() {
-    QFont f;
+    QFont f = withoutShaping(QFont());
     f.setPointSizeF(8.5);
     return f;
 }
 
 QFont badgeFont() {
-    QFont f;
+    QFont f = withoutShaping(QFont());
     f.setPointSizeF(7);
     f.setBold(true);
     return f;

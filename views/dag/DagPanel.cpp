@@ -1,6 +1,7 @@
 // DagPanel: caption, zoom buttons, view and legend in one column.
 #include "views/dag/DagPanel.h"
 
+#include "views/common/CaptionBox.h"
 #include "views/common/SelectionHub.h"
 #include "views/dag/DagLegend.h"
 #include "views/dag/DagView.h"
@@ -25,7 +26,7 @@ DagPanel::DagPanel(SelectionHub *hub, QWidget *parent)
     m_caption->setMinimumHeight(m_caption->fontMetrics().height() * 2);
     auto *header = new QHBoxLayout;
     header->setContentsMargins(6, 4, 6, 0);
-    header->addWidget(m_caption, 1);
+    header->addWidget(new CaptionBox(m_caption, this), 1);
     m_find->setObjectName(QStringLiteral("dagFind"));
     m_find->setPlaceholderText(tr("Find Func (Ctrl+F)"));
     m_find->setClearButtonEnabled(true);

@@ -1,6 +1,7 @@
 // TimelinePanel: slider, arrow buttons, caption and the list of steps.
 #include "views/history/TimelinePanel.h"
 
+#include "views/common/CaptionBox.h"
 #include "views/common/Format.h"
 
 #include <QFont>
@@ -91,7 +92,7 @@ TimelinePanel::TimelinePanel(QWidget *parent)
     controls->addWidget(m_newest);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_caption);
+    layout->addWidget(new CaptionBox(m_caption, this));
     layout->addWidget(m_result);
     layout->addLayout(controls);
     layout->addWidget(m_list, 1);

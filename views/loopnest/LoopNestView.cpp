@@ -1,6 +1,7 @@
 // LoopNestView: tree view over LoopNestModel, synchronized with the hub.
 #include "views/loopnest/LoopNestView.h"
 
+#include "views/common/CaptionBox.h"
 #include "views/common/Format.h"
 #include "views/common/SelectionHub.h"
 #include "views/loopnest/LoopNestModel.h"
@@ -26,7 +27,7 @@ LoopNestView::LoopNestView(SelectionHub *hub, QWidget *parent)
     m_caption->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_caption);
+    layout->addWidget(new CaptionBox(m_caption, this));
     layout->addWidget(m_tree, 1);
 
     connect(hub, &SelectionHub::stateChanged, this, &LoopNestView::showState);
