@@ -29,9 +29,16 @@ CostTermsChart::CostTermsChart(SelectionHub *hub, QWidget *parent)
     setRenderHint(QPainter::Antialiasing);
     setChart(newStageBarChart());
     setMinimumHeight(120);
-    connect(hub, &SelectionHub::stateChanged, this, &CostTermsChart::rebuild);
-    connect(hub, &SelectionHub::funcSelected, this, &CostTermsChart::rebuild);
+    m_rebuildTimer.setSingleShot(true);
+    m_rebuildTimer.setInterval(0);
+    connect(&m_rebuildTimer, &QTimer::timeout, this, &CostTermsChart::rebuild);
+    connect(hub, &SelectionHub::stateChanged, this, &CostTermsChart::scheduleRebuild);
+    connect(hub, &SelectionHub::funcSelected, this, &CostTermsChart::scheduleRebuild);
     rebuild();
+}
+
+void CostTermsChart::scheduleRebuild() {
+    if (!m_rebuildTimer.isActive()) m_rebuildTimer.start();
 }
 
 QStringList CostTermsChart::categories() const {
@@ -55,6 +62,7 @@ void CostTermsChart::resizeEvent(QResizeEvent *event) {
 }
 
 void CostTermsChart::rebuild() {
+    m_rebuildTimer.stop();
     m_fitted = stagesThatFit();
     QChart *chart = this->chart();
     chart->removeAllSeries();

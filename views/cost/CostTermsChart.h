@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QChartView>
+#include <QTimer>
 
 namespace beamscope {
 
@@ -23,12 +24,17 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// Rebuilds on the event loop's next turn: the signals of one step (state, selection)
+    /// rebuild once, and the chart's own scene repaints the window in a turn of its own rather
+    /// than in the turn that repaints every other view (docs/performance.md, "GUI latency").
+    void scheduleRebuild();
     void rebuild();
     int stagesThatFit() const;
 
     SelectionHub *m_hub;
     int m_maxStages = 0; ///< 0: fit to the height
     int m_fitted = 0;    ///< stages that fit when last rebuilt
+    QTimer m_rebuildTimer;
 };
 
 } // namespace beamscope
