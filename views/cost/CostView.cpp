@@ -16,6 +16,9 @@ CostView::CostView(SelectionHub *hub, QWidget *parent)
     splitter->addWidget(m_history);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // Stretch factors share only the height beyond the charts' size hints, which left the terms
+    // chart at its minimum (its value axis elided to "..."): split the height itself, evenly.
+    splitter->setSizes({1000, 1000});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
