@@ -56,6 +56,7 @@ public:
     SearchToolBar *searchToolBar() const { return m_toolbar; }
     WindowLayout *windowLayout() const { return m_layout; }
     TimelinePanel *timelinePanel() const { return m_timeline; }
+    BeamView *beamView() const { return m_beam; }
     CompareView *compareView() const { return m_compare; }
     CompareCoordinator *compareCoordinator() const { return m_compareSources; }
     ExplainCoordinator *explainCoordinator() const { return m_explain; }

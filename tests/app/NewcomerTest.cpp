@@ -16,6 +16,8 @@
 #include "controllers/BenchmarkController.h"
 #include "controllers/SearchController.h"
 #include "schedule/ScheduleIO.h"
+#include "views/beam/BeamModel.h"
+#include "views/beam/BeamView.h"
 #include "views/benchmark/BenchPanel.h"
 #include "views/benchmark/BenchResultsModel.h"
 #include "views/common/Format.h"
@@ -46,6 +48,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QTreeWidget>
 
 #include <cmath>
@@ -366,6 +369,21 @@ private Q_SLOTS:
         QVERIFY(window->hub()->stateCost() && window->hub()->stateCost()->total == result);
         // local_laplacian's result is not the beam's best at the end: both are told apart.
         QVERIFY(model->entry(model->entryCount() - 1).bestCost != result);
+
+        // The Beam dock's row of the result (it came with the last step) reads whole: its
+        // columns were sized again when that row came, not only once a pass.
+        BeamView *beam = window->beamView();
+        const int resultRow = beam->model()->resultRow();
+        QVERIFY(resultRow >= 0);
+        const QModelIndex rank = beam->model()->index(resultRow, BeamModel::RankColumn);
+        const QFont rankFont =
+            rank.data(Qt::FontRole).value<QFont>().resolve(beam->table()->font());
+        const int rankWidth = QFontMetrics(rankFont).horizontalAdvance(rank.data().toString());
+        QVERIFY2(beam->table()->columnWidth(BeamModel::RankColumn) > rankWidth,
+                 qPrintable(QStringLiteral("%1 px for '%2' (%3 px)")
+                                .arg(beam->table()->columnWidth(BeamModel::RankColumn))
+                                .arg(rank.data().toString())
+                                .arg(rankWidth)));
 
         // Its link shows the step that found it.
         QSignalSpy asked(timeline, &TimelinePanel::stepRequested);

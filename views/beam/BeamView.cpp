@@ -69,12 +69,16 @@ void BeamView::showStep() {
     const SearchStepPtr &step = m_hub->step();
     m_model->setStep(step);
     // Sizing columns measures every row's text (a few ms a step): done once a pass of a search,
-    // and again when the beam has grown by half, not on every step.
+    // when the result's row comes or goes, when the beam has grown by half and at the end, not
+    // on every step.
     const void *search = step && !step->beam.empty() ? &step->beam.front().state->dag() : nullptr;
     const int rows = m_model->rowCount();
-    if (step && (search != m_sizedFor || step->pass != m_sizedPass || rows > m_sizedRows * 3 / 2)) {
+    const bool withResult = m_model->resultRow() >= 0;
+    if (step && (search != m_sizedFor || step->pass != m_sizedPass ||
+                 withResult != m_sizedWithResult || rows > m_sizedRows * 3 / 2 || step->finished)) {
         m_sizedFor = search;
         m_sizedPass = step->pass;
+        m_sizedWithResult = withResult;
         m_sizedRows = rows;
         for (int c = 0; c < BeamModel::ColumnCount; ++c)
             m_table->resizeColumnToContents(c);

@@ -19,6 +19,7 @@ public:
     explicit BeamView(SelectionHub *hub, QWidget *parent = nullptr);
 
     BeamModel *model() const { return m_model; }
+    QTreeView *table() const { return m_table; }
 
 Q_SIGNALS:
     /// The user asks to compare beam entry `rank` (0-based; -1: the search's result) of the step
@@ -35,6 +36,7 @@ private:
     // What the columns were last sized for (showStep).
     const void *m_sizedFor = nullptr;
     int m_sizedPass = -1;
+    bool m_sizedWithResult = false;
     int m_sizedRows = 0;
 };
 
