@@ -24,6 +24,9 @@ std::string describeReceiver(const QObject *receiver) {
         named = receiver->parent();
     }
     std::string text = prefix + named->metaObject()->className();
+    // A member QTimer has no parent: its interval tells which it is (the search's 40 ms pull...).
+    if (const auto *timer = qobject_cast<const QTimer *>(receiver); timer && !receiver->parent())
+        text += " (" + std::to_string(timer->interval()) + " ms)";
     // Scenes are told apart by their view (the DAG, each chart).
     if (const auto *scene = qobject_cast<const QGraphicsScene *>(named);
         scene && !scene->views().isEmpty())
