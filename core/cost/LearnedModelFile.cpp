@@ -42,8 +42,8 @@ ModelMetadata metadataFromJson(const nlohmann::json &j, int featureSchema) {
     m.device = j.value("device", "");
     m.gpu = j.value("gpu", "");
     m.featureSchema = featureSchema;
-    m.trainingRows = j.value("training_rows", 0);
-    m.trainingGroups = j.value("training_groups", 0);
+    m.trainingRows = jsonIntegerOr(j, "training_rows", 0);
+    m.trainingGroups = jsonIntegerOr(j, "training_groups", 0);
     m.createdWith = j.value("created_with", "");
     m.trainedOn = j.value("trained_on", std::vector<std::string>());
     m.extra = j.value("extra", nlohmann::json::object());

@@ -70,13 +70,13 @@ MeasurementRecord MeasurementRecord::fromJson(const nlohmann::json &j) {
             r.predicted = it->get<double>();
         r.predictedTerms = j.value("predicted_terms", nlohmann::json());
         r.measurement = Measurement::fromJson(j.value("measurement", nlohmann::json()));
-        r.repeats = j.value("repeats", 0);
+        r.repeats = jsonIntegerOr(j, "repeats", 0);
         r.origin = j.value("origin", std::string());
         r.runId = j.value("run_id", std::string());
-        r.round = j.value("round", -1);
-        r.createdAt = j.value("created_at", std::int64_t(0));
+        r.round = jsonIntegerOr(j, "round", -1);
+        r.createdAt = jsonIntegerOr(j, "created_at", std::int64_t(0));
         r.features = j.value("features", std::vector<float>());
-        r.featureSchema = j.value("feature_schema", 0);
+        r.featureSchema = jsonIntegerOr(j, "feature_schema", 0);
         return r;
     } catch (const nlohmann::json::exception &e) {
         throw Error(std::string("measurement record: ") + e.what());

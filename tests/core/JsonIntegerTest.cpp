@@ -5,6 +5,7 @@
 #include "measure/Measurement.h"
 #include "pipeline/AppCatalog.h"
 #include "schedule/ScheduleIO.h"
+#include "store/MeasurementRecord.h"
 #include "util/Error.h"
 #include "util/JsonNumber.h"
 
@@ -73,4 +74,16 @@ TEST(JsonInteger, AMeasurementKeepsOnlyIntegerResources) {
     EXPECT_EQ(m.kernels[0].stackBytes, 0);
     ASSERT_EQ(m.kernelTimes.size(), 1u);
     EXPECT_EQ(m.kernelTimes[0].launches, 0);
+}
+
+TEST(JsonInteger, AMeasurementRecordKeepsOnlyIntegerCounts) {
+    // A database row's JSON (databases are shared between machines and people).
+    const MeasurementRecord r = MeasurementRecord::fromJson(nlohmann::json::parse(
+        R"({"repeats": 1e67, "round": 2.5, "created_at": -1e300, "feature_schema": 17,
+            "measurement": {"label": "a"}})"));
+    EXPECT_EQ(r.repeats, 0);
+    EXPECT_EQ(r.round, -1);
+    EXPECT_EQ(r.createdAt, 0);
+    EXPECT_EQ(r.featureSchema, 17);
+    EXPECT_EQ(r.measurement.label, "a");
 }

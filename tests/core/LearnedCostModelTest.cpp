@@ -139,6 +139,14 @@ TEST(LearnedCostModel, RefusesAnotherSchemaAndCorruptFilesWithOneLine) {
     writeFile(path, doc.dump());
     message = errorOf([&] { LearnedCostModel::load(path, gpu); });
     EXPECT_NE(message.find("\"feature_schema\" is not an integer"), std::string::npos) << message;
+    // The metadata's counts only describe the model: unknown (0) rather than converted.
+    doc = nlohmann::json::parse(good);
+    doc["metadata"]["training_rows"] = 1e67;
+    doc["metadata"]["training_groups"] = 2.5;
+    writeFile(path, doc.dump());
+    const auto described = LearnedCostModel::load(path, gpu);
+    EXPECT_EQ(described->metadata().trainingRows, 0);
+    EXPECT_EQ(described->metadata().trainingGroups, 0);
 
     for (const std::string &corrupt :
          {good.substr(0, good.size() / 2), std::string("\x01\x02garbage\n{"),
