@@ -3,6 +3,7 @@
 
 #include "views/common/Palette.h"
 #include "views/common/WithoutShaping.h"
+#include "views/dag/TextLevelOfDetail.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -52,7 +53,7 @@ void DagEdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWi
     painter->setPen(Qt::NoPen);
     painter->setBrush(color);
     painter->drawPolygon(m_path.arrow);
-    if (!m_path.label.isEmpty()) {
+    if (!m_path.label.isEmpty() && textIsReadable(painter)) {
         painter->setBrush(QColor(255, 255, 255, 220));
         painter->drawRoundedRect(m_labelRect, 3, 3);
         painter->setPen(m_highlighted ? color : QColor(0x55, 0x55, 0x55));

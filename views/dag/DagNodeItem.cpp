@@ -3,6 +3,7 @@
 
 #include "views/common/Palette.h"
 #include "views/common/WithoutShaping.h"
+#include "views/dag/TextLevelOfDetail.h"
 
 #include <QCursor>
 #include <QFontMetricsF>
@@ -125,6 +126,7 @@ void DagNodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWi
         }
     }
 
+    if (!textIsReadable(painter)) return;
     const QFontMetricsF nameMetrics(nameFont());
     QRectF nameRect = m_rect.adjusted(6, 7, -6, 0);
     nameRect.setHeight(nameMetrics.height());
