@@ -53,9 +53,18 @@ public:
         quint64 m_generation = 0;
     };
 
+    /// How the worker thread competes with the GUI thread for a core.
+    enum class Priority {
+        Normal,
+        /// A few nice levels below the GUI thread (Linux: the thread's own nice value), for
+        /// work that would otherwise hold the cores the GUI thread needs to paint, as a search
+        /// does on a two-core machine. Not for work that spawns timed processes (they would
+        /// inherit it): the benchmark's and tune's workers stay Normal.
+        BelowGui,
+    };
     /// Results are delivered while `context` lives (it must live on the GUI thread, as the
     /// tracker itself); `threadName` names the worker thread.
-    JobTracker(QObject *context, const QString &threadName);
+    JobTracker(QObject *context, const QString &threadName, Priority priority = Priority::Normal);
     /// Cancels every job, drops their pending results and joins the worker thread.
     ~JobTracker();
     JobTracker(const JobTracker &) = delete;

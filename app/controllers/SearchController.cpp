@@ -43,8 +43,8 @@ constexpr int kPullIntervalMs = 40;
 SearchController::SearchController(QObject *parent)
     : QObject(parent), m_worker(std::make_unique<SearchWorker>()),
       m_replayer(std::make_unique<SearchReplayer>()),
-      m_replayJobs(this, QStringLiteral("beamscope-replay")),
-      m_jobs(this, QStringLiteral("beamscope-search")) {
+      m_replayJobs(this, QStringLiteral("beamscope-replay"), JobTracker::Priority::BelowGui),
+      m_jobs(this, QStringLiteral("beamscope-search"), JobTracker::Priority::BelowGui) {
     registerControllerMetaTypes();
     m_jobs.setBusyCallback([this](bool busy) {
         if (!busy) m_pullTimer.stop();

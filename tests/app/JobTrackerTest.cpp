@@ -8,8 +8,12 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 using namespace beamscope;
 
@@ -46,6 +50,26 @@ private Q_SLOTS:
         QVERIFY(workThread.load() != QThread::currentThread());
         QCOMPARE(deliveredOn, QThread::currentThread());
         QCOMPARE(jobs.droppedResults(), 0);
+    }
+
+    void aBelowGuiWorkerYieldsTheCoresToTheGuiThread() {
+        // Its thread's nice value is 4 above the GUI thread's (at most 19); a Normal one's equal.
+        const int guiNice = getpriority(PRIO_PROCESS, gettid());
+        Sink sink;
+        QSignalSpy spy(&sink, &Sink::value);
+        JobTracker background(&sink, QStringLiteral("test-background"),
+                              JobTracker::Priority::BelowGui);
+        JobTracker normal(&sink, QStringLiteral("test-normal"));
+        for (JobTracker *jobs : {&background, &normal}) {
+            jobs->post([&](const JobTracker::Job &job) {
+                const int nice = getpriority(PRIO_PROCESS, gettid());
+                job.deliver([&, nice] { Q_EMIT sink.value(nice); });
+            });
+            QTRY_COMPARE(spy.count(), jobs == &background ? 1 : 2);
+        }
+        QCOMPARE(spy.at(0).at(0).toInt(), std::min(guiNice + 4, 19));
+        QCOMPARE(spy.at(1).at(0).toInt(), guiNice);
+        QCOMPARE(getpriority(PRIO_PROCESS, gettid()), guiNice); // the GUI thread's own is kept
     }
 
     void restartDropsTheStaleResultAndCancelsItsWork() {
