@@ -4,6 +4,7 @@
 # beamscope-gui-latency (benchmarks/gui/GuiLatency.cpp), offscreen. HOGS busy loops run beside it
 # (0: an otherwise idle machine; 1 on a 2-core machine: what a loaded CI machine looks like).
 #   benchmarks/gui_latency.sh [BUILD=build/ci] [RUNS=3] [HOGS="0 1"] [APP=local_laplacian] [BEAM=32]
+# What fills the largest gap: BUILD/benchmarks/beamscope-gui-latency APP BEAM RUNS --why
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${1:-$here/build/ci}"
