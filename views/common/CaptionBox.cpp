@@ -1,4 +1,5 @@
-#include "CaptionBox.h"
+// CaptionBox: a per-step caption's layout requests stop here unless its height changes.
+#include "views/common/CaptionBox.h"
 
 #include <QEvent>
 #include <QLabel>
