@@ -9,6 +9,7 @@
 #include "views/dag/DagView.h"
 #include "views/dag/GraphvizLayout.h"
 
+#include <QGraphicsScene>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -117,8 +118,16 @@ private Q_SLOTS:
             if (!n.isInput) QCOMPARE(item->decoration().kind, state->placement(n.index).kind);
             QCOMPARE(item->decoration().deciding, n.index == step->node);
         }
+        // The next snapshot decorates every node again; one that changes nothing repaints
+        // nothing (GUI latency: the scene had repainted the window for each snapshot).
+        QCoreApplication::processEvents();
+        QSignalSpy changed(view.scene(), &QGraphicsScene::changed);
+        hub.setStep(std::make_shared<SearchStep>(*step));
+        QCoreApplication::processEvents();
+        QCOMPARE(changed.count(), 0);
         hub.selectFunc(step->node);
         QVERIFY(view.nodeItem(step->node)->decoration().selected);
+        QTRY_VERIFY(changed.count() > 0);
         Pin pin;
         pin.func = search.dag->node(step->node).name;
         pin.location = ComputeKind::Root;

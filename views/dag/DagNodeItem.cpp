@@ -56,6 +56,10 @@ QSizeF DagNodeItem::preferredSize(const Node &node) {
 }
 
 void DagNodeItem::setDecoration(const Decoration &decoration) {
+    // Every snapshot decorates every node; only a changed one is repainted (and only changed
+    // nodes make the scene repaint the window: docs/performance.md, "GUI latency").
+    if (m_decorated && decoration == m_decoration) return;
+    m_decorated = true;
     m_decoration = decoration;
     QString tip =
         QStringLiteral("<b>%1</b><br>%2")

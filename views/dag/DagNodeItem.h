@@ -25,6 +25,7 @@ public:
         /// How the search treats the Func (tooltip): its freezing rank after the pre-pass, or
         /// that it wraps an input and is read in place without search.
         QString searchNote;
+        bool operator==(const Decoration &) const = default;
     };
 
     DagNodeItem(const Node &node, const QRectF &rect);
@@ -53,6 +54,7 @@ private:
     bool m_isOutput;
     QRectF m_rect; ///< in item coordinates, centred on 0
     Decoration m_decoration;
+    bool m_decorated = false; ///< setDecoration() has run (the tooltip is set)
 };
 
 } // namespace beamscope
