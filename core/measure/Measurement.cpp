@@ -43,6 +43,7 @@ nlohmann::json Measurement::toJson() const {
     }
     j["target"] = target;
     j["ptx_arch"] = ptxArch;
+    j["max_unrolled_points"] = maxUnrolledPoints;
     nlohmann::json ks = nlohmann::json::array();
     for (const KernelResources &k : kernels) {
         ks.push_back({{"name", k.name},
@@ -91,6 +92,7 @@ Measurement Measurement::fromJson(const nlohmann::json &j) {
     m.timingPriority = j.value("timing_priority", std::string());
     m.target = j.value("target", std::string());
     m.ptxArch = j.value("ptx_arch", std::string());
+    m.maxUnrolledPoints = jsonIntegerOr(j, "max_unrolled_points", kLegacyMaxUnrolledPoints);
     if (auto it = j.find("kernels"); it != j.end() && it->is_array()) {
         for (const auto &k : *it) {
             KernelResources r;

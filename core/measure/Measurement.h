@@ -4,6 +4,7 @@
 #pragma once
 
 #include "measure/KernelActivity.h"
+#include "schedule/UnrollLimit.h"
 
 #include <nlohmann/json.hpp>
 
@@ -60,6 +61,9 @@ struct Measurement {
     std::string timingPriority;
     std::string target;                   ///< Halide target it ran on ("" if not run)
     std::string ptxArch;                  ///< "sm_75" when ptxas reported resources
+    /// The most serial points per thread the schedule's lowering unrolled (UnrollLimit.h):
+    /// this build's limit; a record that does not say was lowered with the legacy limit.
+    std::int64_t maxUnrolledPoints = kMaxUnrolledPoints;
     std::vector<KernelResources> kernels; ///< per-kernel ptxas report
     /// Each kernel's own time on the device (CUDA runs, read with CUPTI after the timed runs;
     /// KernelActivity.h), longest first; empty with `kernelTimesNote` saying why.

@@ -49,7 +49,7 @@ public:
         const bool last = stageIndex == int(m_dag.node(root).stages.size()) - 1;
 
         auto serial = leaf(root, stageIndex, t.serial);
-        serial->unrolled = pureSerialPoints(stage, t) < kUnrollLimit; // paper 4.7
+        serial->unrolled = m_view.base.unrolls(pureSerialPoints(stage, t)); // paper 4.7
 
         auto thread = std::make_shared<LoopNest>();
         thread->level = LoopLevel::Thread;
@@ -101,7 +101,8 @@ private:
         const Node &n = m_dag.node(node);
         for (size_t s = 0; s < n.stages.size(); ++s) {
             auto serial = leaf(node, int(s), p.tilings[s].serial);
-            serial->unrolled = threadLevelUnrolled(n, pureSerialPoints(n.stages[s], p.tilings[s]));
+            serial->unrolled = threadLevelUnrolled(n, pureSerialPoints(n.stages[s], p.tilings[s]),
+                                                   m_view.base.maxUnrolledPoints());
             thread.children.push_back(serial);
         }
     }
@@ -115,7 +116,7 @@ private:
         for (size_t s = 0; s < n.stages.size(); ++s) {
             const StageTiling &t = p.tilings[s];
             auto serial = leaf(node, int(s), t.serial);
-            serial->unrolled = pureSerialPoints(n.stages[s], t) < kUnrollLimit;
+            serial->unrolled = m_view.base.unrolls(pureSerialPoints(n.stages[s], t));
             auto thread = std::make_shared<LoopNest>();
             thread->level = LoopLevel::Thread;
             thread->node = node;
@@ -239,6 +240,7 @@ StatePtr Derivation::materialize() const {
     child->m_placements = parent->m_placements;
     child->m_placements[size_t(node)] = placement;
     child->m_decisions = parent->m_decisions + 1;
+    child->m_maxUnrolledPoints = parent->m_maxUnrolledPoints;
     child->m_parent = parent;
     const KernelMap &map = *kernelMap;
     child->m_kernelIds = map.ids;

@@ -26,7 +26,8 @@ nlohmann::json scheduleToJson(const ScheduleState &state) {
     return funcs;
 }
 
-StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann::json &json) {
+StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann::json &json,
+                          int64_t maxUnrolledPoints) {
     if (!json.is_array()) throw Error("a schedule is a JSON array of Funcs");
     std::map<std::string, const nlohmann::json *> byName;
     for (const auto &f : json) {
@@ -35,7 +36,7 @@ StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann
         }
         byName[f["name"].get<std::string>()] = &f;
     }
-    StatePtr state = ScheduleState::initial(dag);
+    StatePtr state = ScheduleState::initial(dag, maxUnrolledPoints);
     for (int node : dag->outputsFirst()) {
         const Node &n = dag->node(node);
         auto it = byName.find(n.name);

@@ -15,8 +15,10 @@ namespace beamscope {
 nlohmann::json scheduleToJson(const ScheduleState &state);
 
 /// Replays a schedule written by scheduleToJson onto `dag`. Throws Error naming the Func when
-/// the JSON does not fit the DAG or a decision is illegal.
-StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann::json &json);
+/// the JSON does not fit the DAG or a decision is illegal. `maxUnrolledPoints`: the lowering's
+/// unroll limit (a measured row's, Measurement::maxUnrolledPoints; this build's by default).
+StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann::json &json,
+                          int64_t maxUnrolledPoints = kMaxUnrolledPoints);
 
 /// The schedule JSON in the file at `path`: scheduleToJson's array, an object holding it under
 /// "schedule" (a bench report's candidate, an import), or `search --json`'s report (its "funcs"

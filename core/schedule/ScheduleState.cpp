@@ -46,8 +46,9 @@ const char *computeKindName(ComputeKind kind) {
     return "?";
 }
 
-StatePtr ScheduleState::initial(std::shared_ptr<const FunctionDAG> dag) {
+StatePtr ScheduleState::initial(std::shared_ptr<const FunctionDAG> dag, int64_t maxUnrolledPoints) {
     auto state = std::shared_ptr<ScheduleState>(new ScheduleState());
+    state->m_maxUnrolledPoints = maxUnrolledPoints;
     state->m_placements.assign(dag->nodes().size(), std::make_shared<const FuncPlacement>());
     state->m_dag = std::move(dag);
     return state;
@@ -274,8 +275,8 @@ std::array<int64_t, 3> gpuThreadDims(const Stage &stage, const StageTiling &tili
     return out;
 }
 
-bool threadLevelUnrolled(const Node &node, int64_t pureSerialPoints) {
-    return pureSerialPoints < kUnrollLimit || node.stages.size() > 1;
+bool threadLevelUnrolled(const Node &node, int64_t pureSerialPoints, int64_t maxUnrolledPoints) {
+    return pureSerialPoints <= maxUnrolledPoints || node.stages.size() > 1;
 }
 
 // ---- legality ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 
 #include "dag/FunctionDAG.h"
 #include "schedule/LoopNest.h"
+#include "schedule/UnrollLimit.h"
 
 #include <array>
 #include <memory>
@@ -43,9 +44,6 @@ struct StageTiling {
     auto operator<=>(const StageTiling &) const = default;
 };
 
-/// Serial loops whose pure points multiply to less than this are unrolled (paper 4.7).
-constexpr int64_t kUnrollLimit = 16;
-
 /// Points one thread computes per RVar iteration: the product of `stage`'s pure serial sizes.
 int64_t pureSerialPoints(const Stage &stage, const StageTiling &tiling);
 
@@ -60,9 +58,10 @@ std::array<int64_t, 3> gpuThreadDims(const Stage &stage, const StageTiling &tili
                                      bool blockLevel);
 
 /// Whether a stage of `node` at a thread level has its pure serial loops unrolled: when they
-/// are few (paper 4.7), and always when `node` has updates (its accumulators live in registers,
-/// which need constant indices; the thread-level budget bounds the tile).
-bool threadLevelUnrolled(const Node &node, int64_t pureSerialPoints);
+/// are few (at most `maxUnrolledPoints`, paper 4.7), and always when `node` has updates (its
+/// accumulators live in registers, which need constant indices; the thread-level budget bounds
+/// the tile).
+bool threadLevelUnrolled(const Node &node, int64_t pureSerialPoints, int64_t maxUnrolledPoints);
 
 /// Everything decided for one Func.
 struct FuncPlacement {
@@ -120,8 +119,10 @@ struct Derivation {
 
 class ScheduleState : public std::enable_shared_from_this<ScheduleState> {
 public:
-    /// The empty schedule of `dag`: nothing placed yet.
-    static StatePtr initial(std::shared_ptr<const FunctionDAG> dag);
+    /// The empty schedule of `dag`: nothing placed yet. `maxUnrolledPoints`: the most pure
+    /// serial points per thread its lowering unrolls (its children inherit it).
+    static StatePtr initial(std::shared_ptr<const FunctionDAG> dag,
+                            int64_t maxUnrolledPoints = kMaxUnrolledPoints);
 
     const FunctionDAG &dag() const { return *m_dag; }
     const std::shared_ptr<const FunctionDAG> &dagPtr() const { return m_dag; }
@@ -131,6 +132,10 @@ public:
     /// Number of decisions taken so far.
     int decisions() const { return m_decisions; }
     const ScheduleState *parent() const { return m_parent.get(); }
+    /// Serial loops of at most this many pure points per thread are unrolled.
+    int64_t maxUnrolledPoints() const { return m_maxUnrolledPoints; }
+    /// Whether a tile of `pureSerialPoints` per thread is unrolled under this state's lowering.
+    bool unrolls(int64_t pureSerialPoints) const { return pureSerialPoints <= m_maxUnrolledPoints; }
 
     /// True if every Func has a final placement (root Funcs tiled).
     bool complete() const;
@@ -208,6 +213,7 @@ private:
     std::vector<LoopNestPtr> m_kernels;
     std::vector<std::pair<int, int>> m_kernelIds; ///< (root Func, stage) per kernel
     int m_decisions = 0;
+    int64_t m_maxUnrolledPoints = kMaxUnrolledPoints;
     StatePtr m_parent;
 };
 

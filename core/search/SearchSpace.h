@@ -77,7 +77,7 @@ struct SearchSpaceOptions {
     double minSmFraction = 0.5;       ///< fewest blocks, as a fraction of the SMs
     double minLaneUtilization = 0.75; ///< used lanes of the active warps of a block
     int64_t maxUnrolledSerial = 16;   ///< largest serial tile (pure loops) per thread: about
-                                      ///< what can be unrolled (4.7 unrolls those below 16)
+                                      ///< what can be unrolled (kMaxUnrolledPoints)
     int maxThreadDims = 3;            ///< GPU thread dimensions (x, y, z)
     bool rootOrInlineOnly = false;    ///< the freezing pre-pass: no fusion options
     /// Tilings of root Funcs are filtered by their block counts before they become states

@@ -42,6 +42,8 @@ std::optional<Measurement> BenchRecorder::reusable(const nlohmann::json &schedul
             m_store->find(m_context.pipeline.key(), scheduleHash(schedule), m_context.device.key());
         if (!found || (!found->measurement.measuredMs && !found->measurement.failed()))
             return std::nullopt;
+        // Measured rolled where this build unrolls: measure it again.
+        if (!found->loweredAsThisBuildWould()) return std::nullopt;
         Measurement m = found->measurement;
         m.reused = true;
         return m;

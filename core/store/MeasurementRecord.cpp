@@ -12,6 +12,22 @@ bool MeasurementRecord::successful() const {
     return !measurement.failed() && measurement.measuredMs && measurement.correct.value_or(false);
 }
 
+bool MeasurementRecord::loweredAsThisBuildWould() const {
+    if (measurement.maxUnrolledPoints == kMaxUnrolledPoints || !schedule.is_array()) return true;
+    for (const auto &func : schedule) {
+        if (!func.is_object() || !func.contains("stages") || !func["stages"].is_array()) continue;
+        for (const auto &stage : func["stages"]) {
+            if (!stage.is_object() || !stage.contains("serial") || !stage["serial"].is_array())
+                continue;
+            double points = 1;
+            for (const auto &size : stage["serial"])
+                points *= size.is_number() ? size.get<double>() : 1.0;
+            if (points > double(kLegacyMaxUnrolledPoints)) return false;
+        }
+    }
+    return true;
+}
+
 nlohmann::json MeasurementRecord::toJson() const {
     nlohmann::json j;
     j["id"] = id;

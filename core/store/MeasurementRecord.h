@@ -37,6 +37,11 @@ struct MeasurementRecord {
 
     /// True when the device ran it and it was correct with a measured time.
     bool successful() const;
+    /// True when this build would lower `schedule` as the measured run did, so the measurement
+    /// stands for it: measured with this build's unroll limit, or no tile of the schedule has
+    /// 16 serial points or more (where the limits differ; RVars counted, to err on measuring
+    /// again).
+    bool loweredAsThisBuildWould() const;
     /// Every field; unknown numbers are null.
     nlohmann::json toJson() const;
     /// Reads what toJson writes; throws Error when a field has the wrong type.

@@ -150,8 +150,11 @@ std::vector<LabelledSchedule> DatasetBuilder::build(RecordFilter filter) {
         try {
             const GpuSpec gpu = gpuOfRecord(r);
             s.gpu = gpu.name;
-            state = baselineRow ? importedBaseline(key, r, gpu)
-                                : scheduleFromJson(cache->dag, r.schedule);
+            state = baselineRow
+                        ? importedBaseline(key, r, gpu)
+                        // Lowered as it was measured: rows made before the unroll
+                        // limit changed ran their 16-point tiles rolled.
+                        : scheduleFromJson(cache->dag, r.schedule, r.measurement.maxUnrolledPoints);
             Featurizer featurizer(gpu, /*memoize=*/false);
             kernels = featurizer.featurize(*state);
             auto analytic = makeCostModel("analytic", gpu);

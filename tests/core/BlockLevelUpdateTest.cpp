@@ -37,8 +37,10 @@ namespace {
 /// shared memory at output's block level with 4x2 serial per thread, the input wrappers
 /// inlined.
 StatePtr sharedMemoryMatmul(const std::shared_ptr<const FunctionDAG> &dag,
-                            const std::vector<int64_t> &prodSerial = {4, 2}) {
-    StatePtr s = rootTiled(ScheduleState::initial(dag), "output", {16, 4}, {4, 4});
+                            const std::vector<int64_t> &prodSerial = {4, 2},
+                            int64_t maxUnrolledPoints = kMaxUnrolledPoints) {
+    StatePtr s =
+        rootTiled(ScheduleState::initial(dag, maxUnrolledPoints), "output", {16, 4}, {4, 4});
     s = s->withBlock(dag->find("prod"), dag->find("output"), prodSerial);
     s = s->withInline(dag->find("A_im"));
     return s->withInline(dag->find("B_im"));
@@ -136,10 +138,12 @@ TEST(BlockLevelUpdate, HalideRunsTheUpdateOnTheBlocksThreadsInSharedMemory) {
 
 namespace {
 
-/// The features of prod's update computed in shared memory with `serial` points per thread.
-StageFeatures sharedUpdateFeatures(const std::vector<int64_t> &serial) {
+/// The features of prod's update computed in shared memory with `serial` points per thread,
+/// lowered with the unroll limit `maxUnrolledPoints`.
+StageFeatures sharedUpdateFeatures(const std::vector<int64_t> &serial,
+                                   int64_t maxUnrolledPoints = kMaxUnrolledPoints) {
     auto dag = matmulDag();
-    const StatePtr s = sharedMemoryMatmul(dag, serial);
+    const StatePtr s = sharedMemoryMatmul(dag, serial, maxUnrolledPoints);
     Featurizer featurizer(GpuSpec::load("h100"), false);
     // A copy: the rows live only as long as featurize's result.
     std::optional<StageFeatures> update;
@@ -170,10 +174,16 @@ TEST(BlockLevelUpdate, TheUpdateReadsAndWritesItsSharedPointsPerRVarIterationOnl
     // floats apart); 8 unrolled points are stored once, and loaded once.
     EXPECT_EQ(unrolled[F::num_shared_mem_stores_per_block], 4 * 8 * 4);
     EXPECT_EQ(unrolled[F::num_shared_mem_loads_per_block], 4 * 8 * 4);
-    // 4x4 = 16 points per thread are a rolled loop: 16x4 threads are 2 warps, a warp's 16x2
-    // lanes cover 64x8 floats (16 transactions, the same 4-way conflicts), at every one of the
-    // 64 RVar iterations, and as many loads.
-    const StageFeatures rolled = sharedUpdateFeatures({4, 4});
+    // 4x4 = 16 points per thread are unrolled too (up to 16, as Anderson2021): 16x4 threads are
+    // 2 warps, a warp's 16x2 lanes cover 64x8 floats (16 transactions, the same 4-way
+    // conflicts), stored once and loaded once.
+    const StageFeatures sixteen = sharedUpdateFeatures({4, 4});
+    EXPECT_EQ(sixteen[F::num_shared_mem_stores_per_block], 2 * 16 * 4);
+    EXPECT_EQ(sixteen[F::num_shared_mem_loads_per_block], 2 * 16 * 4);
+    // Under the legacy limit (fewer than 16 points; rows measured before) the 16 points are a
+    // rolled loop: the same transactions at every one of the 64 RVar iterations, and as many
+    // loads.
+    const StageFeatures rolled = sharedUpdateFeatures({4, 4}, kLegacyMaxUnrolledPoints);
     EXPECT_EQ(rolled[F::num_shared_mem_stores_per_block], 2 * 16 * 4 * 64);
     EXPECT_EQ(rolled[F::num_shared_mem_loads_per_block], 2 * 16 * 4 * 64);
 }

@@ -143,7 +143,8 @@ TEST(Featurizer, UpdateAccumulatorsRepeatPerRVarIterationWhenRolledOrARowApart) 
         double rounds; ///< of the update's loads, per thread
     };
     for (const Case c : {Case{1, 1, false, 64.0 / 4}, Case{4, 1, false, 64.0 / 4},
-                         Case{1, 4, true, 64.0}, Case{1, kUnrollLimit, true, 64.0 * 16}}) {
+                         Case{1, 4, true, 64.0}, Case{1, kMaxUnrolledPoints, true, 64.0},
+                         Case{1, 2 * kMaxUnrolledPoints, true, 64.0 * 2 * kMaxUnrolledPoints}}) {
         const StatePtr state = placeRest(start->withRootTiling(
             prod, {ScheduleState::makeTiling(stages[0], {32, 8}, {c.serialX, c.serialY}),
                    ScheduleState::makeTiling(stages[1], {1, 32, 8}, {1, c.serialX, c.serialY})}));
@@ -167,7 +168,7 @@ TEST(Featurizer, UpdateAccumulatorsRepeatPerRVarIterationWhenRolledOrARowApart) 
                 // (LLVM merges them: points along x share A(r, y), along y B(x, r)), so a thread
                 // loads serialY + serialX elements an iteration; a rolled loop two per point.
                 const double points = double(c.serialX * c.serialY);
-                const bool unrolled = c.serialY < kUnrollLimit;
+                const bool unrolled = c.serialY <= kMaxUnrolledPoints;
                 const double operands = unrolled ? double(c.serialX + c.serialY) : 2.0 * points;
                 EXPECT_DOUBLE_EQ(update[Feature::num_global_mem_load_instructions_per_block],
                                  8.0 * 64.0 * (operands + (repeats ? points : 0.0)))
@@ -179,9 +180,9 @@ TEST(Featurizer, UpdateAccumulatorsRepeatPerRVarIterationWhenRolledOrARowApart) 
                 << gpu << ", " << what;
             EXPECT_DOUBLE_EQ(update[Feature::global_mem_load_rounds_per_thread], c.rounds)
                 << gpu << ", " << what;
-            // The pure stage writes each point once: a rolled loop of 16 loads 4 at a time.
+            // The pure stage writes each point once: a rolled loop of 32 loads 4 at a time.
             EXPECT_DOUBLE_EQ(pure[Feature::global_mem_load_rounds_per_thread],
-                             c.serialY >= kUnrollLimit ? 4.0 : 1.0)
+                             c.serialY > kMaxUnrolledPoints ? double(c.serialY) / 4.0 : 1.0)
                 << gpu << ", " << what;
         }
     }

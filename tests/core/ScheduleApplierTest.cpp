@@ -182,6 +182,33 @@ TEST(ScheduleApplier, StagesAStencilProducerInRegistersAtTheThreadLevel) {
               std::vector<std::string>{});
 }
 
+// Halide's Anderson2021 unrolls a thread's tile of up to 16 points, and so does Beamscope: a
+// 2 x 8 tile of stage_3 lowers to straight-line code, which can read stage_2 through one 6 x 12
+// register copy where the budget holds its 288 bytes. Lowered with the legacy limit (fewer
+// than 16 points), as rows measured before were, the tile is a serial loop and nothing is
+// staged (the copy needs constant indices).
+TEST(ScheduleApplier, ASixteenPointTileIsUnrolled) {
+    auto dag = stencilChainDag(3);
+    auto chain = [&](int64_t maxUnrolledPoints) {
+        StatePtr s = ScheduleState::initial(dag, maxUnrolledPoints);
+        s = rootTiled(s, "output", {32, 8}, {1, 1});
+        s = rootTiled(s, "stage_3", {16, 2}, {2, 8});
+        return placeRest(s);
+    };
+    ScheduleCallOptions budget;
+    budget.registerBytesPerThread = 6 * 12 * 4;
+    const std::string unrolled = loweredStmt(*chain(kMaxUnrolledPoints), budget);
+    EXPECT_EQ(unrolled.find("for (stage_3.s0"), std::string::npos) << unrolled;
+    EXPECT_NE(unrolled.find("allocate stage_2_in_stage_3.0[float32 * 72] in Register"),
+              std::string::npos)
+        << unrolled;
+    EXPECT_EQ(loweredStmt(*chain(kMaxUnrolledPoints)).find("for (stage_3.s0"), std::string::npos);
+
+    const std::string rolled = loweredStmt(*chain(kLegacyMaxUnrolledPoints), budget);
+    EXPECT_NE(rolled.find("for (stage_3.s0"), std::string::npos) << rolled;
+    EXPECT_EQ(stagedAllocations(rolled), std::vector<std::string>{});
+}
+
 TEST(ScheduleApplier, StagesAnInlinedProducerByComputingItOncePerThread) {
     // Inlined, stage_2 is evaluated at each of stage_3's 100 loads per thread; staged, its copy
     // computes the 6x6 points once, reading stage_1.

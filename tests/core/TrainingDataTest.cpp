@@ -330,6 +330,75 @@ TEST(TrainingData, ARowsKernelTimesArePairedWithItsKernelsByName) {
     EXPECT_TRUE(rows[1].row.kernelMeasuredMs.empty());
 }
 
+// A measurement records the unroll limit its schedule was lowered with. Rows recorded before
+// the limit rose to 16 points say none: they ran a 2 x 8 tile rolled (on the H200, 25 us where
+// Halide's unrolled 2 x 8 ran 11), and the training data featurizes each row as it ran.
+TEST(TrainingData, ARowIsFeaturizedWithTheUnrollLimitItWasLoweredWith) {
+    EXPECT_EQ(Measurement{}.maxUnrolledPoints, 16);
+    EXPECT_EQ(Measurement{}.toJson().at("max_unrolled_points"), 16);
+    nlohmann::json old = Measurement{}.toJson();
+    old.erase("max_unrolled_points"); // what rows of earlier builds hold
+    EXPECT_EQ(Measurement::fromJson(old).maxUnrolledPoints, 15);
+
+    const testing::TempDir dir;
+    const PipelineSource chain{"stencil_chain", "", {"length=2", "width=128", "height=96"}};
+    auto dag = std::make_shared<const FunctionDAG>(loadPipeline(chain));
+    nlohmann::json schedule = scheduleToJson(*testing::greedySchedule(dag, "h200"));
+    for (auto &f : schedule) { // the output tiled 2 x 8 per thread, 16 x 2 threads
+        if (f.at("name") == "output") f["stages"] = {{{"thread", {16, 2}}, {"serial", {2, 8}}}};
+    }
+    const StatePtr rolled = scheduleFromJson(dag, schedule, kLegacyMaxUnrolledPoints);
+    const StatePtr unrolled = scheduleFromJson(dag, schedule);
+    const int output = dag->find("output");
+    auto outputLeafUnrolled = [&](const ScheduleState &state) {
+        for (const LoopNestPtr &k : state.kernels()) {
+            if (k->node != output) continue;
+            for (const LoopNestPtr &leaf : k->children.at(0)->children) {
+                if (leaf->node == output) return leaf->unrolled;
+            }
+        }
+        ADD_FAILURE() << "no kernel of output";
+        return false;
+    };
+    EXPECT_FALSE(outputLeafUnrolled(*rolled));
+    EXPECT_TRUE(outputLeafUnrolled(*unrolled));
+    const GpuSpec gpu = GpuSpec::load("h200");
+    const double rolledMs = costOf(*rolled, "analytic", gpu).cost.total;
+    const double unrolledMs = costOf(*unrolled, "analytic", gpu).cost.total;
+    EXPECT_GT(rolledMs, unrolledMs); // rolled, each point loads its own 5 x 5 window
+    {
+        MeasurementStore store(dir.file("m.sqlite"));
+        MeasurementRecord r = measured(chain, schedule, "", 0.2);
+        r.gpu = gpu.toJson();
+        r.measurement.maxUnrolledPoints = kLegacyMaxUnrolledPoints;
+        store.add(r);
+        r.measurement = Measurement::fromJson(r.measurement.toJson());
+        EXPECT_EQ(r.measurement.maxUnrolledPoints, kLegacyMaxUnrolledPoints);
+        r.measurement.maxUnrolledPoints = kMaxUnrolledPoints; // measured by this build
+        r.scheduleHash += "-again";
+        store.add(r);
+    }
+    MeasurementStore store(dir.file("m.sqlite"), MeasurementStore::Access::ReadOnly);
+    DatasetBuilder builder(store);
+    const std::vector<LabelledSchedule> rows = builder.build({});
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_DOUBLE_EQ(rows[0].row.analyticMs, rolledMs);
+    EXPECT_DOUBLE_EQ(rows[1].row.analyticMs, unrolledMs);
+
+    // bench, tune and collect --resume take a stored row for the schedule only when this build
+    // would lower it the same way: the rolled 2 x 8 is measured again, a 1 x 8 is not.
+    MeasurementRecord legacy = measured(chain, schedule, "", 0.2);
+    legacy.measurement.maxUnrolledPoints = kLegacyMaxUnrolledPoints;
+    EXPECT_FALSE(legacy.loweredAsThisBuildWould());
+    for (auto &f : legacy.schedule) {
+        if (f.at("name") == "output") f["stages"][0]["serial"] = {1, 8};
+    }
+    EXPECT_TRUE(legacy.loweredAsThisBuildWould());
+    legacy.schedule = schedule;
+    legacy.measurement.maxUnrolledPoints = kMaxUnrolledPoints;
+    EXPECT_TRUE(legacy.loweredAsThisBuildWould());
+}
+
 // iir_blur's undefined pure stages are kernels of Beamscope's with no rows, which Halide never
 // launches (the H200's rows hold 7 CUDA kernels for its 9): its rows pair all the same, the
 // empty kernels with no time.
