@@ -91,16 +91,22 @@ def measure(work, new_cli, apps):
 
     plan = {}  # app -> {"builds": {tag: [candidate]}, "schedules": [schedule], "order": [id]}
     for app in apps:
-        entry = {"builds": {}, "schedules": [], "order": []}
+        entry = {"builds": {}, "schedules": [], "limits": [], "order": []}
         keys = {}
         for tag in ("old", "new"):
             report = json.load(open(os.path.join(work, f"{tag}-{app}.json")))
+            # The unroll limit a build's schedules are lowered with (the job's
+            # max_unrolled_points); OLD_MAX_UNROLLED_POINTS runs the old build's as it lowered
+            # them (15 before the forty-ninth session). A schedule is one per limit.
+            limit = os.environ.get(tag.upper() + "_MAX_UNROLLED_POINTS")
+            limit = int(limit) if limit else None
             cands = []
             for c in report["candidates"]:
-                key = json.dumps(c["schedule"], sort_keys=True)
+                key = json.dumps([c["schedule"], limit], sort_keys=True)
                 if key not in keys:
                     keys[key] = len(entry["schedules"])
                     entry["schedules"].append(c["schedule"])
+                    entry["limits"].append(limit)
                 cands.append({"label": c["label"], "predicted": c["predicted"],
                               "schedule_id": keys[key]})
             entry["builds"][tag] = {"candidates": cands,
@@ -130,6 +136,8 @@ def measure(work, new_cli, apps):
                        "stage_producers": True, "warmup": warmup, "repeats": repeats,
                        "timeout_s": 300.0, "seed": 1,
                        "reference_cache": os.path.join(work, f"ref-{app}.bin"), "device_lock": lock}
+                if entry["limits"][sid] is not None:
+                    job["max_unrolled_points"] = entry["limits"][sid]
                 m = run_job(job, worker, env, work)
                 entry["results"][sid].append(m)
                 ms = (m.get("measured_ms") or {}).get("median")

@@ -12,6 +12,8 @@
 #   benchmarks/quality_old_new.py table quality.jsonl
 # Environment: ROUNDS (default 3), REPEATS (timed runs per job, default 10), WARMUP (default 2);
 # SEED (the searches' seed, default 0);
+# OLD_MAX_UNROLLED_POINTS (NEW_...): the unroll limit the worker lowers that side's schedules
+# with, e.g. 15 for a build before the forty-ninth session (which unrolled fewer than 16 points);
 # OLD_FLAGS, NEW_FLAGS: extra search flags per side, e.g. Fig. 7 with one build:
 #   OLD_FLAGS="--no-sampling --no-freezing" benchmarks/quality_old_new.sh CLI CLI
 set -u

@@ -20,6 +20,7 @@ nlohmann::json BenchJob::toJson() const {
     j["target"] = target;
     j["ptx_capability"] = ptxCapability;
     j["stage_producers"] = stageProducers;
+    j["max_unrolled_points"] = maxUnrolledPoints;
     j["warmup"] = warmup;
     j["repeats"] = repeats;
     j["min_timed_ms"] = minTimedMs;
@@ -39,8 +40,9 @@ nlohmann::json BenchJob::toJson() const {
 BenchJob BenchJob::fromJson(const nlohmann::json &j) {
     if (!j.is_object()) throw Error("a bench job is a JSON object");
     BenchJob job;
-    refuseFractionalIntegers(j, {"ptx_capability", "warmup", "repeats", "seed", "int_max"},
-                             "bad bench job");
+    refuseFractionalIntegers(
+        j, {"ptx_capability", "warmup", "repeats", "seed", "int_max", "max_unrolled_points"},
+        "bad bench job");
     try {
         job.label = j.value("label", std::string());
         if (j.contains("predicted") && j["predicted"].is_number()) job.predicted = j["predicted"];
@@ -52,6 +54,7 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
         job.target = j.value("target", std::string());
         job.ptxCapability = j.value("ptx_capability", 0);
         job.stageProducers = j.value("stage_producers", true);
+        job.maxUnrolledPoints = j.value("max_unrolled_points", kMaxUnrolledPoints);
         job.warmup = j.value("warmup", 1);
         job.repeats = j.value("repeats", 5);
         job.minTimedMs = j.value("min_timed_ms", kDefaultMinTimedMs);
@@ -75,6 +78,7 @@ BenchJob BenchJob::fromJson(const nlohmann::json &j) {
     if (job.schedule.is_null() && job.baseline.empty())
         throw Error("bad bench job: neither a schedule nor a baseline");
     if (job.repeats < 1 || job.warmup < 0) throw Error("bad bench job: repeats >= 1, warmup >= 0");
+    if (job.maxUnrolledPoints < 1) throw Error("bad bench job: max_unrolled_points >= 1");
     if (!(job.minTimedMs >= 0) || !std::isfinite(job.minTimedMs))
         throw Error("bad bench job: min_timed_ms must be a number >= 0");
     return job;

@@ -22,6 +22,7 @@
 #include "measure/TimedRuns.h"
 #include "pipeline/PipelineSource.h"
 #include "schedule/GpuSpec.h"
+#include "schedule/UnrollLimit.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,6 +42,9 @@ struct BenchJob {
     std::string target;         ///< Halide target to run on; "": compile only
     int ptxCapability = 0;      ///< > 0: also lower for CUDA sm_NN and report ptxas resources
     bool stageProducers = true; ///< paper 4.7 register staging when applying `schedule`
+    /// Unroll limit when applying `schedule` (UnrollLimit.h): this build's, or the legacy one
+    /// to run a schedule as an earlier build lowered it (benchmarks/quality_old_new.sh).
+    std::int64_t maxUnrolledPoints = kMaxUnrolledPoints;
     int warmup = 1;             ///< untimed runs first
     int repeats = 5;            ///< timed runs (median, min, max), at least
     /// More timed runs while they add up to less than this, up to kMaxTimedRuns (TimedRuns.h).

@@ -142,7 +142,8 @@ PipelineInstance scheduledInstance(const BenchJob &job, const Halide::Target &ta
     PipelineInstance instance = loadPipeline(job.source);
     if (!job.schedule.is_null()) {
         auto dag = std::make_shared<const FunctionDAG>(instance);
-        StatePtr state = scheduleFromJson(dag, matchFuncNames(job.schedule, *dag));
+        StatePtr state =
+            scheduleFromJson(dag, matchFuncNames(job.schedule, *dag), job.maxUnrolledPoints);
         ScheduleCallOptions calls =
             ScheduleCallOptions::forGpu(job.gpu.name.empty() ? GpuSpec::defaultSpec() : job.gpu);
         calls.stageProducers = job.stageProducers;
@@ -165,6 +166,7 @@ Measurement executeJob(const BenchJob &job) {
     m.label = job.label;
     m.predicted = job.predicted;
     m.target = job.target;
+    m.maxUnrolledPoints = job.maxUnrolledPoints;
     // Fault injection, for tests of the parent's handling only.
     // The default action, so that a handler (a sanitizer's runtime) cannot turn it into an abort.
     if (injected(job, "crash")) {

@@ -160,6 +160,16 @@ TEST(BenchData, JobJsonRoundTrips) {
     EXPECT_EQ(BenchJob::fromJson(j).minTimedMs, 2.5);
     j["min_timed_ms"] = -1;
     EXPECT_THROW(BenchJob::fromJson(j), Error);
+    // So does the unroll limit the schedule is lowered with: this build's, or the legacy one
+    // to run a schedule as an earlier build did; a job without one takes this build's.
+    j = job.toJson();
+    EXPECT_EQ(j.at("max_unrolled_points"), kMaxUnrolledPoints);
+    j["max_unrolled_points"] = kLegacyMaxUnrolledPoints;
+    EXPECT_EQ(BenchJob::fromJson(j).maxUnrolledPoints, kLegacyMaxUnrolledPoints);
+    j.erase("max_unrolled_points");
+    EXPECT_EQ(BenchJob::fromJson(j).maxUnrolledPoints, kMaxUnrolledPoints);
+    j["max_unrolled_points"] = 0;
+    EXPECT_THROW(BenchJob::fromJson(j), Error);
 }
 
 TEST(BenchSubprocess, ReportsExitSignalAndTimeoutAndKillsTheGroup) {
