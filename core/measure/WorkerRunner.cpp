@@ -114,6 +114,7 @@ Measurement workerMeasurement(const BenchJob &job, const ProcessResult &run) {
     failed.label = job.label;
     failed.predicted = job.predicted;
     failed.target = job.target;
+    failed.maxUnrolledPoints = job.maxUnrolledPoints;
     const nlohmann::json result = lastJsonLine(run.out);
     const std::string errTail = lastLine(run.err);
     if (run.succeeded() && result.is_object() && result.contains("label")) {
