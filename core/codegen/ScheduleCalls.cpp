@@ -81,11 +81,10 @@ void fuseToThree(StagePlan &plan, int stage, std::vector<CallVar> &vars, StageNa
     }
 }
 
-/// Unrolls the serial loops when they are few (at most `maxUnrolled` points) or `always`; true
-/// if there were any to unroll.
-bool unrollSmall(StagePlan &plan, int stage, const std::vector<CallVar> &serial, int64_t product,
-                 int64_t maxUnrolled, bool always = false) {
-    if (product > maxUnrolled && !always) return false;
+/// Unrolls the serial loops when `unroll` (the state's rule, ScheduleState::unrolls); true if
+/// there were any to unroll.
+bool unrollSerial(StagePlan &plan, int stage, const std::vector<CallVar> &serial, bool unroll) {
+    if (!unroll) return false;
     for (const CallVar &v : serial)
         plan.calls.push_back(makeCall(CallKind::Unroll, stage, {v}));
     return !serial.empty();
@@ -114,8 +113,8 @@ void singleThread(StagePlan &plan, int stage, StageNames &names, bool withBlock)
 
 /// A compute_root stage is one kernel: each pure loop v becomes v_b (blocks), v_t (threads)
 /// and, when the serial size is above 1, v_s; order inside out: serial, RVars, threads, blocks.
-StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &tiling,
-                        int64_t maxUnrolled) {
+StagePlan rootStagePlan(const ScheduleState &state, const Node &node, int stageIndex,
+                        const StageTiling &tiling) {
     const Stage &stage = node.stages[size_t(stageIndex)];
     StageNames names(node, stageIndex);
     StagePlan plan;
@@ -171,7 +170,8 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
     // loop, can simplify that guard to true and write past the allocation when the guard
     // encloses a loop (docs/design-notes.md). Unrolled, the guards enclose straight-line code.
     const bool guardedPure = stageIndex == 0 && !plan.constantTiles;
-    plan.unrolled = unrollSmall(plan, stageIndex, serial, serialProduct, maxUnrolled, guardedPure);
+    plan.unrolled =
+        unrollSerial(plan, stageIndex, serial, state.unrolls(serialProduct) || guardedPure);
     plan.blockVars = blocks;
     plan.threadVars = threads;
     return plan;
@@ -180,8 +180,8 @@ StagePlan rootStagePlan(const Node &node, int stageIndex, const StageTiling &til
 /// A stage of a Func at the block level of its host: its pure loops split into threads
 /// (outer) and serial (inner) parts of the chosen serial sizes; an update's RVars serial and
 /// whole between them (inside out: serial, RVars, threads, as a root stage orders its loops).
-StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &tiling,
-                         int64_t maxUnrolled) {
+StagePlan blockStagePlan(const ScheduleState &state, const Node &node, int stageIndex,
+                         const StageTiling &tiling) {
     const Stage &stage = node.stages[size_t(stageIndex)];
     StageNames names(node, stageIndex);
     StagePlan plan;
@@ -227,7 +227,7 @@ StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &ti
         plan.calls.push_back(makeCall(CallKind::GpuThreads, stageIndex, threads));
         plan.threadVars = threads;
     }
-    unrollSmall(plan, stageIndex, serial, serialProduct, maxUnrolled);
+    unrollSerial(plan, stageIndex, serial, state.unrolls(serialProduct));
     return plan;
 }
 
@@ -235,8 +235,8 @@ StagePlan blockStagePlan(const Node &node, int stageIndex, const StageTiling &ti
 /// needs. An update runs its pure loops inside its RVars, unrolled, so that the points of the
 /// tile accumulate in registers while each RVar iteration's loads are shared between them (the
 /// unrolled block of accumulators of a fast matrix multiply, paper 6.2).
-StagePlan threadStagePlan(const Node &node, int stageIndex, const StageTiling &tiling,
-                          int64_t maxUnrolled) {
+StagePlan threadStagePlan(const ScheduleState &state, const Node &node, int stageIndex,
+                          const StageTiling &tiling) {
     const Stage &stage = node.stages[size_t(stageIndex)];
     StagePlan plan;
     std::vector<CallVar> pure, rvars;
@@ -254,8 +254,8 @@ StagePlan threadStagePlan(const Node &node, int stageIndex, const StageTiling &t
         order.insert(order.end(), rvars.begin(), rvars.end());
         plan.calls.push_back(makeCall(CallKind::Reorder, stageIndex, order));
     }
-    unrollSmall(plan, stageIndex, pure, product, maxUnrolled,
-                threadLevelUnrolled(node, product, maxUnrolled));
+    unrollSerial(plan, stageIndex, pure,
+                 threadLevelUnrolled(node, product, state.maxUnrolledPoints()));
     return plan;
 }
 
@@ -346,7 +346,6 @@ std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
         throw Error("cannot schedule '" + dag.pipelineName() + "': the schedule is incomplete");
     }
     // Stage plans first: a fused Func's compute_at names loops its host's plan creates.
-    const int64_t maxUnrolled = state.maxUnrolledPoints();
     std::vector<std::vector<StagePlan>> plans(dag.nodes().size());
     for (const Node &n : dag.nodes()) {
         if (n.isInput) continue;
@@ -354,15 +353,15 @@ std::vector<FuncCalls> scheduleCalls(const ScheduleState &state,
         auto &out = plans[size_t(n.index)];
         if (p.kind == ComputeKind::Root) {
             for (size_t s = 0; s < n.stages.size(); ++s) {
-                out.push_back(rootStagePlan(n, int(s), p.tilings.at(s), maxUnrolled));
+                out.push_back(rootStagePlan(state, n, int(s), p.tilings.at(s)));
             }
         } else if (p.kind == ComputeKind::Block) {
             for (size_t s = 0; s < n.stages.size(); ++s) {
-                out.push_back(blockStagePlan(n, int(s), p.tilings.at(s), maxUnrolled));
+                out.push_back(blockStagePlan(state, n, int(s), p.tilings.at(s)));
             }
         } else if (p.kind == ComputeKind::Thread) {
             for (size_t s = 0; s < n.stages.size(); ++s) {
-                out.push_back(threadStagePlan(n, int(s), p.tilings.at(s), maxUnrolled));
+                out.push_back(threadStagePlan(state, n, int(s), p.tilings.at(s)));
             }
         }
     }
