@@ -80,25 +80,32 @@ private:
 
 } // namespace
 
-Interval IndexBounds::over(const Box &loops) const {
+Interval IndexBounds::over(const Box &loops, bool loopPointsAreSymbolic) const {
     std::vector<Interval> stack;
+    std::vector<bool> fromLoops; // whether each entry depends on a loop (for Mod)
     stack.reserve(program.size());
+    fromLoops.reserve(program.size());
     for (const Step &s : program) {
         switch (s.op) {
         case Op::Constant:
             stack.push_back({s.value, s.value});
+            fromLoops.push_back(false);
             break;
         case Op::Loop:
             if (size_t(s.value) >= loops.size() || loops[size_t(s.value)].empty()) return {};
             stack.push_back(loops[size_t(s.value)]);
+            fromLoops.push_back(true);
             break;
         case Op::Add:
         case Op::Sub: {
             const Interval b = stack.back();
+            const bool bFromLoops = fromLoops.back();
             stack.pop_back();
+            fromLoops.pop_back();
             Interval &a = stack.back();
             a = s.op == Op::Add ? Interval{a.min + b.min, a.max + b.max}
                                 : Interval{a.min - b.max, a.max - b.min};
+            fromLoops.back() = fromLoops.back() || bFromLoops;
             break;
         }
         case Op::Mul: {
@@ -115,7 +122,8 @@ Interval IndexBounds::over(const Box &loops) const {
         case Op::Mod: {
             Interval &a = stack.back();
             const int64_t point = euclidMod(a.min, s.value);
-            a = a.min == a.max ? Interval{point, point} : Interval{0, s.value - 1};
+            const bool single = a.min == a.max && !(loopPointsAreSymbolic && fromLoops.back());
+            a = single ? Interval{point, point} : Interval{0, s.value - 1};
             break;
         }
         }

@@ -27,8 +27,12 @@ struct IndexBounds {
 
     /// The range over a box of loops (same order as the consumer stage's loops). A remainder of
     /// a range wider than one point is its whole period [0, divisor - 1]: Halide's tiles start
-    /// at symbolic positions, so their parity is unknown to its bounds inference too.
-    Interval over(const Box &loops) const;
+    /// at symbolic positions, so their parity is unknown to its bounds inference too. With
+    /// `loopPointsAreSymbolic`, so is a remainder of one point that a loop gives, as Halide
+    /// bounds a loop of one iteration inside a block by its symbols (bgu's `c % 4` over a
+    /// block's single channel spans all 4 rows in Halide); the search refuses such block-level
+    /// placements (SearchSpace's unboundedBlockRegion) rather than pricing the region wrong.
+    Interval over(const Box &loops, bool loopPointsAreSymbolic = false) const;
 };
 
 /// `e` as IndexBounds, or nullopt when it reads data, clamps (min/max, select) or uses anything

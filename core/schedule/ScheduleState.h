@@ -180,6 +180,9 @@ public:
     /// The region of `node` needed within one iteration of `host`'s `level` loop, from its
     /// consumers as currently placed.
     Box regionWithin(int node, int host, LoopLevel level) const;
+    /// The loops of `consumer`'s `stage` within one iteration of `host`'s `level` loop (one
+    /// interval per loop of the stage); empty when the consumer is not inside the host.
+    Box loopBoxWithin(int consumer, int stage, int host, LoopLevel level) const;
     /// The edges through which `node` is read within one iteration of `host`'s `level` loop:
     /// its edges to the host and to Funcs inside that loop, and theirs, transitively.
     std::vector<int> edgesWithin(int node, int host, LoopLevel level) const;
@@ -205,7 +208,6 @@ public:
 private:
     ScheduleState() = default;
     friend struct Derivation;
-    Box loopBoxWithin(int consumer, int stage, int host, LoopLevel level) const;
     bool insideHost(int node, int host, LoopLevel level) const;
 
     std::shared_ptr<const FunctionDAG> m_dag;

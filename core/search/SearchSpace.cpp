@@ -93,6 +93,11 @@ SearchSpace::SearchSpace(GpuSpec gpu, SearchSpaceOptions options)
     : m_gpu(std::move(gpu)), m_options(options) {}
 
 std::vector<int64_t> SearchSpace::serialSizes(int64_t extent) const {
+    // A dimension of 3, 5 or 7 points (colour channels, a 7-wide patch) is taken whole or not at
+    // all, as Halide's Anderson2021 enumerates it: 2 or 4 of it would leave a guarded tail, and a
+    // thread that owns every channel computes what they share once (docs/design-notes.md,
+    // "Whole channels in a thread").
+    if (extent == 3 || extent == 5 || extent == 7) return {1, extent};
     std::vector<int64_t> sizes;
     for (int64_t s : {1, 2, 4, 8}) {
         if (s <= extent) sizes.push_back(s);
@@ -185,8 +190,18 @@ void SearchSpace::blockCandidates(const ScheduleState &state, int node, int host
     const Box region = state.regionWithin(node, host, LoopLevel::Block);
     const Stage &stage = state.dag().node(node).stages[0];
     std::vector<std::vector<int64_t>> menus;
-    for (const LoopVar &l : stage.loops)
-        menus.push_back(serialSizes(region[size_t(l.funcDim)].extent()));
+    for (const LoopVar &l : stage.loops) {
+        const int64_t extent = region[size_t(l.funcDim)].extent();
+        menus.push_back(serialSizes(extent));
+        // Beyond the innermost loop, a dimension of at most 16 points may also be one thread's
+        // whole: Halide's Anderson2021 gives it 1 thread (a block-level tile is sized by its
+        // threads there, the serial loop is what is left), as bilateral_grid's histogram takes
+        // its 16 z per thread (docs/design-notes.md, "A small dimension whole at the block level").
+        std::vector<int64_t> &menu = menus.back();
+        if (&l != &stage.loops.front() && extent <= m_options.maxUnrolledSerial &&
+            std::find(menu.begin(), menu.end(), extent) == menu.end())
+            menu.push_back(extent);
+    }
     const std::string where = "block of " + state.dag().node(host).name;
     forEachCombination(menus, [&](const std::vector<int64_t> &serial) {
         consider(state, node, state.blockPlacement(node, host, serial),
@@ -433,9 +448,24 @@ std::string unboundedBlockRegion(const ScheduleState &state, int node, int host)
         const Edge &edge = dag.edge(e);
         for (const CallSite &site : edge.calls) {
             for (const CallArg &arg : site.args) {
+                if (arg.affine && !arg.affine->isClamped()) continue;
                 // A loop-only index (an upsampling's x / 2 - 1 + 2 * (x % 2)) Halide bounds
-                // by interval arithmetic over the block's loops, as IndexBounds does.
-                if ((arg.affine && !arg.affine->isClamped()) || arg.bounded) continue;
+                // by interval arithmetic over the block's loops, as IndexBounds does, except a
+                // remainder of a loop that runs one iteration per block: Halide bounds the loop
+                // by its symbols and computes the whole period (bgu's c % 4 with one channel per
+                // block: 4 rows of solve_pivot_3 where Beamscope's region has 1).
+                if (arg.bounded) {
+                    const Box loops = state.loopBoxWithin(edge.consumer, edge.consumerStage, host,
+                                                          LoopLevel::Block);
+                    if (loops.empty() ||
+                        arg.bounded->over(loops) == arg.bounded->over(loops, true)) {
+                        continue;
+                    }
+                    return "Halide bounds a remainder of " + dag.node(edge.consumer).name +
+                           "'s loops of one iteration per block by its whole period (" +
+                           dag.node(edge.consumer).name + " reads " + dag.node(edge.producer).name +
+                           " through it)";
+                }
                 return "Halide bounds its region per block by the whole index range (" +
                        dag.node(edge.consumer).name + " reads " + dag.node(edge.producer).name +
                        " through a data-dependent or clamped index)";

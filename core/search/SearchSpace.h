@@ -114,7 +114,8 @@ public:
                          bool shareKernels = false) const;
 
     /// Serial sizes the paper enumerates for a loop of `extent` (1, 2, 4, 8, and 3, 5, 7
-    /// when they make extent / size a multiple of the warp size).
+    /// when they make extent / size a multiple of the warp size); an extent of 3, 5 or 7 gets
+    /// 1 and itself, as the authors' implementation enumerates it.
     std::vector<int64_t> serialSizes(int64_t extent) const;
     /// Thread sizes for one dimension: 16, 32, 64 innermost, powers of two up to 16 elsewhere.
     std::vector<int64_t> threadSizes(int64_t extent, bool innermost) const;

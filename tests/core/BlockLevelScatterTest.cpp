@@ -14,12 +14,14 @@
 #include "cost/Featurizer.h"
 #include "schedule/ScheduleIO.h"
 #include "search/Pins.h"
+#include "search/SearchSpace.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -117,6 +119,27 @@ TEST(BlockLevelScatter, TheRegionPerBlockIsWholeInTheScatteredDimension) {
                   std::string::npos)
             << e.what();
     }
+}
+
+TEST(BlockLevelScatter, TheSearchOffersTheWholeZRangeToOneThread) {
+    // Anderson2021's decision (16 serial z per thread, its whole range) is in the search's menu
+    // of histogram's block-level tiles; before, the menu stopped at 8 (the paper's 1, 2, 4, 8).
+    // The innermost loop (x, 16 points per block) is not taken whole: its threads are the warp's.
+    auto dag = gridDag();
+    StatePtr s = rootTiled(ScheduleState::initial(dag), "bilateral_grid", {16, 16}, {1, 1});
+    for (const char *f : {"interpolated", "blurx", "repeat_edge", "lambda_0", "input_im"})
+        s = s->withInline(dag->find(f));
+    s = rootTiled(s, "blury", {16, 2, 1, 1}, {1, 1, 1, 1});
+    s = rootTiled(s, "blurz", {16, 1, 2, 1}, {1, 1, 6, 2});
+    const SearchSpace space(GpuSpec::load("h100"), SearchSpaceOptions{});
+    const std::vector<std::string> labels = locationLabels(space, *s, dag->find("histogram"));
+    const auto offered = [&](const std::string &label) {
+        return std::find(labels.begin(), labels.end(), label) != labels.end();
+    };
+    EXPECT_TRUE(offered("block of blurz serial 1x1x16x1"));
+    EXPECT_TRUE(offered("block of blurz serial 1x1x8x2"));
+    EXPECT_FALSE(offered("block of blurz serial 1x1x16x2")) << "32 points: more than is unrolled";
+    EXPECT_FALSE(offered("block of blurz serial 16x1x1x1"));
 }
 
 TEST(BlockLevelScatter, HalideScattersIntoSharedMemoryOnTheBlocksThreads) {

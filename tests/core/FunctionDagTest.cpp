@@ -200,6 +200,11 @@ TEST(FunctionDag, AnUpsamplingTapIsBoundedPerTileLikeHalideBoundsIt) {
     EXPECT_EQ(tap->bounded->over({{16, 31}, {0, 0}}), (Interval{7, 16}));
     // One point: its remainder is known (x = 5: 2 - 1 + 2).
     EXPECT_EQ(tap->bounded->over({{5, 5}, {0, 0}}), (Interval{3, 3}));
+    // Unless the point is a loop of one iteration that Halide bounds by its min and max symbols
+    // (a block's thread loop): x % 2 is then [0, 1], so 2 - 1 + [0, 2].
+    EXPECT_EQ(tap->bounded->over({{5, 5}, {0, 0}}, /*loopPointsAreSymbolic=*/true),
+              (Interval{1, 3}));
+    EXPECT_EQ(tap->bounded->over({{16, 31}, {0, 0}}, true), (Interval{7, 16}));
     EXPECT_EQ(e.requiredRegion({{16, 31}, {0, 3}}), (Box{{7, 16}, {0, 3}}));
     // The whole region: x in [0, 127] reads [-1, 64], as Halide's bounds inference says.
     EXPECT_EQ(dag.node(dag.find("f")).region, (Box{{-1, 64}, {0, 63}}));

@@ -67,7 +67,11 @@ TEST(SearchSpace, SizeMenusFollowThePaper) {
     EXPECT_EQ(space.serialSizes(1536), (std::vector<int64_t>{1, 2, 4, 8, 3}));
     EXPECT_EQ(space.serialSizes(96), (std::vector<int64_t>{1, 2, 4, 8, 3}));
     EXPECT_EQ(space.serialSizes(160), (std::vector<int64_t>{1, 2, 4, 8, 5}));
-    EXPECT_EQ(space.serialSizes(3), (std::vector<int64_t>{1, 2}));
+    // Extents of 3, 5 and 7 are taken whole or not at all (Halide's Anderson2021 does the same).
+    EXPECT_EQ(space.serialSizes(3), (std::vector<int64_t>{1, 3}));
+    EXPECT_EQ(space.serialSizes(5), (std::vector<int64_t>{1, 5}));
+    EXPECT_EQ(space.serialSizes(7), (std::vector<int64_t>{1, 7}));
+    EXPECT_EQ(space.serialSizes(6), (std::vector<int64_t>{1, 2, 4}));
     EXPECT_EQ(space.threadSizes(1536, true), (std::vector<int64_t>{16, 32, 64}));
     EXPECT_EQ(space.threadSizes(1536, false), (std::vector<int64_t>{1, 2, 4, 8, 16}));
     EXPECT_EQ(space.threadSizes(3, false), (std::vector<int64_t>{1, 2}));
@@ -357,6 +361,41 @@ TEST(GreedySearch, EveryCatalogAppGetsACompleteScheduleWithFinitePositiveCost) {
 // (repeat_edge), so lambda_0 (the input wrapper repeat_edge reads) at the block level of stage_0
 // launched 52 x 256 threads for a 24 x 1 tiling and every run failed on PoCL with
 // CL_INVALID_WORK_GROUP_SIZE. Such a placement is pruned; pinning it is refused.
+// bgu's line(x, y, z, c) reads solve_pivot_3(x, y, z, c % 4, 4 + c / 4). With one channel per
+// block of line, Beamscope's interval arithmetic takes c % 4 as one row, but Halide computes all
+// 4 rows (its shared allocation held 1,024 floats for 16 x 4 x 4 points, and it launched 512
+// threads where Beamscope priced 256): the block-level placement is refused, not mispriced.
+TEST(SearchSpace, NoBlockLevelPlacementThroughARemainderOfOnePointPerBlock) {
+    auto dag = std::make_shared<const FunctionDAG>(buildApp("bgu", {}));
+    SearchOptions options = SearchOptions::greedy();
+    options.gpu = GpuSpec::load("h100");
+    options.pins = pinsFromJson(nlohmann::json::parse(
+        R"({"pins": [{"func": "line", "location": "root", "threads": [16, 2, 4, 1],
+                      "serial": [1, 2, 1, 1], "frozen": true},
+                     {"func": "solve_pivot_3", "location": "block", "host": "line",
+                      "serial": [1, 1, 2, 1, 1]}]})"));
+    try {
+        SearchEngine engine(dag, options);
+        engine.run();
+        FAIL() << "a block-level solve_pivot_3 with one channel per block was accepted";
+    } catch (const Error &e) {
+        // The reason is the step's prune (`why` prints it: "Halide bounds a remainder of
+        // line's loops of one iteration per block by its whole period").
+        EXPECT_NE(std::string(e.what()).find("solve_pivot_3"), std::string::npos) << e.what();
+    }
+    // With 4 channels per block (c % 4 spans its period in both), it is accepted.
+    options.pins = pinsFromJson(nlohmann::json::parse(
+        R"({"pins": [{"func": "line", "location": "root", "threads": [16, 2, 1, 4],
+                      "serial": [1, 2, 1, 1], "frozen": true},
+                     {"func": "solve_pivot_3", "location": "block", "host": "line",
+                      "serial": [1, 1, 1, 1, 1]}]})"));
+    SearchEngine accepted(dag, options);
+    accepted.run();
+    ASSERT_NE(accepted.best(), nullptr);
+    EXPECT_EQ(accepted.best()->state->placement(dag->find("solve_pivot_3")).kind,
+              ComputeKind::Block);
+}
+
 TEST(SearchSpace, NoBlockLevelPlacementThroughAClampedIndex) {
     auto dag = std::make_shared<const FunctionDAG>(
         buildApp("stencil_chain", {{"length", 4}, {"width", 256}, {"height", 256}}));
