@@ -446,6 +446,7 @@ std::string unboundedBlockRegion(const ScheduleState &state, int node, int host)
     const FunctionDAG &dag = state.dag();
     for (int e : state.edgesWithin(node, host, LoopLevel::Block)) {
         const Edge &edge = dag.edge(e);
+        std::optional<Box> loops; // the consumer's loops per block, once per edge when needed
         for (const CallSite &site : edge.calls) {
             for (const CallArg &arg : site.args) {
                 if (arg.affine && !arg.affine->isClamped()) continue;
@@ -455,10 +456,12 @@ std::string unboundedBlockRegion(const ScheduleState &state, int node, int host)
                 // by its symbols and computes the whole period (bgu's c % 4 with one channel per
                 // block: 4 rows of solve_pivot_3 where Beamscope's region has 1).
                 if (arg.bounded) {
-                    const Box loops = state.loopBoxWithin(edge.consumer, edge.consumerStage, host,
-                                                          LoopLevel::Block);
-                    if (loops.empty() ||
-                        arg.bounded->over(loops) == arg.bounded->over(loops, true)) {
+                    if (!loops) {
+                        loops = state.loopBoxWithin(edge.consumer, edge.consumerStage, host,
+                                                    LoopLevel::Block);
+                    }
+                    if (loops->empty() ||
+                        arg.bounded->over(*loops) == arg.bounded->over(*loops, true)) {
                         continue;
                     }
                     return "Halide bounds a remainder of " + dag.node(edge.consumer).name +

@@ -357,10 +357,6 @@ TEST(GreedySearch, EveryCatalogAppGetsACompleteScheduleWithFinitePositiveCost) {
     }
 }
 
-// Regression: Halide bounds a Func's region per block by the whole range of a clamped index
-// (repeat_edge), so lambda_0 (the input wrapper repeat_edge reads) at the block level of stage_0
-// launched 52 x 256 threads for a 24 x 1 tiling and every run failed on PoCL with
-// CL_INVALID_WORK_GROUP_SIZE. Such a placement is pruned; pinning it is refused.
 // bgu's line(x, y, z, c) reads solve_pivot_3(x, y, z, c % 4, 4 + c / 4). With one channel per
 // block of line, Beamscope's interval arithmetic takes c % 4 as one row, but Halide computes all
 // 4 rows (its shared allocation held 1,024 floats for 16 x 4 x 4 points, and it launched 512
@@ -396,6 +392,10 @@ TEST(SearchSpace, NoBlockLevelPlacementThroughARemainderOfOnePointPerBlock) {
               ComputeKind::Block);
 }
 
+// Regression: Halide bounds a Func's region per block by the whole range of a clamped index
+// (repeat_edge), so lambda_0 (the input wrapper repeat_edge reads) at the block level of stage_0
+// launched 52 x 256 threads for a 24 x 1 tiling and every run failed on PoCL with
+// CL_INVALID_WORK_GROUP_SIZE. Such a placement is pruned; pinning it is refused.
 TEST(SearchSpace, NoBlockLevelPlacementThroughAClampedIndex) {
     auto dag = std::make_shared<const FunctionDAG>(
         buildApp("stencil_chain", {{"length", 4}, {"width", 256}, {"height", 256}}));
