@@ -19,6 +19,10 @@ namespace beamscope {
 
 namespace {
 
+/// A dimension shorter than this may take one thread per point (Anderson2021's bound, the
+/// largest thread extent it enumerates).
+constexpr int64_t kWholeThreadExtentLimit = 64;
+
 /// Appends "AxBxC" to `label`.
 void appendSizes(std::string &label, const std::vector<int64_t> &v) {
     char digits[24];
@@ -115,10 +119,17 @@ std::vector<int64_t> SearchSpace::threadSizes(int64_t extent, bool innermost) co
         for (int64_t t : {16, 32, 64}) {
             if (t <= extent || t == 16) sizes.push_back(t);
         }
-        return sizes;
+    } else {
+        for (int64_t t = 1; t <= 16 && t <= extent; t *= 2)
+            sizes.push_back(t);
     }
-    for (int64_t t = 1; t <= 16 && t <= extent; t *= 2)
-        sizes.push_back(t);
+    // A dimension of fewer than 64 points may also be given a thread per point, as Halide's
+    // Anderson2021 offers it (iir_blur's 3 channels on threads, bgu's 29-wide histogram rows):
+    // the block then covers it without a guarded tail (docs/design-notes.md, "Whole small
+    // dimensions on threads").
+    if (extent < kWholeThreadExtentLimit &&
+        std::find(sizes.begin(), sizes.end(), extent) == sizes.end())
+        sizes.push_back(extent);
     return sizes;
 }
 
@@ -301,10 +312,10 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
         threadMenus.push_back(threaded[size_t(d)] ? threadSizes(extent, d == innermost)
                                                   : std::vector<int64_t>{1});
     }
-    // Wide space: at most maxThreadDims dimensions with threads, and no thread split of an
-    // outer dimension that computes more than 8/7 of its points (the reference's rule).
-    auto wideThreadsOk = [&](const std::vector<int64_t> &serial,
-                             const std::vector<int64_t> &threads) {
+    // No thread split of an outer dimension that computes more than 8/7 of its points (the
+    // reference's rule: 2 threads over 3 channels compute 4); the wide space also allows at
+    // most maxThreadDims dimensions with threads.
+    auto threadsOk = [&](const std::vector<int64_t> &serial, const std::vector<int64_t> &threads) {
         int dims = 0;
         for (int d = 0; d < n.dimensions; ++d) {
             const int64_t t = threads[size_t(d)];
@@ -313,7 +324,7 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
             const int64_t e = ceilDiv(n.region[size_t(d)].extent(), serial[size_t(d)]);
             if (d != innermost && t * ceilDiv(e, t) * 7 > e * 8) return false;
         }
-        return dims <= m_options.maxThreadDims;
+        return !wide || dims <= m_options.maxThreadDims;
     };
     // Tilings that pass the checks, and their labels; the parallelism filter then chooses.
     struct Passed {
@@ -343,7 +354,7 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
             return;
         }
         forEachCombination(threadMenus, [&](const std::vector<int64_t> &threads) {
-            if (wide && !wideThreadsOk(serial, threads)) return;
+            if (!threadsOk(serial, threads)) return;
             std::vector<StageTiling> tilings;
             for (const Stage &stage : n.stages) {
                 std::vector<int64_t> t(stage.loops.size(), 1), s(stage.loops.size(), 1);

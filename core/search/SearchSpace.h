@@ -117,7 +117,9 @@ public:
     /// when they make extent / size a multiple of the warp size); an extent of 3, 5 or 7 gets
     /// 1 and itself, as the authors' implementation enumerates it.
     std::vector<int64_t> serialSizes(int64_t extent) const;
-    /// Thread sizes for one dimension: 16, 32, 64 innermost, powers of two up to 16 elsewhere.
+    /// Thread sizes for one dimension: 16, 32, 64 innermost, powers of two up to 16 elsewhere,
+    /// and the whole extent when it is under 64 (the tiling menu drops an outer dimension's
+    /// size that computes more than 8/7 of its points).
     std::vector<int64_t> threadSizes(int64_t extent, bool innermost) const;
 
     const SearchSpaceOptions &options() const { return m_options; }

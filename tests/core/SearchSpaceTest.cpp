@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <sstream>
 
 using namespace beamscope;
@@ -74,7 +75,13 @@ TEST(SearchSpace, SizeMenusFollowThePaper) {
     EXPECT_EQ(space.serialSizes(6), (std::vector<int64_t>{1, 2, 4}));
     EXPECT_EQ(space.threadSizes(1536, true), (std::vector<int64_t>{16, 32, 64}));
     EXPECT_EQ(space.threadSizes(1536, false), (std::vector<int64_t>{1, 2, 4, 8, 16}));
-    EXPECT_EQ(space.threadSizes(3, false), (std::vector<int64_t>{1, 2}));
+    // A dimension under 64 points may also take a thread per point, as Anderson2021 offers it.
+    EXPECT_EQ(space.threadSizes(3, false), (std::vector<int64_t>{1, 2, 3}));
+    EXPECT_EQ(space.threadSizes(29, true), (std::vector<int64_t>{16, 29}));
+    EXPECT_EQ(space.threadSizes(48, true), (std::vector<int64_t>{16, 32, 48}));
+    EXPECT_EQ(space.threadSizes(40, false), (std::vector<int64_t>{1, 2, 4, 8, 16, 40}));
+    EXPECT_EQ(space.threadSizes(64, true), (std::vector<int64_t>{16, 32, 64}));
+    EXPECT_EQ(space.threadSizes(8, false), (std::vector<int64_t>{1, 2, 4, 8}));
 }
 
 TEST(SearchSpace, EveryPruneReasonHasATriggeringCase) {
@@ -466,6 +473,35 @@ TEST(SearchSpace, WideTilingsPutSerialSizesAndThreadsOnAnyDimension) {
     EXPECT_TRUE(serialOnD);
     EXPECT_TRUE(threadsOnD);
     EXPECT_GT(wide.size(), compact.size());
+}
+
+TEST(SearchSpace, SmallDimensionsTakeAThreadPerPointNotTwoThirdsOfIt) {
+    // An RGB image 29 wide: Anderson2021 may give the 3 channels 3 threads (iir_blur's output:
+    // threads 16x2x3) and the 29 columns 29 (bgu's histogram); 2 threads over 3 channels would
+    // compute 4, more than 8/7 of them, and is not offered.
+    using namespace Halide;
+    ImageParam input = apps::estimatedInput(Float(32), "input", {29, 64, 3});
+    Var x("x"), y("y"), c("c");
+    Func output("output");
+    output(x, y, c) = input(x, y, c) * 2.0f;
+    apps::setOutputEstimates(output, {29, 64, 3});
+    auto dag =
+        std::make_shared<const FunctionDAG>(apps::makeInstance("rgb", {output}, {input}, {}));
+    const int node = dag->find("output");
+    const StatePtr root = ScheduleState::initial(dag)->withRoot(node);
+    SearchSpaceOptions options;
+    options.parallelismFilter = false;
+    std::vector<Candidate> kept;
+    std::vector<PrunedCandidate> pruned;
+    SearchSpace(GpuSpec::load("v100"), options).tilings(*root, node, kept, pruned);
+    std::set<int64_t> columnThreads, channelThreads;
+    for (const Candidate &k : kept) {
+        const StageTiling &t = k.child.placement->tilings[0];
+        columnThreads.insert(t.threads[0]);
+        if (t.serial[2] == 1) channelThreads.insert(t.threads[2]);
+    }
+    EXPECT_EQ(columnThreads, (std::set<int64_t>{16, 29}));
+    EXPECT_EQ(channelThreads, (std::set<int64_t>{1, 3}));
 }
 
 TEST(SearchSpace, TilingMenuIsTheSameOnEveryParent) {
