@@ -16,6 +16,12 @@ cli="${1:?usage: gpu_check.sh CLI}"
 require_opencl
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Device locks are files in TMPDIR, one per device for the whole machine. Once, beside the
+# suite's other PoCL tests (ctest -j2), the last collect below recorded nothing in 20 s; a
+# PoCL job holds the lock while PoCL compiles its kernels (up to 12 s for random:2 alone), so
+# waiting for other tests' jobs is the likely cause. A lock of its own (still one job at a time
+# on the device) and 30 s leave that room.
+export TMPDIR="$tmp"
 train_db="$tmp/h200.sqlite"
 xz -dc "$root/docs/cuda-h200/gpu-check-2026-11-28/bench.sqlite.xz" >"$train_db" || {
     echo "FAIL: cannot read the H200 rows"
@@ -100,7 +106,7 @@ grep -q 'baseline cache: 1 entries carried, 0 made by this run' "$tmp/out2/gpu_c
 grep -q '^| harris |' "$tmp/out2/table.md" || fail "no harris row with the carried schedule"
 
 # The lease's second call: more collect on the warm machine, its rows in OUT.
-CLI="$cli" DEVICE=opencl SIZES=small COLLECT_S=20 RANDOM_N=7 bash "$root/benchmarks/gpu_check.sh" \
+CLI="$cli" DEVICE=opencl SIZES=small COLLECT_S=30 RANDOM_N=7 bash "$root/benchmarks/gpu_check.sh" \
     collect "$tmp/out3" >"$tmp/log3" 2>&1 || fail "gpu_check.sh collect exited $?: $(tail -n 5 "$tmp/log3")"
 more=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from measurements where origin = ? and correct = 1", ("collect",)).fetchone()[0])' "$tmp/out3/collect-more.sqlite")
 [ "$more" -ge 1 ] && [ -s "$tmp/out3/collect-more.json" ] ||
