@@ -137,14 +137,11 @@ void CollectRun::plan() {
             ++m_report.pipelinesStarted;
             for (Item &item : items) {
                 // A row of an earlier build that lowered it otherwise does not count.
-                if (m_options.resume) {
-                    const auto found =
-                        m_options.store->find(m_pipelines[index].record.pipeline.key(),
-                                              scheduleHash(item.schedule), m_deviceIdentity.key());
-                    if (found && found->loweredAsThisBuildWould()) {
-                        ++m_report.skipped;
-                        continue;
-                    }
+                if (m_options.resume && m_options.store->findReusable(
+                                            m_pipelines[index].record.pipeline.key(),
+                                            scheduleHash(item.schedule), m_deviceIdentity.key())) {
+                    ++m_report.skipped;
+                    continue;
                 }
                 item.pipeline = index;
                 m_queue.push_back(std::move(item));

@@ -38,12 +38,10 @@ BenchRecorder::BenchRecorder(MeasurementStore *store, RecordContext context,
 std::optional<Measurement> BenchRecorder::reusable(const nlohmann::json &schedule) {
     if (!m_store) return std::nullopt;
     try {
-        std::optional<MeasurementRecord> found =
-            m_store->find(m_context.pipeline.key(), scheduleHash(schedule), m_context.device.key());
+        std::optional<MeasurementRecord> found = m_store->findReusable(
+            m_context.pipeline.key(), scheduleHash(schedule), m_context.device.key());
         if (!found || (!found->measurement.measuredMs && !found->measurement.failed()))
             return std::nullopt;
-        // Measured rolled where this build unrolls: measure it again.
-        if (!found->loweredAsThisBuildWould()) return std::nullopt;
         Measurement m = found->measurement;
         m.reused = true;
         return m;

@@ -146,6 +146,14 @@ std::optional<MeasurementRecord> MeasurementStore::find(const std::string &pipel
     return store_detail::readRecord(*m_db, select);
 }
 
+std::optional<MeasurementRecord>
+MeasurementStore::findReusable(const std::string &pipelineKey, const std::string &scheduleHash,
+                               const std::string &deviceKey) const {
+    std::optional<MeasurementRecord> found = find(pipelineKey, scheduleHash, deviceKey);
+    if (found && !found->loweredAsThisBuildWould()) return std::nullopt;
+    return found;
+}
+
 std::vector<MeasurementRecord> MeasurementStore::records(const RecordFilter &filter) const {
     std::lock_guard lock(m_mutex);
     // Fixed SQL per filter field; the values are bound (an empty value matches everything).

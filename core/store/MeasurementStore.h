@@ -76,6 +76,12 @@ public:
     std::optional<MeasurementRecord> find(const std::string &pipelineKey,
                                           const std::string &scheduleHash,
                                           const std::string &deviceKey) const;
+    /// The same record when it can stand for a run of this build: its schedule was lowered as
+    /// this build lowers it (MeasurementRecord::loweredAsThisBuildWould). A row measured with
+    /// another unroll limit is to be measured again (bench, tune and collect --resume).
+    std::optional<MeasurementRecord> findReusable(const std::string &pipelineKey,
+                                                  const std::string &scheduleHash,
+                                                  const std::string &deviceKey) const;
     /// Records matching `filter`, oldest first (created_at, then id).
     std::vector<MeasurementRecord> records(const RecordFilter &filter = {}) const;
     /// Caches a feature vector of version `schema` on record `id`; StoreError if there is none.

@@ -106,8 +106,7 @@ void store(TuneContext &ctx, const MeasurementRecord &record) {
 std::optional<Measurement> known(const TuneContext &ctx, const std::string &hash) {
     if (ctx.options.fresh) return std::nullopt;
     try {
-        if (auto r = ctx.options.store->find(ctx.pipeline.key(), hash, ctx.device.key());
-            r && r->loweredAsThisBuildWould()) {
+        if (auto r = ctx.options.store->findReusable(ctx.pipeline.key(), hash, ctx.device.key())) {
             Measurement m = r->measurement;
             m.reused = true;
             return m;

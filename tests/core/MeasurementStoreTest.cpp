@@ -1,9 +1,12 @@
 // MeasurementStore on real SQLite files in a temporary directory: every field
 // of a record survives add() and comes back through find() and records();
-// find() picks the newest; the filters, feature cache, tune-run state and
-// statistics; CSV export parsed back; import adds only what is missing; prune's
-// counts. Migration, bad files and processes: MeasurementStoreProcessTest.
+// find() picks the newest, findReusable() skips a row lowered otherwise; the
+// filters, feature cache, tune-run state and statistics; CSV export parsed back;
+// import adds only what is missing; prune's counts. Migration, bad files and
+// processes: MeasurementStoreProcessTest.
 #include "MeasurementStoreTestUtil.h"
+
+#include "schedule/UnrollLimit.h"
 
 #include <gtest/gtest.h>
 
@@ -182,6 +185,30 @@ TEST(MeasurementStore, FindReturnsTheNewest) {
     ASSERT_TRUE(found);
     EXPECT_EQ(found->id, tieId);
     EXPECT_EQ(found->measurement.measuredMs->median, 5.0);
+}
+
+TEST(MeasurementStore, FindReusableSkipsARowLoweredWithAnotherUnrollLimit) {
+    // A 2 x 8 serial tile measured by a build that unrolled fewer than 16 points ran rolled;
+    // this build unrolls it, so bench, tune and collect --resume measure it again.
+    TempDir dir;
+    MeasurementStore store(dir.file("m.sqlite"));
+    MeasurementRecord legacy = sampleRecord("stencil_chain", 1, 2.0);
+    legacy.schedule = nlohmann::json::parse(
+        R"([{"name": "output", "stages": [{"serial": [2, 8], "threads": [16, 4]}]}])");
+    legacy.scheduleHash = scheduleHash(legacy.schedule);
+    legacy.measurement.maxUnrolledPoints = kLegacyMaxUnrolledPoints;
+    store.add(legacy);
+    const std::string pipeline = legacy.pipeline.key(), device = legacy.device.key();
+    ASSERT_TRUE(store.find(pipeline, legacy.scheduleHash, device));
+    EXPECT_FALSE(store.findReusable(pipeline, legacy.scheduleHash, device));
+
+    MeasurementRecord current = legacy;
+    current.measurement.maxUnrolledPoints = kMaxUnrolledPoints;
+    current.createdAt = legacy.createdAt + 1;
+    const std::int64_t id = store.add(current);
+    const auto found = store.findReusable(pipeline, legacy.scheduleHash, device);
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->id, id);
 }
 
 TEST(MeasurementStore, RecordFilterSelectsByEachField) {
