@@ -30,6 +30,18 @@ PruneReason reasonFor(const SearchSpace &space, const StatePtr &child, const std
     return p ? p->reason : PruneReason::Count;
 }
 
+/// The error a search with `options` (its pins) stops with, or "" when it completes.
+std::string searchRefusal(const std::shared_ptr<const FunctionDAG> &dag,
+                          const SearchOptions &options) {
+    try {
+        SearchEngine engine(dag, options);
+        engine.run();
+        return "";
+    } catch (const Error &e) {
+        return e.what();
+    }
+}
+
 /// How `upsampled` reads `coarse`, and `output` reads `upsampled`, in upsamplePipeline.
 enum class Reads { Translated, TranslatedAndAlpha, Halves, HalvesAndAlpha };
 
@@ -377,15 +389,11 @@ TEST(SearchSpace, NoBlockLevelPlacementThroughARemainderOfOnePointPerBlock) {
                       "serial": [1, 2, 1, 1], "frozen": true},
                      {"func": "solve_pivot_3", "location": "block", "host": "line",
                       "serial": [1, 1, 2, 1, 1]}]})"));
-    try {
-        SearchEngine engine(dag, options);
-        engine.run();
-        FAIL() << "a block-level solve_pivot_3 with one channel per block was accepted";
-    } catch (const Error &e) {
-        // The reason is the step's prune (`why` prints it: "Halide bounds a remainder of
-        // line's loops of one iteration per block by its whole period").
-        EXPECT_NE(std::string(e.what()).find("solve_pivot_3"), std::string::npos) << e.what();
-    }
+    // The reason is the step's prune (`why` prints it: "Halide bounds a remainder of line's
+    // loops of one iteration per block by its whole period").
+    const std::string refused = searchRefusal(dag, options);
+    EXPECT_NE(refused.find("solve_pivot_3"), std::string::npos)
+        << "a block-level solve_pivot_3 with one channel per block: '" << refused << "'";
     // With 4 channels per block (c % 4 spans its period in both), it is accepted.
     options.pins = pinsFromJson(nlohmann::json::parse(
         R"({"pins": [{"func": "line", "location": "root", "threads": [16, 2, 1, 4],
@@ -411,13 +419,9 @@ TEST(SearchSpace, NoBlockLevelPlacementThroughAClampedIndex) {
     options.pins = pinsFromJson(nlohmann::json::parse(
         R"({"pins": [{"func": "lambda_0", "location": "block", "host": "stage_0"},
                      {"func": "stage_0", "location": "root"}]})"));
-    try {
-        SearchEngine engine(dag, options);
-        engine.run();
-        FAIL() << "a block-level lambda_0 was accepted";
-    } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find("lambda_0"), std::string::npos) << e.what();
-    }
+    const std::string refused = searchRefusal(dag, options);
+    EXPECT_NE(refused.find("lambda_0"), std::string::npos)
+        << "a block-level lambda_0: '" << refused << "'";
     // Unpinned, the full search never puts lambda_0 at any block level.
     options = SearchOptions();
     options.gpu = GpuSpec::load("pocl-cpu");
