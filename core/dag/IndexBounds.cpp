@@ -81,54 +81,53 @@ private:
 } // namespace
 
 Interval IndexBounds::over(const Box &loops, bool loopPointsAreSymbolic) const {
-    std::vector<Interval> stack;
-    std::vector<bool> fromLoops; // whether each entry depends on a loop (for Mod)
+    struct Entry {
+        Interval range;
+        bool fromLoops; // depends on a loop (a one-point remainder of it may be symbolic)
+    };
+    std::vector<Entry> stack;
     stack.reserve(program.size());
-    fromLoops.reserve(program.size());
     for (const Step &s : program) {
         switch (s.op) {
         case Op::Constant:
-            stack.push_back({s.value, s.value});
-            fromLoops.push_back(false);
+            stack.push_back({{s.value, s.value}, false});
             break;
         case Op::Loop:
             if (size_t(s.value) >= loops.size() || loops[size_t(s.value)].empty()) return {};
-            stack.push_back(loops[size_t(s.value)]);
-            fromLoops.push_back(true);
+            stack.push_back({loops[size_t(s.value)], true});
             break;
         case Op::Add:
         case Op::Sub: {
-            const Interval b = stack.back();
-            const bool bFromLoops = fromLoops.back();
+            const Entry b = stack.back();
             stack.pop_back();
-            fromLoops.pop_back();
-            Interval &a = stack.back();
-            a = s.op == Op::Add ? Interval{a.min + b.min, a.max + b.max}
-                                : Interval{a.min - b.max, a.max - b.min};
-            fromLoops.back() = fromLoops.back() || bFromLoops;
+            Interval &a = stack.back().range;
+            a = s.op == Op::Add ? Interval{a.min + b.range.min, a.max + b.range.max}
+                                : Interval{a.min - b.range.max, a.max - b.range.min};
+            stack.back().fromLoops = stack.back().fromLoops || b.fromLoops;
             break;
         }
         case Op::Mul: {
-            Interval &a = stack.back();
+            Interval &a = stack.back().range;
             a = s.value >= 0 ? Interval{a.min * s.value, a.max * s.value}
                              : Interval{a.max * s.value, a.min * s.value};
             break;
         }
         case Op::Div: {
-            Interval &a = stack.back();
+            Interval &a = stack.back().range;
             a = {floorDiv(a.min, s.value), floorDiv(a.max, s.value)};
             break;
         }
         case Op::Mod: {
-            Interval &a = stack.back();
+            Interval &a = stack.back().range;
             const int64_t point = euclidMod(a.min, s.value);
-            const bool single = a.min == a.max && !(loopPointsAreSymbolic && fromLoops.back());
+            const bool single =
+                a.min == a.max && !(loopPointsAreSymbolic && stack.back().fromLoops);
             a = single ? Interval{point, point} : Interval{0, s.value - 1};
             break;
         }
         }
     }
-    return stack.size() == 1 ? stack.back() : Interval{};
+    return stack.size() == 1 ? stack.back().range : Interval{};
 }
 
 std::optional<IndexBounds> analyzeIndexBounds(const Expr &e, const LoopIndexOf &loopIndexOf,
