@@ -282,6 +282,39 @@ void SearchSpace::applyTilingMenu(const TilingMenu &menu, const ScheduleState &s
     }
 }
 
+std::vector<std::vector<bool>> SearchSpace::threadDimensionSets(const Node &n,
+                                                                int innermost) const {
+    const size_t dims = size_t(n.dimensions);
+    if (m_options.wideTilings) return {std::vector<bool>(dims, true)};
+    // Candidates: the innermost dimension, then the others of more than one point in order.
+    std::vector<int> candidates;
+    for (int k = 0; k < n.dimensions; ++k) {
+        const int d = (innermost + k) % n.dimensions;
+        if (d == innermost || n.region[size_t(d)].extent() > 1) candidates.push_back(d);
+    }
+    const size_t take = size_t(std::max(1, m_options.maxThreadDims));
+    if (candidates.size() <= take) {
+        std::vector<bool> set(dims, false);
+        for (int d : candidates)
+            set[size_t(d)] = true;
+        return {set};
+    }
+    // More candidates than thread dimensions: the next ones in order, and the smallest ones,
+    // which Anderson2021 threads whole or nearly (bgu's upsampled_x on x, z and c of x, y, z, c).
+    std::vector<bool> next(dims, false), smallest(dims, false);
+    for (size_t i = 0; i < take; ++i)
+        next[size_t(candidates[i])] = true;
+    std::vector<int> others(candidates.begin() + 1, candidates.end());
+    std::stable_sort(others.begin(), others.end(), [&](int a, int b) {
+        return n.region[size_t(a)].extent() < n.region[size_t(b)].extent();
+    });
+    smallest[size_t(innermost)] = true;
+    for (size_t i = 0; i + 1 < take; ++i)
+        smallest[size_t(others[i])] = true;
+    if (smallest == next) return {next};
+    return {next, smallest};
+}
+
 TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
     TilingMenu menu;
     std::vector<PrunedCandidate> &pruned = menu.pruned;
@@ -291,27 +324,11 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
         if (n.region[size_t(d)].extent() >= 16) innermost = d;
     }
     if (innermost < 0) innermost = 0;
-    // Thread dimensions: the innermost one first, then the others in order, up to the limit.
-    // With wideTilings every dimension may take threads (at most maxThreadDims of them more
-    // than one) and serial sizes, as the authors' implementation enumerates.
+    // Thread dimensions: the innermost one and up to maxThreadDims - 1 others of more than one
+    // point. With wideTilings every dimension may take threads (at most maxThreadDims of them
+    // more than one) and serial sizes, as the authors' implementation enumerates.
     const bool wide = m_options.wideTilings;
-    std::vector<bool> threaded(size_t(n.dimensions), false);
-    int used = 0;
-    for (int k = 0; k < n.dimensions && (wide || used < m_options.maxThreadDims); ++k) {
-        const int d = (innermost + k) % std::max(1, n.dimensions);
-        if (n.region[size_t(d)].extent() > 1 || d == innermost) {
-            threaded[size_t(d)] = true;
-            ++used;
-        }
-    }
-    // Compact space: serial tiles go along the thread dimensions only.
-    std::vector<std::vector<int64_t>> serialMenus, threadMenus;
-    for (int d = 0; d < n.dimensions; ++d) {
-        const int64_t extent = n.region[size_t(d)].extent();
-        serialMenus.push_back(threaded[size_t(d)] ? serialSizes(extent) : std::vector<int64_t>{1});
-        threadMenus.push_back(threaded[size_t(d)] ? threadSizes(extent, d == innermost)
-                                                  : std::vector<int64_t>{1});
-    }
+    const std::vector<std::vector<bool>> threadDimSets = threadDimensionSets(n, innermost);
     // No thread split of an outer dimension that computes more than 8/7 of its points (the
     // reference's rule: 2 threads over 3 channels compute 4); the wide space also allows at
     // most maxThreadDims dimensions with threads.
@@ -344,48 +361,66 @@ TilingMenu SearchSpace::tilingMenu(const FunctionDAG &dag, int node) const {
     };
     std::unordered_set<std::vector<int64_t>, KeyHash> seen;
     std::vector<int64_t> key;
-    forEachCombination(serialMenus, [&](const std::vector<int64_t> &serial) {
-        int64_t serialProduct = 1;
-        for (int64_t v : serial)
-            serialProduct *= v;
-        if (serialProduct > m_options.maxUnrolledSerial) {
-            pruned.push_back({sizesLabel("serial ", serial), PruneReason::SerialTooLargeToUnroll,
-                              std::to_string(serialProduct) + " serial iterations", std::nullopt});
-            return;
+    // Compact space: serial tiles go along the thread dimensions only. A Func with more such
+    // dimensions than threads has one menu per choice of them; the tilings they share (sizes
+    // only on dimensions in both) are kept once, in the first set's order.
+    std::set<std::vector<int64_t>> tooLargeSerial;
+    std::vector<std::vector<int64_t>> serialMenus, threadMenus;
+    for (const std::vector<bool> &threaded : threadDimSets) {
+        serialMenus.clear();
+        threadMenus.clear();
+        for (int d = 0; d < n.dimensions; ++d) {
+            const int64_t extent = n.region[size_t(d)].extent();
+            serialMenus.push_back(threaded[size_t(d)] ? serialSizes(extent)
+                                                      : std::vector<int64_t>{1});
+            threadMenus.push_back(threaded[size_t(d)] ? threadSizes(extent, d == innermost)
+                                                      : std::vector<int64_t>{1});
         }
-        forEachCombination(threadMenus, [&](const std::vector<int64_t> &threads) {
-            if (!threadsOk(serial, threads)) return;
-            std::vector<StageTiling> tilings;
-            for (const Stage &stage : n.stages) {
-                std::vector<int64_t> t(stage.loops.size(), 1), s(stage.loops.size(), 1);
-                for (size_t l = 0; l < stage.loops.size(); ++l) {
-                    const int d = stage.loops[l].funcDim;
-                    if (d < 0) continue;
-                    t[l] = threads[size_t(d)];
-                    s[l] = serial[size_t(d)];
+        forEachCombination(serialMenus, [&](const std::vector<int64_t> &serial) {
+            int64_t serialProduct = 1;
+            for (int64_t v : serial)
+                serialProduct *= v;
+            if (serialProduct > m_options.maxUnrolledSerial) {
+                if (!tooLargeSerial.insert(serial).second) return; // named once, not per set
+                pruned.push_back(
+                    {sizesLabel("serial ", serial), PruneReason::SerialTooLargeToUnroll,
+                     std::to_string(serialProduct) + " serial iterations", std::nullopt});
+                return;
+            }
+            forEachCombination(threadMenus, [&](const std::vector<int64_t> &threads) {
+                if (!threadsOk(serial, threads)) return;
+                std::vector<StageTiling> tilings;
+                for (const Stage &stage : n.stages) {
+                    std::vector<int64_t> t(stage.loops.size(), 1), s(stage.loops.size(), 1);
+                    for (size_t l = 0; l < stage.loops.size(); ++l) {
+                        const int d = stage.loops[l].funcDim;
+                        if (d < 0) continue;
+                        t[l] = threads[size_t(d)];
+                        s[l] = serial[size_t(d)];
+                    }
+                    tilings.push_back(ScheduleState::makeTiling(stage, t, s));
                 }
-                tilings.push_back(ScheduleState::makeTiling(stage, t, s));
-            }
-            if (n.dimensions == 0) tilings = ScheduleState::provisionalTiling(dag, node);
-            // Menus clamped to small extents repeat tilings: threads and serial sizes of every
-            // stage identify one (the blocks follow from them).
-            key.clear();
-            for (const StageTiling &t : tilings) {
-                key.insert(key.end(), t.threads.begin(), t.threads.end());
-                key.insert(key.end(), t.serial.begin(), t.serial.end());
-            }
-            if (!seen.insert(key).second) return;
-            std::string label = tilingLabel(tilings.back().threads, tilings.back().serial);
-            if (auto p = checkRootTiling(n, tilings)) {
-                p->label = std::move(label);
-                if (isSoftPruneReason(p->reason))
-                    soft.emplace_back(pruned.size(), std::move(tilings));
-                pruned.push_back(std::move(*p));
-            } else {
-                options.push_back({std::move(tilings), std::move(label)});
-            }
+                if (n.dimensions == 0) tilings = ScheduleState::provisionalTiling(dag, node);
+                // Menus clamped to small extents repeat tilings: threads and serial sizes of every
+                // stage identify one (the blocks follow from them).
+                key.clear();
+                for (const StageTiling &t : tilings) {
+                    key.insert(key.end(), t.threads.begin(), t.threads.end());
+                    key.insert(key.end(), t.serial.begin(), t.serial.end());
+                }
+                if (!seen.insert(key).second) return;
+                std::string label = tilingLabel(tilings.back().threads, tilings.back().serial);
+                if (auto p = checkRootTiling(n, tilings)) {
+                    p->label = std::move(label);
+                    if (isSoftPruneReason(p->reason))
+                        soft.emplace_back(pruned.size(), std::move(tilings));
+                    pruned.push_back(std::move(*p));
+                } else {
+                    options.push_back({std::move(tilings), std::move(label)});
+                }
+            });
         });
-    });
+    }
     std::vector<std::string> why(options.size());
     if (m_options.parallelismFilter && options.size() > 1) {
         std::vector<TileParallelism> parallelism;

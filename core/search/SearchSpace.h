@@ -143,6 +143,8 @@ private:
     void consider(const ScheduleState &parent, int node, FuncPlacement placement, std::string label,
                   std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const;
     std::vector<int> fusionHosts(const ScheduleState &state, int node) const;
+    /// The choices of a root tiling's thread dimensions (true: takes thread and serial sizes).
+    std::vector<std::vector<bool>> threadDimensionSets(const Node &node, int innermost) const;
     void blockCandidates(const ScheduleState &state, int node, int host,
                          std::vector<Candidate> &kept, std::vector<PrunedCandidate> &pruned) const;
 

@@ -435,9 +435,9 @@ TEST(SearchSpace, NoBlockLevelPlacementThroughAClampedIndex) {
 }
 
 TEST(SearchSpace, WideTilingsPutSerialSizesAndThreadsOnAnyDimension) {
-    // A 4-D Func, 64 x 8 x 8 x 8: the compact space threads dimensions 0-2 only and gives
-    // dimension 3 neither threads nor serial sizes; the authors' space may put either on any
-    // dimension, with at most 3 dimensions of more than one thread.
+    // A 4-D Func, 64 x 8 x 8 x 8: the compact space threads dimensions 0-2 only (the next and the
+    // smallest) and gives dimension 3 neither threads nor serial sizes; the authors' space may put
+    // either on any dimension, with at most 3 dimensions of more than one thread.
     using namespace Halide;
     ImageParam input = apps::estimatedInput(Float(32), "input", {64, 8, 8, 8});
     Var a("a"), b("b"), c("c"), d("d");
@@ -506,6 +506,42 @@ TEST(SearchSpace, SmallDimensionsTakeAThreadPerPointNotTwoThirdsOfIt) {
     }
     EXPECT_EQ(columnThreads, (std::set<int64_t>{16, 29}));
     EXPECT_EQ(channelThreads, (std::set<int64_t>{1, 3}));
+}
+
+TEST(SearchSpace, AFourDimensionalFuncMayThreadItsSmallestDimensions) {
+    // bgu's upsampled_x, 64 x 41 x 9 x 12 (x, y, z, c): Anderson2021 runs it on threads
+    // 16x1x9x4 with 4 columns per thread, skipping y; its histogram keeps 2 channels serial in
+    // a thread. The compact space offers threads and serial sizes on x with either the next two
+    // dimensions (y, z) or the two smallest (z, c), never on y and c together.
+    using namespace Halide;
+    ImageParam input = apps::estimatedInput(Float(32), "input", {64, 41, 9, 12});
+    Var x("x"), y("y"), z("z"), c("c");
+    Func output("output");
+    output(x, y, z, c) = input(x, y, z, c) * 2.0f;
+    apps::setOutputEstimates(output, {64, 41, 9, 12});
+    auto dag =
+        std::make_shared<const FunctionDAG>(apps::makeInstance("grid", {output}, {input}, {}));
+    const int node = dag->find("output");
+    const StatePtr root = ScheduleState::initial(dag)->withRoot(node);
+    SearchSpaceOptions options;
+    options.parallelismFilter = false;
+    std::vector<Candidate> kept;
+    std::vector<PrunedCandidate> pruned;
+    SearchSpace(GpuSpec::load("h100"), options).tilings(*root, node, kept, pruned);
+    bool anderson = false, serialChannels = false, yAndZ = false;
+    for (const Candidate &k : kept) {
+        const StageTiling &t = k.child.placement->tilings[0];
+        const bool yUsed = t.threads[1] > 1 || t.serial[1] > 1;
+        const bool cUsed = t.threads[3] > 1 || t.serial[3] > 1;
+        EXPECT_FALSE(yUsed && cUsed) << k.label;
+        anderson |= t.threads == std::vector<int64_t>{16, 1, 9, 4} &&
+                    t.serial == std::vector<int64_t>{4, 1, 1, 1};
+        serialChannels |= t.serial[3] == 2 && t.threads[3] == 1;
+        yAndZ |= t.threads[1] > 1 && t.threads[2] > 1;
+    }
+    EXPECT_TRUE(anderson);
+    EXPECT_TRUE(serialChannels);
+    EXPECT_TRUE(yAndZ) << "the next dimensions in order stay on the menu";
 }
 
 TEST(SearchSpace, TilingMenuIsTheSameOnEveryParent) {
