@@ -85,7 +85,8 @@ struct SearchSpaceOptions {
     bool parallelismFilter = true;
     /// The authors' tiling space (4.1-4.2): serial sizes on every dimension and the thread
     /// dimensions chosen (any maxThreadDims of them); off (default): serial sizes on the thread
-    /// dimensions only, threads on the innermost dimension of extent >= 16 and the next ones.
+    /// dimensions only, threads on the innermost dimension of extent >= 16 and the next ones
+    /// (or the smallest ones: threadDimensionSets).
     bool wideTilings = false;
     ParallelFilterOptions parallelFilter;
 };
