@@ -32,6 +32,7 @@ struct ExportArgs {
     bool noStaging = false;
     std::string lang = "cpp";
     std::string schedule;
+    int64_t maxUnrolledPoints = 0; ///< 0: the schedule file's measurement's, else this build's
 };
 
 /// The target Halide lowers for on `gpu`: CUDA at its compute capability (capped where Halide's
@@ -108,10 +109,20 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
                      "statement for the --gpu preset's target: CUDA, or OpenCL on pocl-cpu) or "
                      "ptx (the PTX of its kernels, NVIDIA presets), default cpp")
         ->check(CLI::IsMember({"cpp", "python", "stmt", "ptx"}));
-    command->add_option("--schedule", args->schedule,
-                        "write this schedule instead of searching: a JSON file as Beamscope "
-                        "writes schedules (the measurement database's schedule column, a bench "
-                        "report's candidate, a search --json report)");
+    CLI::Option *scheduleOption =
+        command->add_option("--schedule", args->schedule,
+                            "write this schedule instead of searching: a JSON file as Beamscope "
+                            "writes schedules (the measurement database's schedule column, a bench "
+                            "report's candidate, a search --json report); a measured one is "
+                            "lowered with the unroll limit it ran with");
+    command
+        ->add_option("--max-unrolled-points", args->maxUnrolledPoints,
+                     "lower --schedule with this unroll limit (a measurement's "
+                     "max_unrolled_points, for a schedule taken from the database's schedule "
+                     "column; default: the file's measurement's, else " +
+                         std::to_string(kMaxUnrolledPoints) + ")")
+        ->check(CLI::Range(int64_t(1), int64_t(1) << 20))
+        ->needs(scheduleOption);
     command->add_option("--function", args->function,
                         "name of the C++ function (default: apply_<app>_schedule)");
     command->add_flag(
@@ -135,7 +146,14 @@ void addExportCommand(CLI::App &app, CommandAction &action) {
                 cost = engine.best()->cost;
             } else {
                 try {
-                    state = scheduleFromJson(dag, readScheduleFile(args->schedule));
+                    const ScheduleFile file = loadScheduleFile(args->schedule);
+                    const int64_t limit = args->maxUnrolledPoints > 0 ? args->maxUnrolledPoints
+                                                                      : file.maxUnrolledPoints;
+                    if (limit != kMaxUnrolledPoints)
+                        std::cerr << "export: lowered as measured, unrolling at most " << limit
+                                  << " points per thread (this build: " << kMaxUnrolledPoints
+                                  << ")\n";
+                    state = scheduleFromJson(dag, file.schedule, limit);
                 } catch (const Error &e) {
                     throw Error("--schedule " + args->schedule + ": " + e.what());
                 }

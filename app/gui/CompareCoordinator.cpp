@@ -99,7 +99,8 @@ std::optional<CompareSide> CompareCoordinator::fromBenchmark(const BenchmarkCont
     const Measurement &m = report->candidates[row];
     CompareSide side;
     try {
-        side.state = scheduleFromJson(dag, report->schedules[row]);
+        // Lowered as it was measured (a report of an older build unrolled fewer points).
+        side.state = scheduleFromJson(dag, report->schedules[row], m.maxUnrolledPoints);
     } catch (const std::exception &) {
         return std::nullopt; // a report of another pipeline: nothing to compare
     }

@@ -107,7 +107,7 @@ nlohmann::json fromSearchReport(const nlohmann::json &funcs) {
 
 } // namespace
 
-nlohmann::json readScheduleFile(const std::string &path) {
+ScheduleFile loadScheduleFile(const std::string &path) {
     std::ifstream in(path);
     if (!in) throw Error("cannot read '" + path + "'");
     nlohmann::json json;
@@ -117,7 +117,22 @@ nlohmann::json readScheduleFile(const std::string &path) {
         std::string what = e.what();
         throw Error("'" + path + "' is not JSON: " + what.substr(0, what.find('\n')));
     }
-    if (json.is_object() && json.contains("schedule")) json = json["schedule"];
+    ScheduleFile file;
+    if (json.is_object() && json.contains("schedule")) {
+        // A bench report's candidate carries its measurement's fields beside the schedule, a
+        // measurement record under "measurement".
+        const auto measurement = json.find("measurement");
+        const nlohmann::json &m =
+            measurement != json.end() && measurement->is_object() ? *measurement : json;
+        if (m.contains("measured_ms") || m.contains("max_unrolled_points")) {
+            file.measured = true;
+            file.maxUnrolledPoints =
+                jsonIntegerOr(m, "max_unrolled_points", kLegacyMaxUnrolledPoints);
+            if (file.maxUnrolledPoints < 1)
+                throw Error("'" + path + "': max_unrolled_points must be at least 1");
+        }
+        json = json["schedule"];
+    }
     try {
         if (json.is_object() && json.contains("funcs")) json = fromSearchReport(json["funcs"]);
     } catch (const nlohmann::json::exception &e) {
@@ -126,7 +141,12 @@ nlohmann::json readScheduleFile(const std::string &path) {
     } catch (const Error &e) {
         throw Error("'" + path + "' is not a search report: " + e.what());
     }
-    return json;
+    file.schedule = std::move(json);
+    return file;
+}
+
+nlohmann::json readScheduleFile(const std::string &path) {
+    return loadScheduleFile(path).schedule;
 }
 
 } // namespace beamscope

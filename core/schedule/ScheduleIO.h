@@ -26,4 +26,18 @@ StatePtr scheduleFromJson(std::shared_ptr<const FunctionDAG> dag, const nlohmann
 /// is none of these.
 nlohmann::json readScheduleFile(const std::string &path);
 
+/// A schedule file and the unroll limit to lower it with.
+struct ScheduleFile {
+    nlohmann::json schedule;
+    /// The limit its measurement was lowered with, when the file holds one (a bench report's
+    /// candidate, a measurement record: without the field, the legacy limit, as
+    /// Measurement::fromJson reads it); else this build's.
+    int64_t maxUnrolledPoints = kMaxUnrolledPoints;
+    bool measured = false; ///< the file holds a measurement of the schedule
+};
+
+/// readScheduleFile, with the unroll limit the schedule was measured with, so that an export of
+/// a measured schedule lowers it as it ran.
+ScheduleFile loadScheduleFile(const std::string &path);
+
 } // namespace beamscope

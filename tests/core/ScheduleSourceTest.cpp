@@ -4,13 +4,16 @@
 #include "codegen/ScheduleSource.h"
 
 #include "ExportRoundTrip.h"
+#include "MeasurementStoreTestUtil.h"
 #include "ScheduleTestUtil.h"
 #include "pipeline/AppCatalog.h"
+#include "schedule/ScheduleIO.h"
 #include "search/SearchEngine.h"
 #include "util/Error.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +56,45 @@ TEST(ScheduleSource, ExportNamesEveryFuncWithDecisionAndCostShare) {
     // Without a cost there is no share.
     const std::string plain = scheduleSource(*state, nullptr, "schedule_chain");
     EXPECT_EQ(plain.find("predicted cost"), std::string::npos);
+}
+
+TEST(ScheduleSource, AMeasuredScheduleIsExportedWithTheUnrollLimitItRanWith) {
+    // Until the forty-ninth session a thread's loops were unrolled up to 15 points: the 2x8 tiles
+    // of a bench report of then (no max_unrolled_points in its candidates) ran rolled, and an
+    // export of that candidate must write them rolled; the same schedule measured now, or given
+    // bare (the database's schedule column), is lowered with this build's limit, 16: unrolled.
+    auto dag = stencilChainDag(1);
+    const StatePtr state =
+        placeRest(rootTiled(ScheduleState::initial(dag), "output", {16, 8}, {2, 8}));
+    const nlohmann::json schedule = scheduleToJson(*state);
+    TempDir dir;
+    auto write = [&](const std::string &name, const nlohmann::json &json) {
+        std::ofstream(dir.file(name)) << json.dump();
+        return loadScheduleFile(dir.file(name));
+    };
+    const ScheduleFile legacy =
+        write("legacy.json", {{"label", "beam 1"}, {"measured_ms", 0.5}, {"schedule", schedule}});
+    const ScheduleFile current = write(
+        "record.json", {{"schedule", schedule}, {"measurement", {{"max_unrolled_points", 16}}}});
+    const ScheduleFile bare = write("bare.json", schedule);
+    EXPECT_TRUE(legacy.measured);
+    EXPECT_EQ(legacy.maxUnrolledPoints, 15);
+    EXPECT_TRUE(current.measured);
+    EXPECT_EQ(current.maxUnrolledPoints, 16);
+    EXPECT_FALSE(bare.measured);
+    EXPECT_EQ(bare.maxUnrolledPoints, 16);
+    EXPECT_EQ(legacy.schedule, schedule);
+    auto outputUnrolls = [&](const ScheduleFile &file) {
+        const std::string src =
+            scheduleSource(*scheduleFromJson(dag, file.schedule, file.maxUnrolledPoints), nullptr,
+                           "schedule_chain");
+        const size_t output = src.find("    // output: ");
+        const size_t next = src.find("    // ", output + 1);
+        return src.substr(output, next - output).find(".unroll(") != std::string::npos;
+    };
+    EXPECT_FALSE(outputUnrolls(legacy));
+    EXPECT_TRUE(outputUnrolls(current));
+    EXPECT_TRUE(outputUnrolls(bare));
 }
 
 TEST(ScheduleSource, ExportStagesProducersWithTheirWrappers) {

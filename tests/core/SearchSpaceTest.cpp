@@ -73,6 +73,29 @@ StatePtr upsampleParent(const std::shared_ptr<const FunctionDAG> &dag, int64_t s
     return s->withInline(dag->find("upsampled"));
 }
 
+/// The root tilings of a Func that doubles an input of `extents`, as `gpu`'s space with `options`
+/// (no parallelism filter) keeps them.
+std::vector<Candidate> pointwiseRootTilings(const std::vector<int64_t> &extents,
+                                            const std::string &gpu,
+                                            SearchSpaceOptions options = {}) {
+    using namespace Halide;
+    ImageParam input = apps::estimatedInput(Float(32), "input", extents);
+    std::vector<Var> vars(extents.size());
+    const std::vector<Expr> args(vars.begin(), vars.end());
+    Func output("output");
+    output(vars) = input(args) * 2.0f;
+    apps::setOutputEstimates(output, extents);
+    auto dag =
+        std::make_shared<const FunctionDAG>(apps::makeInstance("pointwise", {output}, {input}, {}));
+    const int node = dag->find("output");
+    const StatePtr root = ScheduleState::initial(dag)->withRoot(node);
+    options.parallelismFilter = false;
+    std::vector<Candidate> kept;
+    std::vector<PrunedCandidate> pruned;
+    SearchSpace(GpuSpec::load(gpu), options).tilings(*root, node, kept, pruned);
+    return kept;
+}
+
 } // namespace
 
 TEST(SearchSpace, SizeMenusFollowThePaper) {
@@ -438,26 +461,10 @@ TEST(SearchSpace, WideTilingsPutSerialSizesAndThreadsOnAnyDimension) {
     // A 4-D Func, 64 x 8 x 8 x 8: the compact space threads dimensions 0-2 only (the next and the
     // smallest) and gives dimension 3 neither threads nor serial sizes; the authors' space may put
     // either on any dimension, with at most 3 dimensions of more than one thread.
-    using namespace Halide;
-    ImageParam input = apps::estimatedInput(Float(32), "input", {64, 8, 8, 8});
-    Var a("a"), b("b"), c("c"), d("d");
-    Func output("output");
-    output(a, b, c, d) = input(a, b, c, d) + 1.0f;
-    apps::setOutputEstimates(output, {64, 8, 8, 8});
-    auto dag =
-        std::make_shared<const FunctionDAG>(apps::makeInstance("four_d", {output}, {input}, {}));
-    const int node = dag->find("output");
-    const StatePtr root = ScheduleState::initial(dag)->withRoot(node);
-    auto enumerate = [&](bool wide) {
-        SearchSpaceOptions options;
-        options.wideTilings = wide;
-        options.parallelismFilter = false;
-        std::vector<Candidate> kept;
-        std::vector<PrunedCandidate> pruned;
-        SearchSpace(GpuSpec::load("v100"), options).tilings(*root, node, kept, pruned);
-        return kept;
-    };
-    const std::vector<Candidate> compact = enumerate(false), wide = enumerate(true);
+    SearchSpaceOptions wideOptions;
+    wideOptions.wideTilings = true;
+    const std::vector<Candidate> compact = pointwiseRootTilings({64, 8, 8, 8}, "v100"),
+                                 wide = pointwiseRootTilings({64, 8, 8, 8}, "v100", wideOptions);
     for (const Candidate &k : compact) {
         const StageTiling &t = k.child.placement->tilings[0];
         EXPECT_EQ(t.threads[3], 1) << k.label;
@@ -483,21 +490,7 @@ TEST(SearchSpace, SmallDimensionsTakeAThreadPerPointNotTwoThirdsOfIt) {
     // An RGB image 29 wide: Anderson2021 may give the 3 channels 3 threads (iir_blur's output:
     // threads 16x2x3) and the 29 columns 29 (bgu's histogram); 2 threads over 3 channels would
     // compute 4, more than 8/7 of them, and is not offered.
-    using namespace Halide;
-    ImageParam input = apps::estimatedInput(Float(32), "input", {29, 64, 3});
-    Var x("x"), y("y"), c("c");
-    Func output("output");
-    output(x, y, c) = input(x, y, c) * 2.0f;
-    apps::setOutputEstimates(output, {29, 64, 3});
-    auto dag =
-        std::make_shared<const FunctionDAG>(apps::makeInstance("rgb", {output}, {input}, {}));
-    const int node = dag->find("output");
-    const StatePtr root = ScheduleState::initial(dag)->withRoot(node);
-    SearchSpaceOptions options;
-    options.parallelismFilter = false;
-    std::vector<Candidate> kept;
-    std::vector<PrunedCandidate> pruned;
-    SearchSpace(GpuSpec::load("v100"), options).tilings(*root, node, kept, pruned);
+    const std::vector<Candidate> kept = pointwiseRootTilings({29, 64, 3}, "v100");
     std::set<int64_t> columnThreads, channelThreads;
     for (const Candidate &k : kept) {
         const StageTiling &t = k.child.placement->tilings[0];
@@ -513,21 +506,7 @@ TEST(SearchSpace, AFourDimensionalFuncMayThreadItsSmallestDimensions) {
     // 16x1x9x4 with 4 columns per thread, skipping y; its histogram keeps 2 channels serial in
     // a thread. The compact space offers threads and serial sizes on x with either the next two
     // dimensions (y, z) or the two smallest (z, c), never on y and c together.
-    using namespace Halide;
-    ImageParam input = apps::estimatedInput(Float(32), "input", {64, 41, 9, 12});
-    Var x("x"), y("y"), z("z"), c("c");
-    Func output("output");
-    output(x, y, z, c) = input(x, y, z, c) * 2.0f;
-    apps::setOutputEstimates(output, {64, 41, 9, 12});
-    auto dag =
-        std::make_shared<const FunctionDAG>(apps::makeInstance("grid", {output}, {input}, {}));
-    const int node = dag->find("output");
-    const StatePtr root = ScheduleState::initial(dag)->withRoot(node);
-    SearchSpaceOptions options;
-    options.parallelismFilter = false;
-    std::vector<Candidate> kept;
-    std::vector<PrunedCandidate> pruned;
-    SearchSpace(GpuSpec::load("h100"), options).tilings(*root, node, kept, pruned);
+    const std::vector<Candidate> kept = pointwiseRootTilings({64, 41, 9, 12}, "h100");
     bool anderson = false, serialChannels = false, yAndZ = false;
     for (const Candidate &k : kept) {
         const StageTiling &t = k.child.placement->tilings[0];

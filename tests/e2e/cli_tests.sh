@@ -216,6 +216,18 @@ else
     fail "export --lang stmt" "exit $rc" "$(cat "$tmp/err")"
 fi
 expectError "export --lang ptx on a preset without CUDA" 2 export matmul --gpu pocl-cpu --lang ptx --out "$tmp/x.ptx"
+# A bench report's candidate of before the forty-ninth session (no max_unrolled_points: its
+# tiles of 16 points ran rolled) is lowered as it ran, and the export says so.
+python3 -c 'import json, sys; print(json.dumps({"label": "beam 1", "measured_ms": 1.0, "schedule": json.load(open(sys.argv[1]))}))' \
+    "$tmp/mm-search.json" >"$tmp/mm-legacy.json"
+run export "${mmArgs[@]}" --schedule "$tmp/mm-legacy.json" --out "$tmp/legacy.h"
+if [ "$rc" -eq 0 ] && [ -s "$tmp/legacy.h" ] &&
+    grep -q '^export: lowered as measured, unrolling at most 15 points per thread (this build: 16)$' "$tmp/err"; then
+    pass "export --schedule of a legacy bench candidate lowers it with the unroll limit it ran with"
+else
+    fail "export --schedule of a legacy bench candidate" "exit $rc" "$(cat "$tmp/err")"
+fi
+expectError "export --max-unrolled-points without --schedule" 2 export "${mmArgs[@]}" --max-unrolled-points 15 --out "$tmp/x.h"
 expectError "export --schedule of a missing file" 1 export matmul --gpu h100 --schedule "$tmp/none.json" --out "$tmp/x.h"
 echo '[{"name": "nope", "decision": "root", "consumer": null, "stages": []}]' >"$tmp/alien.json"
 expectError "export --schedule of another pipeline's schedule" 1 export matmul --gpu h100 --schedule "$tmp/alien.json" --out "$tmp/x.h"
