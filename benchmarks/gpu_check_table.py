@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The table of benchmarks/gpu_check.sh (docs/gpu-check.md).
 
-    benchmarks/gpu_check_table.py [--statistic min|median] REPORTS_DIR DAGS_DIR GPU_PRESET [ANALYTIC_DIR]
+    benchmarks/gpu_check_table.py [--statistic min|median] [--nofreeze-dir DIR] REPORTS_DIR DAGS_DIR GPU_PRESET [ANALYTIC_DIR]
 
 REPORTS_DIR holds one `bench --mode topk --top 5 --json` report per app (APP.json), DAGS_DIR the
 `dag APP --format json` of the same app and size. Per app:
@@ -18,6 +18,9 @@ REPORTS_DIR holds one `bench --mode topk --top 5 --json` report per app (APP.jso
 - with ANALYTIC_DIR (one `bench --mode oneshot --cost-model analytic` report per app): the
   analytic model's own one-shot pick, measured, and its time over Anderson2021's, so the learned
   and the analytic one-shot are compared on the same device in the same run.
+- with --nofreeze-dir (a `bench --mode oneshot --no-freezing` report per app, ranked by the same
+  model, for some apps): that one-shot's time, over Anderson2021's and over the one-shot with
+  freezing on the same apps (docs/ablation.md, "What freezing costs").
 The last lines give the geomeans and the counts of apps faster than Anderson2021.
 
 A schedule's time is the fastest of its timed runs (--statistic min, the default; Halide's own
@@ -56,12 +59,13 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def analytic_oneshot(analytic_dir, app):
-    """The measured time of the schedule `bench --mode oneshot` chose, or None."""
-    if not analytic_dir:
+def oneshot_time(report_dir, app):
+    """The measured time of the schedule `bench --mode oneshot` chose in REPORT_DIR/APP.json (the
+    analytic model's, or the one searched without freezing), or None."""
+    if not report_dir:
         return None
     try:
-        report = json.load(open(os.path.join(analytic_dir, app + ".json")))
+        report = json.load(open(os.path.join(report_dir, app + ".json")))
     except (OSError, ValueError):
         return None
     chosen = [c for c in report.get("candidates", []) if c.get("label") == report.get("chosen")]
@@ -86,18 +90,22 @@ def peak_bandwidth(gpu_path, reports_dir):
     raise SystemExit(f"no preset in {gpu_path} is named like the reports' GPU model {sorted(map(str, names))}")
 
 
-def main(reports_dir, dags_dir, gpu_path, analytic_dir=None):
+def main(reports_dir, dags_dir, gpu_path, analytic_dir=None, nofreeze_dir=None):
     peak_gbs = peak_bandwidth(gpu_path, reports_dir)
     cols = ["app", "one-shot (ms)", "top-5 (ms)"] + [f"{b} (ms)" for b in BASELINES] + [
         "one-shot / A2021", "top-5 / A2021", "one-shot / A2021-paper", "fastest", "bandwidth of fastest"]
     if analytic_dir:
         cols += ["analytic one-shot (ms)", "analytic one-shot / A2021"]
+    if nofreeze_dir:
+        cols += ["one-shot without freezing (ms)", "without freezing / A2021",
+                 "without / with freezing"]
     print(f"Times: the {'fastest' if STATISTIC == 'min' else 'median'} of each schedule's timed runs (ms).")
     print()
     print("| " + " | ".join(cols) + " |")
     print("|---|" + "---:|" * (len(cols) - 1))
-    ratios = {"oneshot": [], "top5": [], "oneshot_paper": [], "analytic": []}
-    faster = {"oneshot": 0, "top5": 0, "analytic": 0}
+    ratios = {"oneshot": [], "top5": [], "oneshot_paper": [], "analytic": [], "nofreeze": [],
+              "nofreeze_vs_oneshot": []}
+    faster = {"oneshot": 0, "top5": 0, "analytic": 0, "nofreeze": 0}
     apps = sorted(n[:-5] for n in os.listdir(reports_dir) if n.endswith(".json"))
     for app in apps:
         try:
@@ -139,12 +147,22 @@ def main(reports_dir, dags_dir, gpu_path, analytic_dir=None):
         cells = [app, fmt(oneshot), fmt(top5)] + [fmt(base.get(b)) for b in BASELINES] + [
             fmt(r1, 2), fmt(r5, 2), fmt(rp, 2), f"{fastest[1]} {fastest[0]:.3f}" if fastest else "—", bw]
         if analytic_dir:
-            ana = analytic_oneshot(analytic_dir, app)
+            ana = oneshot_time(analytic_dir, app)
             ra = ana / a21 if ana and a21 else None
             if ra:
                 ratios["analytic"].append(ra)
                 faster["analytic"] += ra < 1
             cells += [fmt(ana), fmt(ra, 2)]
+        if nofreeze_dir:
+            nf = oneshot_time(nofreeze_dir, app)
+            rn = nf / a21 if nf and a21 else None
+            rw = nf / oneshot if nf and oneshot else None
+            if rn:
+                ratios["nofreeze"].append(rn)
+                faster["nofreeze"] += rn < 1
+            if rw:
+                ratios["nofreeze_vs_oneshot"].append(rw)
+            cells += [fmt(nf), fmt(rn, 2), fmt(rw, 2)]
         print("| " + " | ".join(cells) + " |")
     n1, n5 = len(ratios["oneshot"]), len(ratios["top5"])
     print()
@@ -157,6 +175,11 @@ def main(reports_dir, dags_dir, gpu_path, analytic_dir=None):
     if analytic_dir:
         print(f"geomean analytic one-shot / Anderson2021: {fmt(geomean(ratios['analytic']), 3)} over "
               f"{len(ratios['analytic'])} apps, faster on {faster['analytic']}")
+    if nofreeze_dir:
+        print(f"geomean one-shot without freezing / Anderson2021: {fmt(geomean(ratios['nofreeze']), 3)} "
+              f"over {len(ratios['nofreeze'])} apps, faster on {faster['nofreeze']}")
+        print(f"geomean one-shot without / with freezing: "
+              f"{fmt(geomean(ratios['nofreeze_vs_oneshot']), 3)} over {len(ratios['nofreeze_vs_oneshot'])} apps")
 
 
 if __name__ == "__main__":
@@ -167,6 +190,7 @@ if __name__ == "__main__":
     parser.add_argument("dags_dir")
     parser.add_argument("gpu_preset", help="a GPU preset file, or a folder of them")
     parser.add_argument("analytic_dir", nargs="?")
+    parser.add_argument("--nofreeze-dir", help="one-shot reports searched with --no-freezing")
     args = parser.parse_args()
     STATISTIC = args.statistic
-    main(args.reports_dir, args.dags_dir, args.gpu_preset, args.analytic_dir)
+    main(args.reports_dir, args.dags_dir, args.gpu_preset, args.analytic_dir, args.nofreeze_dir)
