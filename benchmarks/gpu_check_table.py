@@ -106,6 +106,17 @@ def main(reports_dir, dags_dir, gpu_path, analytic_dir=None, nofreeze_dir=None):
     ratios = {"oneshot": [], "top5": [], "oneshot_paper": [], "analytic": [], "nofreeze": [],
               "nofreeze_vs_oneshot": []}
     faster = {"oneshot": 0, "top5": 0, "analytic": 0, "nofreeze": 0}
+
+    def ratio(key, time, reference):
+        """time / reference (None when either is missing), kept under `key` with the count of
+        ratios below 1 where `faster` counts them."""
+        r = time / reference if time and reference else None
+        if r:
+            ratios[key].append(r)
+            if key in faster:
+                faster[key] += r < 1
+        return r
+
     apps = sorted(n[:-5] for n in os.listdir(reports_dir) if n.endswith(".json"))
     for app in apps:
         try:
@@ -122,17 +133,9 @@ def main(reports_dir, dags_dir, gpu_path, analytic_dir=None, nofreeze_dir=None):
         for row in report.get("baselines", []):
             base[row.get("label", "").removeprefix("baseline:")] = measured_ms(row)
         a21, a21p = base.get("anderson2021"), base.get("anderson2021-paper")
-        r1 = oneshot / a21 if oneshot and a21 else None
-        r5 = top5 / a21 if top5 and a21 else None
-        rp = oneshot / a21p if oneshot and a21p else None
-        if r1:
-            ratios["oneshot"].append(r1)
-            faster["oneshot"] += r1 < 1
-        if r5:
-            ratios["top5"].append(r5)
-            faster["top5"] += r5 < 1
-        if rp:
-            ratios["oneshot_paper"].append(rp)
+        r1 = ratio("oneshot", oneshot, a21)
+        r5 = ratio("top5", top5, a21)
+        rp = ratio("oneshot_paper", oneshot, a21p)
         timed = [(measured_ms(c), c["label"]) for c in cands] + [(t, b) for b, t in base.items()]
         timed = [(t, n) for t, n in timed if t is not None]
         fastest = min(timed) if timed else None
@@ -148,21 +151,11 @@ def main(reports_dir, dags_dir, gpu_path, analytic_dir=None, nofreeze_dir=None):
             fmt(r1, 2), fmt(r5, 2), fmt(rp, 2), f"{fastest[1]} {fastest[0]:.3f}" if fastest else "—", bw]
         if analytic_dir:
             ana = oneshot_time(analytic_dir, app)
-            ra = ana / a21 if ana and a21 else None
-            if ra:
-                ratios["analytic"].append(ra)
-                faster["analytic"] += ra < 1
-            cells += [fmt(ana), fmt(ra, 2)]
+            cells += [fmt(ana), fmt(ratio("analytic", ana, a21), 2)]
         if nofreeze_dir:
             nf = oneshot_time(nofreeze_dir, app)
-            rn = nf / a21 if nf and a21 else None
-            rw = nf / oneshot if nf and oneshot else None
-            if rn:
-                ratios["nofreeze"].append(rn)
-                faster["nofreeze"] += rn < 1
-            if rw:
-                ratios["nofreeze_vs_oneshot"].append(rw)
-            cells += [fmt(nf), fmt(rn, 2), fmt(rw, 2)]
+            cells += [fmt(nf), fmt(ratio("nofreeze", nf, a21), 2),
+                      fmt(ratio("nofreeze_vs_oneshot", nf, oneshot), 2)]
         print("| " + " | ".join(cells) + " |")
     n1, n5 = len(ratios["oneshot"]), len(ratios["top5"])
     print()
