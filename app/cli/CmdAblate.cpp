@@ -45,6 +45,8 @@ AblationOptions ablationOptions(const AblateArgs &args) {
     options.search.beamSize = args.beam;
     options.search.passes = args.passes;
     options.search.seed = args.seed;
+    // The paper's tables: freezing, when on, applies to every pipeline.
+    options.search.freezeMinFuncs = 0;
     options.search.gpu = GpuSpec::load(args.gpu);
     options.search.space.wideTilings = args.wideTilings;
     options.search.space.parallelismFilter = !args.noParallelFilter;

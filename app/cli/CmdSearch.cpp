@@ -52,7 +52,9 @@ void printText(const SearchEngine &engine, std::ostream &os) {
     const SearchCounters &c = engine.counters();
     os << "enumerated " << c.enumerated << ", pruned " << c.pruned << ", evaluated " << c.evaluated
        << ", featurizations " << c.featurizations << ", memo hits " << c.memoHits << ", frozen "
-       << engine.frozen().size() << ", " << std::setprecision(4) << engine.elapsedMs() << " ms\n\n";
+       << engine.frozen().size()
+       << (engine.freezes() ? std::string() : " (freezing " + engine.freezingSummary() + ")")
+       << ", " << std::setprecision(4) << engine.elapsedMs() << " ms\n\n";
     os << std::left << std::setw(28) << "stage";
     // Columns are 13 wide, wider where a term's name needs it.
     std::vector<int> widths;

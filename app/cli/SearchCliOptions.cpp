@@ -17,6 +17,7 @@ void SearchCliOptions::addTo(CLI::App &command, bool gpuFromDevice) {
     command.add_flag("--no-sampling", noSampling,
                      "cost every candidate (no hierarchical sampling)");
     command.add_flag("--no-freezing", noFreezing, "no root/inline pre-pass and freezing");
+    addOption(command, options::freezeMinFuncs, freezeMinFuncs);
     command.add_flag("--no-memo", noMemo, "no memoization of featurization per kernel");
     command.add_flag("--wide-tilings", wideTilings,
                      "the authors' tiling space: serial sizes on every dimension, thread "
@@ -42,6 +43,7 @@ SearchOptions SearchCliOptions::build() const {
     if (!gpu.empty()) options.gpu = GpuSpec::load(gpu);
     options.sampling = !noSampling;
     options.freezing = !noFreezing;
+    options.freezeMinFuncs = freezeMinFuncs;
     options.memoization = !noMemo;
     options.space.wideTilings = wideTilings;
     options.space.parallelismFilter = !noParallelFilter;

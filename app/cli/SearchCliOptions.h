@@ -17,12 +17,14 @@ struct SearchCliOptions {
     std::string gpu = "v100";
     bool noSampling = false, noFreezing = false, noMemo = false;
     bool wideTilings = false, noParallelFilter = false;
+    int freezeMinFuncs = SearchOptions::kDefaultFreezeMinFuncs;
     std::string pins;
     std::vector<std::string> freezeFuncs;
     /// "default": the pretrained model where it fits the GPU preset, else analytic.
     std::string costModel = "default";
 
-    /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --no-memo,
+    /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --freeze-min-funcs,
+    /// --no-memo,
     /// --wide-tilings, --no-parallel-filter, --pins, --freeze, --cost-model.
     /// `gpuFromDevice`: --gpu defaults to none, meaning the front end picks the GPU model from
     /// the device it runs on (bench).

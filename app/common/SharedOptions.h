@@ -42,6 +42,14 @@ inline constexpr Definition seed{"seed", "", "N", "seed of the sampling PRNG"};
 inline constexpr Definition gpu{"gpu", "", "NAME",
                                 "GPU preset (v100, a100, h100, h200, rtx4090, pocl-cpu) or JSON file"};
 inline constexpr Definition pins{"pins", "", "FILE", "JSON pin file"};
+inline constexpr Definition freezeMinFuncs{
+    "freeze-min-funcs",
+    "",
+    "N",
+    "freeze (the root/inline pre-pass) only pipelines of at least N Funcs (default 10; 0: every "
+    "pipeline, as the paper's configuration)",
+    0,
+    100000};
 inline constexpr Definition costModel{
     "cost-model", "", "SPEC",
     "cost model: analytic (appendix B), polymage (PolyMage-GPU's scorer), pretrained (the "

@@ -18,6 +18,8 @@ SearchStepPtr StepHistory::compact(const SearchStep &step) {
     out->phase = step.phase;
     out->beam = step.beam;
     out->frozen = step.frozen;
+    out->freezing = step.freezing;
+    out->freezeRanking = step.freezeRanking; // shared by the steps after the pre-pass
     out->counters = step.counters;
     out->timings = step.timings;
     out->termNames = step.termNames;
@@ -59,7 +61,8 @@ size_t StepHistory::ownBytes() const {
     for (const HistoryRecord &r : m_records) {
         if (r.complete) continue; // a trace's steps are the history's own, not counted here
         const SearchStep &s = *r.step;
-        bytes += sizeof(SearchStep) + s.func.capacity() + s.frozen.capacity() * sizeof(int);
+        bytes += sizeof(SearchStep) + s.func.capacity() + s.freezing.capacity() +
+                 s.frozen.capacity() * sizeof(int);
         auto entryBytes = [](const BeamEntry &e) {
             return sizeof(BeamEntry) + e.decision.capacity() +
                    e.cost.stages.capacity() * sizeof(StageCost);

@@ -151,6 +151,7 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     const QCommandLineOption pins =
         sharedOption(options::pins, QStringLiteral(" (as for beamscope-cli search --pins)"));
     const QCommandLineOption costModel = sharedOption(options::costModel);
+    const QCommandLineOption freezeMinFuncs = sharedOption(options::freezeMinFuncs);
     const QCommandLineOption db =
         sharedOption(options::database, QStringLiteral(" (default: the saved setting)"));
     const QCommandLineOption steps(
@@ -193,7 +194,7 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         QStringLiteral("WITH"));
     parser.addOptions({app, param, lib, estimate, input, beam, passes, seed, gpu, pins, steps, shot,
                        dock, bench, tune, db, costModel});
-    parser.addOptions({showStep, compare, compareWith, python, hlpipe});
+    parser.addOptions({showStep, compare, compareWith, python, hlpipe, freezeMinFuncs});
     parser.addPositionalArgument(QStringLiteral("session"),
                                  QStringLiteral("a session file to open"),
                                  QStringLiteral("[SESSION.json]"));
@@ -234,6 +235,15 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
         throw UsageError("give either --app or a session file, not both");
     if (parser.isSet(beam)) out.beam = positiveInt(parser.value(beam), options::beam);
     if (parser.isSet(passes)) out.passes = positiveInt(parser.value(passes), options::passes);
+    if (parser.isSet(freezeMinFuncs)) {
+        bool ok = false;
+        const int n = parser.value(freezeMinFuncs).toInt(&ok);
+        if (!ok || n < 0 || n > options::freezeMinFuncs.max)
+            throw UsageError("--freeze-min-funcs needs an integer in 0.." +
+                             std::to_string(options::freezeMinFuncs.max) + ", not '" +
+                             parser.value(freezeMinFuncs).toStdString() + "'");
+        out.freezeMinFuncs = n;
+    }
     if (parser.isSet(seed)) {
         bool ok = false;
         out.seed = parser.value(seed).toULongLong(&ok);

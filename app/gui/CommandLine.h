@@ -32,6 +32,7 @@ struct GuiArguments {
     QString database;               ///< --db: the measurement database for this run
     QString costModel;              ///< --cost-model: analytic, polymage or a model file
     std::optional<int> beam, passes;
+    std::optional<int> freezeMinFuncs; ///< --freeze-min-funcs
     std::optional<uint64_t> seed;
     QString gpu;           ///< preset name or JSON file
     std::vector<Pin> pins; ///< from --pins (the format of beamscope-cli search --pins)

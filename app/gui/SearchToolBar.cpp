@@ -71,7 +71,6 @@ SearchToolBar::SearchToolBar(QWidget *parent) : QToolBar(tr("Search"), parent) {
     m_sampling->setToolTip(
         tr("Hierarchical sampling: cost only log2(B) representatives per hash bucket"));
     m_freezing = new QCheckBox(tr("Freezing"));
-    m_freezing->setToolTip(tr("Root/inline pre-pass, then freeze the cheapest stages"));
     m_memo = new QCheckBox(tr("Memo"));
     m_memo->setToolTip(tr("Memoize featurization per kernel"));
     auto addLabeled = [this](const QString &label, QWidget *w) {
@@ -177,6 +176,12 @@ void SearchToolBar::setOptions(const SearchOptions &options, const QString &gpuN
         int(std::min<uint64_t>(options.seed, uint64_t(std::numeric_limits<int>::max()))));
     m_sampling->setChecked(options.sampling);
     m_freezing->setChecked(options.freezing);
+    m_freezing->setToolTip(
+        options.freezeMinFuncs > 2
+            ? tr("Root/inline pre-pass, then freeze the cheapest stages, on pipelines of at "
+                 "least %1 Funcs (beamscope-cli --freeze-min-funcs)")
+                  .arg(options.freezeMinFuncs)
+            : tr("Root/inline pre-pass, then freeze the cheapest stages, on every pipeline"));
     m_memo->setChecked(options.memoization);
     setCostModel(QString::fromStdString(options.costModel));
     if (!gpuName.isEmpty()) {

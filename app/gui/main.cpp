@@ -60,6 +60,7 @@ int main(int argc, char **argv) {
     setApplicationNames();
     if (args.beam) options.beamSize = *args.beam;
     if (args.passes) options.passes = *args.passes;
+    if (args.freezeMinFuncs) options.freezeMinFuncs = *args.freezeMinFuncs;
     if (args.seed) options.seed = *args.seed;
     if (!args.costModel.isEmpty()) options.costModel = args.costModel.toStdString();
     if (!args.database.isEmpty()) DatabaseSetting::overrideForThisRun(args.database);

@@ -81,10 +81,22 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
                         "': it wraps an input and is inlined without search");
         m_freezeOverride.insert(node);
     }
-    // The pre-pass takes the place of one of the passes, and needs one left after it.
-    const bool prepass = m_options.freezing && m_order.size() > 1 && m_options.passes > 1;
+    // The pre-pass takes the place of one of the passes, and needs one left after it. An
+    // explicit frozen set asks for it whatever the pipeline's size.
+    const bool prepass =
+        m_options.freezing && m_order.size() > 1 && m_options.passes > 1 &&
+        (int(m_order.size()) >= m_options.freezeMinFuncs || !m_options.freezeFuncs.empty());
     m_mainPasses = m_options.passes - (prepass ? 1 : 0);
     startPass(prepass ? 0 : 1);
+}
+
+std::string SearchEngine::freezingSummary() const {
+    if (freezes()) return "on";
+    if (!m_options.freezing) return "off";
+    if (m_order.size() <= 1) return "off: one Func";
+    if (m_options.passes <= 1) return "off: one pass";
+    return "off: " + std::to_string(m_order.size()) + " searched Funcs, fewer than " +
+           std::to_string(m_options.freezeMinFuncs);
 }
 
 int SearchEngine::estimatedSteps() const {
@@ -396,6 +408,7 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     s.pass = m_pass;
     s.hashDepth = samplingDepth(m_pass);
     s.passes = m_mainPasses;
+    s.freezing = freezingSummary();
     s.node = node;
     s.func = m_dag->node(node).name;
     s.phase = m_phase;

@@ -21,6 +21,7 @@
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <string>
 
 namespace beamscope {
 
@@ -31,6 +32,13 @@ struct SearchOptions {
     uint64_t seed = 0;
     bool sampling = true;    ///< hierarchical sampling (3.1); off: every candidate is costed
     bool freezing = true;    ///< root/inline pre-pass and freezing (3.2)
+    /// Freezing applies to pipelines of at least this many searched Funcs (input wrappers not
+    /// counted). The paper freezes "for programs with many stages"; on smaller ones the
+    /// pre-pass fixes the output's tiling and most of the rest before the full search sees
+    /// them (docs/design-notes.md, "Freezing from ten Funcs"). 0: every pipeline of two or
+    /// more, as the paper's configuration and sessions and traces written before.
+    int freezeMinFuncs = kDefaultFreezeMinFuncs;
+    static constexpr int kDefaultFreezeMinFuncs = 10;
     bool memoization = true; ///< featurization memoized per kernel (3.3)
     /// Added to the penalty factor of a state whose coarser hash (depth pass - 2) no earlier
     /// pass kept among its good states (4.5; the authors' implementation adds 10).
@@ -93,6 +101,11 @@ public:
     int estimatedSteps() const;
     /// Number of main passes: options.passes, less the one the freezing pre-pass replaces.
     int mainPasses() const { return m_mainPasses; }
+    /// Whether this search runs the freezing pre-pass.
+    bool freezes() const { return m_mainPasses != m_options.passes; }
+    /// Why the pre-pass runs or not, one phrase: "on", "off", "off: one Func", "off: one pass",
+    /// "off: 8 searched Funcs, fewer than 10" (input wrappers are not searched: freezing's N).
+    std::string freezingSummary() const;
     /// The hash depth at which main pass `pass` (1-based) buckets; -1 for the pre-pass (0).
     static int samplingDepth(int pass) { return pass - 1; }
     /// Funcs of `n` that freezing leaves under search: all but log2(n) are frozen, counted as

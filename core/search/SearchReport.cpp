@@ -81,6 +81,7 @@ nlohmann::json searchResultToJson(const SearchEngine &engine) {
     nlohmann::json j = {{"pipeline", dag.pipelineName()},
                         {"gpu", engine.options().gpu.name},
                         {"cost_model", engine.costModel().name()},
+                        {"freezing", engine.freezingSummary()},
                         {"frozen", frozen},
                         {"freeze_ranking", ranking},
                         {"stats", stats}};

@@ -82,6 +82,8 @@ struct SearchStep {
     /// The Funcs of freezing's N, cheapest first, from the step that ends the pre-pass on
     /// (shared by those steps); null before it and without freezing.
     std::shared_ptr<const std::vector<FreezeRank>> freezeRanking;
+    /// Whether the search freezes, and why not when it does not (SearchEngine::freezingSummary).
+    std::string freezing;
     SearchCounters counters;
     StepTimings timings;
     /// The names of the cost terms of the model that costed this step (CostModel::termNames()).

@@ -46,6 +46,7 @@ nlohmann::json traceSearchToJson(const PipelineSource &source, const SearchOptio
             {"seed", options.seed},
             {"sampling", options.sampling},
             {"freezing", options.freezing},
+            {"freeze_min_funcs", options.freezeMinFuncs},
             {"memoization", options.memoization},
             {"known_bad_penalty", options.knownBadPenalty},
             {"wide_tilings", options.space.wideTilings},
@@ -75,6 +76,8 @@ TraceSearch traceSearchFromJson(const nlohmann::json &j) {
     o.seed = field<uint64_t>(j, "seed", o.seed);
     o.sampling = field<bool>(j, "sampling", o.sampling);
     o.freezing = field<bool>(j, "freezing", o.freezing);
+    // A trace written before the threshold froze every pipeline.
+    o.freezeMinFuncs = field<int>(j, "freeze_min_funcs", 0);
     o.memoization = field<bool>(j, "memoization", o.memoization);
     o.knownBadPenalty = field<double>(j, "known_bad_penalty", o.knownBadPenalty);
     o.space.wideTilings = field<bool>(j, "wide_tilings", o.space.wideTilings);

@@ -65,6 +65,7 @@ nlohmann::json sessionToJson(const Session &session) {
                           {"seed", o.seed},
                           {"sampling", o.sampling},
                           {"freezing", o.freezing},
+                          {"freeze_min_funcs", o.freezeMinFuncs},
                           {"memoization", o.memoization},
                           {"known_bad_penalty", o.knownBadPenalty},
                           {"space",
@@ -105,6 +106,8 @@ Session sessionFromJson(const nlohmann::json &j) {
     o.seed = field<uint64_t>(search, "seed", "\"search\"");
     o.sampling = optionalField(search, "sampling", o.sampling);
     o.freezing = optionalField(search, "freezing", o.freezing);
+    // A session saved before the threshold froze every pipeline.
+    o.freezeMinFuncs = optionalField(search, "freeze_min_funcs", 0);
     o.memoization = optionalField(search, "memoization", o.memoization);
     o.knownBadPenalty = optionalField(search, "known_bad_penalty", o.knownBadPenalty);
     if (search.contains("space")) {

@@ -100,6 +100,13 @@ private Q_SLOTS:
                       "--tune"));
         QVERIFY(fails({"--app", "unsharp_mask", "--tune", "2,4"}, "--tune needs --screenshot"));
         QVERIFY(fails({"--app", "unsharp_mask", "--cost-model", "nosuch"}, "--cost-model"));
+        // The freezing threshold, as beamscope-cli takes it.
+        QVERIFY(!a.freezeMinFuncs);
+        QCOMPARE(parseGuiArguments({exe, "--app", "matmul", "--freeze-min-funcs", "0"})
+                     .freezeMinFuncs.value_or(-1),
+                 0);
+        QVERIFY(fails({"--app", "matmul", "--freeze-min-funcs", "-1"}, "--freeze-min-funcs"));
+        QVERIFY(fails({"--app", "matmul", "--freeze-min-funcs", "ten"}, "--freeze-min-funcs"));
     }
 
     void mainWindowHasATuneDockBesideTheBenchmark() {

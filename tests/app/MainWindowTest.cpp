@@ -53,6 +53,10 @@ private Q_SLOTS:
         m_window = std::make_unique<MainWindow>();
         m_window->resize(1600, 1000);
         m_window->show();
+        // The paper's freezing: these tests look at the pre-pass on a chain of 8 Funcs.
+        SearchOptions options;
+        options.freezeMinFuncs = 0;
+        m_window->setInitialOptions(options, QStringLiteral("v100"));
         PipelineSource source;
         source.name = "stencil_chain";
         source.params = {"length=4"};

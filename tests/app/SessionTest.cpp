@@ -81,9 +81,15 @@ private Q_SLOTS:
         s.source.inputs = {"amount=0.5", "passes=3"};
         s.options = test::testOptions(3, 4, 99);
         s.options.memoization = false;
+        s.options.freezeMinFuncs = 7;
         s.gpuName = "a100";
         s.steps = 12;
         const Session back = sessionFromJson(sessionToJson(s));
+        QCOMPARE(back.options.freezeMinFuncs, 7);
+        // A session saved before the freezing threshold froze every pipeline: it replays so.
+        nlohmann::json old = sessionToJson(s);
+        old["search"].erase("freeze_min_funcs");
+        QCOMPARE(sessionFromJson(old).options.freezeMinFuncs, 0);
         QCOMPARE(back.source.generatorLibrary, s.source.generatorLibrary);
         QCOMPARE(back.source.params, s.source.params);
         QCOMPARE(back.source.estimates, s.source.estimates);

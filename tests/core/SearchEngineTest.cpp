@@ -151,6 +151,54 @@ TEST(SearchEngine, FreezesAllButLog2NStagesAfterThePrepass) {
     }
 }
 
+// Freezing runs on pipelines of at least freezeMinFuncs searched Funcs (10 by default; input
+// wrappers not counted); below it the search runs every pass in full and says why. 0 is the
+// paper's configuration, and an explicit frozen set asks for the pre-pass at any size.
+TEST(SearchEngine, FreezingAppliesToPipelinesOfAtLeastTenFuncs) {
+    EXPECT_EQ(SearchOptions{}.freezeMinFuncs, 10);
+    auto small = stencilChainDag(5); // the chain, its producers and the output: 9 Funcs
+    const int n = int(small->outputsFirst().size()) - 1; // input_im is read in place
+    ASSERT_EQ(n, 9);
+    const auto firstStep = [](std::shared_ptr<const FunctionDAG> dag, const SearchOptions &o) {
+        SearchEngine engine(std::move(dag), o);
+        return engine.step();
+    };
+    SearchOptions options = smallBeam();
+    {
+        SearchEngine engine(small, options);
+        EXPECT_FALSE(engine.freezes());
+        EXPECT_EQ(engine.mainPasses(), options.passes);
+        const std::string why = "off: " + std::to_string(n) + " searched Funcs, fewer than 10";
+        EXPECT_EQ(engine.freezingSummary(), why);
+        const SearchStepPtr step = engine.step();
+        EXPECT_EQ(step->pass, 1);
+        EXPECT_EQ(step->freezing, why);
+        engine.run();
+        EXPECT_TRUE(engine.frozen().empty());
+        EXPECT_TRUE(engine.freezeRanking().empty());
+        EXPECT_EQ(searchResultToJson(engine)["freezing"], why);
+    }
+    options.freezeMinFuncs = n; // at the threshold: frozen
+    EXPECT_EQ(firstStep(small, options)->pass, 0);
+    EXPECT_EQ(firstStep(small, options)->freezing, "on");
+    options.freezeMinFuncs = n + 1;
+    EXPECT_EQ(firstStep(small, options)->pass, 1);
+    options.freezeMinFuncs = 0; // the paper's configuration
+    EXPECT_EQ(firstStep(small, options)->pass, 0);
+    options = smallBeam();
+    options.freezeFuncs = {small->node(small->outputsFirst()[0]).name};
+    EXPECT_EQ(firstStep(small, options)->pass, 0);
+    options = smallBeam();
+    options.freezing = false;
+    EXPECT_EQ(SearchEngine(small, options).freezingSummary(), "off");
+    // Ten Funcs and more freeze by default.
+    auto large = stencilChainDag(6);
+    ASSERT_EQ(int(large->outputsFirst().size()) - 1, 10);
+    SearchEngine engine(large, smallBeam());
+    EXPECT_TRUE(engine.freezes());
+    EXPECT_EQ(engine.freezingSummary(), "on");
+}
+
 TEST(SearchEngine, FreezingRanksFuncsByTheirStagesCostInThePrepassBest) {
     // The authors' rule: a Func's cost is its stages' cost in the pre-pass's best state, an
     // inlined Func's compute its own (FreezeCostsTest); the cheapest are frozen, ties in
@@ -248,6 +296,7 @@ TEST(SearchEngine, InputWrappersAreInlinedWithoutSearchAndLeftOutOfFreezing) {
     EXPECT_EQ(wrappers, (std::set<std::string>{"bias_im", "filter_im", "input_im"}));
     SearchOptions options = smallBeam();
     options.passes = 3;
+    options.freezeMinFuncs = 0; // the paper's freezing on these two Funcs
     SearchEngine engine(dag, options);
     EXPECT_EQ(engine.inputWrappers().size(), 3u);
     std::set<std::string> decided;

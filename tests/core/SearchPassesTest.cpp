@@ -25,6 +25,7 @@ SearchOptions options(int beam, int passes, bool freezing = true, bool sampling 
     o.passes = passes;
     o.seed = 5;
     o.freezing = freezing;
+    o.freezeMinFuncs = 0; // the paper's freezing, on these chains of fewer than 10 Funcs too
     o.sampling = sampling;
     o.gpu = GpuSpec::load("v100");
     return o;

@@ -285,12 +285,34 @@ j = json.load(open(sys.argv[1]))
 assert j["verdict"] in ("not_reached", "pruned", "not_sampled", "cut", "chosen"), j["verdict"]
 assert isinstance(j["step"], int) and j["step"] >= 0 and isinstance(j["pass"], int)
 assert j["detail"] and "terms_delta" in j and "cutoff_ms" in j and "cost_ms" in j
-assert [p["pass"] for p in j["passes"]] == list(range(len(j["passes"])))
+# One answer per pass, in order: from the pre-pass (0) where the search freezes, else from pass 1
+# (this chain of 8 Funcs is below the default threshold of 10).
+ps = [p["pass"] for p in j["passes"]]
+assert ps == list(range(1, len(ps) + 1)), ps
 ' "$tmp/out" 2>"$tmp/err"; then
     pass "why stencil_chain --func stage_1 --location inline: $(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["verdict"], "at step", j["step"], "pass", j["pass"])' "$tmp/out")"
 else
     fail "why stencil_chain --func stage_1 --location inline --json" "exit $rc" "$(head -c 2000 "$tmp/err")"
 fi
+# Freezing applies from 10 Funcs by default; --freeze-min-funcs 0 freezes as the paper does;
+# the JSON and the text say which, and why not.
+run search stencil_chain -p length=4 --beam 2 --passes 2 --json
+offJson=$(cat "$tmp/out")
+run search stencil_chain -p length=4 --beam 2 --passes 2 --freeze-min-funcs 0 --json
+onJson=$(cat "$tmp/out")
+run search stencil_chain -p length=4 --beam 2 --passes 2
+if python3 -c '
+import json, sys
+off, on = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert off["freezing"] == "off: 8 searched Funcs, fewer than 10" and off["frozen"] == [] and off["freeze_ranking"] == [], off["freezing"]
+# 8 Funcs, ceil(log2 8) = 3 left under search: 5 frozen.
+assert on["freezing"] == "on" and len(on["frozen"]) == 5 and len(on["freeze_ranking"]) == 8, on["freezing"]
+' "$offJson" "$onJson" && grep -q 'frozen 0 (freezing off: 8 searched Funcs, fewer than 10)' "$tmp/out"; then
+    pass "search: freezing from 10 Funcs by default, on every pipeline with --freeze-min-funcs 0"
+else
+    fail "search: freezing from 10 Funcs by default, on every pipeline with --freeze-min-funcs 0" "$(grep -m1 frozen "$tmp/out")"
+fi
+expectError "search --freeze-min-funcs negative" 2 search matmul --freeze-min-funcs -1
 expectError "why with an unknown Func" 1 why stencil_chain -p length=4 --func nope --location root
 expectError "why with a bad location" 2 why stencil_chain -p length=4 --func stage_1 --location nowhere
 expectError "why inline on an output" 1 why stencil_chain -p length=4 --func output --location inline
