@@ -13,7 +13,7 @@ apps=("$@")
 [ ${#apps[@]} -gt 0 ] || apps=(matmul conv_layer unsharp_mask harris bilateral_grid stencil_chain)
 for app in "${apps[@]}"; do
     for config in on off; do
-        flags=""
+        flags="--freeze-min-funcs 0" # the paper's freezing: every pipeline
         [ "$config" = off ] && flags="--no-sampling --no-freezing"
         # shellcheck disable=SC2086
         report=$("$cli" bench "$app" ${catalog_small_sizes[$app]} --device opencl --mode topk --top 5 \

@@ -12,8 +12,9 @@
 #      Anderson2021 in both configurations, Li2018 and naive, in the same run; then the analytic
 #      model's own one-shot pick (`--mode oneshot --top 1`: its search result or greedy sample),
 #      measured too, so that the learned and the analytic one-shot meet on the same device,
-#      and on the apps of NOFREEZE_APPS the learned model's one-shot without the freezing
-#      pre-pass (`--no-freezing`; docs/ablation.md, "What freezing costs"),
+#      and on the apps of FREEZE_APPS the learned model's one-shot with the paper's freezing
+#      (`--freeze-min-funcs 0`: these pipelines of fewer than 10 Funcs search without it by
+#      default; docs/design-notes.md, "Freezing from ten Funcs"),
 #   5. writes the table (benchmarks/gpu_check_table.py: one-shot and top-5 over Anderson2021,
 #      and the fastest schedule's effective bandwidth over the device's peak) and leaves
 #      everything in at most 8 files in OUT.
@@ -31,7 +32,7 @@
 # SLOW_APPS [lens_blur local_laplacian]; BASELINES
 # [anderson2021,anderson2021-paper,li2018,naive]; PARALLEL [4] apps benched at once;
 # CLI [the bundle's beamscope-cli; set it to use a build tree]; TRAIN_DB [the bundle's
-# h100.sqlite]; GPU [the preset the device fits]; NOFREEZE_APPS [the nine apps of at most 9
+# h100.sqlite]; GPU [the preset the device fits]; FREEZE_APPS [the nine apps of at most 9
 # Funcs: matmul conv_layer iir_blur depthwise_separable_conv max_filter bilateral_grid
 # histogram_equalize nl_means unsharp_mask].
 set -uo pipefail
@@ -113,7 +114,7 @@ device=${DEVICE:-cuda}
 sizes_mode=${SIZES:-default}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/reports" "$work/reports-analytic" "$work/reports-nofreeze" "$work/logs" "$work/models" "$work/dags" "$work/bench"
+mkdir -p "$work/reports" "$work/reports-analytic" "$work/reports-freeze" "$work/logs" "$work/models" "$work/dags" "$work/bench"
 log() { printf '[%4ds] %s\n' $(($(date +%s) - start)) "$*" | tee -a "$work/logs/gpu_check.log" >&2; }
 left() { echo $((budget - ($(date +%s) - start))); }
 
@@ -148,7 +149,7 @@ if [ "$sizes_mode" = small ]; then
 fi
 if [ -n "${APPS:-}" ]; then read -r -a apps <<<"$APPS"; else mapfile -t apps < <("$CLI" apps | awk '{print $1}'); fi
 read -r -a slow <<<"${SLOW_APPS:-lens_blur local_laplacian}"
-read -r -a nofreeze <<<"${NOFREEZE_APPS-matmul conv_layer iir_blur depthwise_separable_conv max_filter bilateral_grid histogram_equalize nl_means unsharp_mask}"
+read -r -a freeze <<<"${FREEZE_APPS-matmul conv_layer iir_blur depthwise_separable_conv max_filter bilateral_grid histogram_equalize nl_means unsharp_mask}"
 gpu_flag=()
 [ -n "${GPU:-}" ] && gpu_flag=(--gpu "$GPU")
 
@@ -186,15 +187,15 @@ bench_app() { # APP SECONDS
             --mode oneshot --top 1 --baseline "" --cost-model analytic
         log "bench $app with the analytic model: rc $?"
     fi
-    # The learned model's one-shot without the freezing pre-pass, on the small pipelines where
-    # freezing costs most in the model's own terms.
+    # The learned model's one-shot with the paper's freezing on the small pipelines, which
+    # search without it by default: what the default gains or loses on the device.
     local f
-    for f in "${nofreeze[@]}"; do
+    for f in "${freeze[@]}"; do
         limit=$(($(left) - 20))
         if [ "$f" = "$app" ] && [ "$limit" -ge 10 ]; then
-            run_bench "$app" "$limit" "$app-nofreeze" "$work/reports-nofreeze/$app.json" \
-                --mode oneshot --top 1 --baseline "" --no-freezing "${model[@]}"
-            log "bench $app without freezing: rc $?"
+            run_bench "$app" "$limit" "$app-freeze" "$work/reports-freeze/$app.json" \
+                --mode oneshot --top 1 --baseline "" --freeze-min-funcs 0 "${model[@]}"
+            log "bench $app with freezing: rc $?"
         fi
     done
     # shellcheck disable=SC2086
@@ -247,7 +248,7 @@ wait "${pids[@]}" 2>/dev/null
 gpu_json="$here/resources/gpus"
 [ -n "${GPU:-}" ] && [ -f "$here/resources/gpus/$GPU.json" ] && gpu_json="$here/resources/gpus/$GPU.json"
 [ -n "${GPU:-}" ] && [ -f "$GPU" ] && gpu_json=$GPU
-python3 "$here/benchmarks/gpu_check_table.py" --nofreeze-dir "$work/reports-nofreeze" \
+python3 "$here/benchmarks/gpu_check_table.py" --freeze-dir "$work/reports-freeze" \
     "$work/reports" "$work/dags" "$gpu_json" "$work/reports-analytic" \
     >"$out/table.md" 2>"$work/logs/table.log" || log "table failed: $(tail -n 1 "$work/logs/table.log")"
 cp "$work/collect.json" "$out/collect.json" 2>/dev/null
@@ -264,7 +265,7 @@ done
 src = sqlite3.connect(sys.argv[1]); dst = sqlite3.connect(sys.argv[2]); src.backup(dst); dst.close()' \
     "$work/bench.sqlite" "$out/bench.sqlite"
 cp "$work/logs/environment.txt" "$out/environment.txt"
-tar -cJf "$out/reports.tar.xz" -C "$work" reports reports-analytic reports-nofreeze dags
+tar -cJf "$out/reports.tar.xz" -C "$work" reports reports-analytic reports-freeze dags
 # The baseline schedules this run made (not carried): add them to the archive here.
 if [ -f "$work/baseline-cache-carried.txt" ]; then
     mkdir -p "$work/baseline-cache-new"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The table of benchmarks/gpu_check.sh (docs/gpu-check.md).
 
-    benchmarks/gpu_check_table.py [--statistic min|median] [--nofreeze-dir DIR] REPORTS_DIR DAGS_DIR GPU_PRESET [ANALYTIC_DIR]
+    benchmarks/gpu_check_table.py [--statistic min|median] [--freeze-dir DIR] REPORTS_DIR DAGS_DIR GPU_PRESET [ANALYTIC_DIR]
 
 REPORTS_DIR holds one `bench --mode topk --top 5 --json` report per app (APP.json), DAGS_DIR the
 `dag APP --format json` of the same app and size. Per app:
@@ -18,9 +18,10 @@ REPORTS_DIR holds one `bench --mode topk --top 5 --json` report per app (APP.jso
 - with ANALYTIC_DIR (one `bench --mode oneshot --cost-model analytic` report per app): the
   analytic model's own one-shot pick, measured, and its time over Anderson2021's, so the learned
   and the analytic one-shot are compared on the same device in the same run.
-- with --nofreeze-dir (a `bench --mode oneshot --no-freezing` report per app, ranked by the same
-  model, for some apps): that one-shot's time, over Anderson2021's and over the one-shot with
-  freezing on the same apps (docs/ablation.md, "What freezing costs").
+- with --freeze-dir (a `bench --mode oneshot --freeze-min-funcs 0` report per app, ranked by the
+  same model, for the small apps that search without freezing by default): the one-shot with the
+  paper's freezing, its time over Anderson2021's and over the default one-shot's on the same apps
+  (docs/design-notes.md, "Freezing from ten Funcs").
 The last lines give the geomeans and the counts of apps faster than Anderson2021.
 
 A schedule's time is the fastest of its timed runs (--statistic min, the default; Halide's own
@@ -61,7 +62,7 @@ def geomean(xs):
 
 def oneshot_time(report_dir, app):
     """The measured time of the schedule `bench --mode oneshot` chose in REPORT_DIR/APP.json (the
-    analytic model's, or the one searched without freezing), or None."""
+    analytic model's, or the one searched with the paper's freezing), or None."""
     if not report_dir:
         return None
     try:
@@ -90,22 +91,22 @@ def peak_bandwidth(gpu_path, reports_dir):
     raise SystemExit(f"no preset in {gpu_path} is named like the reports' GPU model {sorted(map(str, names))}")
 
 
-def main(reports_dir, dags_dir, gpu_path, analytic_dir=None, nofreeze_dir=None):
+def main(reports_dir, dags_dir, gpu_path, analytic_dir=None, freeze_dir=None):
     peak_gbs = peak_bandwidth(gpu_path, reports_dir)
     cols = ["app", "one-shot (ms)", "top-5 (ms)"] + [f"{b} (ms)" for b in BASELINES] + [
         "one-shot / A2021", "top-5 / A2021", "one-shot / A2021-paper", "fastest", "bandwidth of fastest"]
     if analytic_dir:
         cols += ["analytic one-shot (ms)", "analytic one-shot / A2021"]
-    if nofreeze_dir:
-        cols += ["one-shot without freezing (ms)", "without freezing / A2021",
-                 "without / with freezing"]
+    if freeze_dir:
+        cols += ["one-shot with freezing (ms)", "with freezing / A2021",
+                 "with freezing / one-shot"]
     print(f"Times: the {'fastest' if STATISTIC == 'min' else 'median'} of each schedule's timed runs (ms).")
     print()
     print("| " + " | ".join(cols) + " |")
     print("|---|" + "---:|" * (len(cols) - 1))
-    ratios = {"oneshot": [], "top5": [], "oneshot_paper": [], "analytic": [], "nofreeze": [],
-              "nofreeze_vs_oneshot": []}
-    faster = {"oneshot": 0, "top5": 0, "analytic": 0, "nofreeze": 0}
+    ratios = {"oneshot": [], "top5": [], "oneshot_paper": [], "analytic": [], "freeze": [],
+              "freeze_vs_oneshot": []}
+    faster = {"oneshot": 0, "top5": 0, "analytic": 0, "freeze": 0}
 
     def ratio(key, time, reference):
         """time / reference (None when either is missing), kept under `key` with the count of
@@ -152,10 +153,10 @@ def main(reports_dir, dags_dir, gpu_path, analytic_dir=None, nofreeze_dir=None):
         if analytic_dir:
             ana = oneshot_time(analytic_dir, app)
             cells += [fmt(ana), fmt(ratio("analytic", ana, a21), 2)]
-        if nofreeze_dir:
-            nf = oneshot_time(nofreeze_dir, app)
-            cells += [fmt(nf), fmt(ratio("nofreeze", nf, a21), 2),
-                      fmt(ratio("nofreeze_vs_oneshot", nf, oneshot), 2)]
+        if freeze_dir:
+            fr = oneshot_time(freeze_dir, app)
+            cells += [fmt(fr), fmt(ratio("freeze", fr, a21), 2),
+                      fmt(ratio("freeze_vs_oneshot", fr, oneshot), 2)]
         print("| " + " | ".join(cells) + " |")
     n1, n5 = len(ratios["oneshot"]), len(ratios["top5"])
     print()
@@ -168,11 +169,11 @@ def main(reports_dir, dags_dir, gpu_path, analytic_dir=None, nofreeze_dir=None):
     if analytic_dir:
         print(f"geomean analytic one-shot / Anderson2021: {fmt(geomean(ratios['analytic']), 3)} over "
               f"{len(ratios['analytic'])} apps, faster on {faster['analytic']}")
-    if nofreeze_dir:
-        print(f"geomean one-shot without freezing / Anderson2021: {fmt(geomean(ratios['nofreeze']), 3)} "
-              f"over {len(ratios['nofreeze'])} apps, faster on {faster['nofreeze']}")
-        print(f"geomean one-shot without / with freezing: "
-              f"{fmt(geomean(ratios['nofreeze_vs_oneshot']), 3)} over {len(ratios['nofreeze_vs_oneshot'])} apps")
+    if freeze_dir:
+        print(f"geomean one-shot with freezing / Anderson2021: {fmt(geomean(ratios['freeze']), 3)} "
+              f"over {len(ratios['freeze'])} apps, faster on {faster['freeze']}")
+        print(f"geomean one-shot with freezing / one-shot: "
+              f"{fmt(geomean(ratios['freeze_vs_oneshot']), 3)} over {len(ratios['freeze_vs_oneshot'])} apps")
 
 
 if __name__ == "__main__":
@@ -183,7 +184,8 @@ if __name__ == "__main__":
     parser.add_argument("dags_dir")
     parser.add_argument("gpu_preset", help="a GPU preset file, or a folder of them")
     parser.add_argument("analytic_dir", nargs="?")
-    parser.add_argument("--nofreeze-dir", help="one-shot reports searched with --no-freezing")
+    parser.add_argument("--freeze-dir",
+                        help="one-shot reports searched with the paper's freezing (--freeze-min-funcs 0)")
     args = parser.parse_args()
     STATISTIC = args.statistic
-    main(args.reports_dir, args.dags_dir, args.gpu_preset, args.analytic_dir, args.nofreeze_dir)
+    main(args.reports_dir, args.dags_dir, args.gpu_preset, args.analytic_dir, args.freeze_dir)
