@@ -107,12 +107,15 @@ void DagPanel::updateCaption() {
                        .arg(dag->funcCount())
                        .arg(dag->stageCount());
     if (const SearchStepPtr &step = m_hub->step()) {
-        const QString pass = step->pass == 0
-                                 ? tr("pre-pass")
-                                 : (step->freezeRanking ? tr("pass %1 of %2 after the pre-pass")
-                                                        : tr("pass %1 of %2"))
-                                       .arg(step->pass)
-                                       .arg(step->passes);
+        QString pass = step->pass == 0
+                           ? tr("pre-pass")
+                           : (step->freezeRanking ? tr("pass %1 of %2 after the pre-pass")
+                                                  : tr("pass %1 of %2"))
+                                 .arg(step->pass)
+                                 .arg(step->passes);
+        // Freezing switched on but skipped on this pipeline: say why no stage is frozen.
+        if (step->freezing.starts_with("off: "))
+            pass += tr(", no freezing: %1").arg(QString::fromStdString(step->freezing.substr(5)));
         if (step->finished) {
             text += tr(" · <b>search finished</b> after step %1").arg(step->index + 1);
         } else {
