@@ -38,6 +38,7 @@ nlohmann::json BenchReport::toJson() const {
     j["chosen_why"] = chosenWhy;
     j["beam_search_ms"] = beamSearchMs;
     j["greedy_search_ms"] = greedySearchMs;
+    if (!freezing.empty()) j["freezing"] = freezing;
     j["bench_ms"] = benchMs;
     j["duplicates"] = duplicates;
     j["reused"] = reused;
@@ -78,6 +79,7 @@ BenchReport BenchReport::fromJson(const nlohmann::json &j) {
         r.chosenWhy = j.value("chosen_why", std::string());
         r.beamSearchMs = j.value("beam_search_ms", 0.0);
         r.greedySearchMs = j.value("greedy_search_ms", 0.0);
+        r.freezing = j.value("freezing", std::string());
         r.benchMs = j.value("bench_ms", 0.0);
         r.duplicates = j.value("duplicates", 0);
         r.reused = j.value("reused", 0);
@@ -124,7 +126,7 @@ void BenchReport::printTable(std::ostream &os) const {
        << ", mode " << (mode == BenchMode::TopK ? "topk" : "oneshot")
        << (costModel.empty() ? "" : ", ranked by the " + costModel + " model") << "\n";
     os << "search: beam " << fixed(beamSearchMs, 1) << " ms, greedy samples "
-       << fixed(greedySearchMs, 1) << " ms"
+       << fixed(greedySearchMs, 1) << " ms" << (freezing.empty() ? "" : ", freezing " + freezing)
        << (duplicates ? ", " + std::to_string(duplicates) + " duplicate(s) dropped" : "") << "\n\n";
     // The label column fits the longest label ("  baseline:anderson2021-paper") and a space.
     size_t labelWidth = 24;

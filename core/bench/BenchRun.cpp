@@ -102,6 +102,7 @@ void BenchRun::sampleCandidates() {
     m_set = candidateSet(m_options, m_search, dag, m_report.pipeline);
     m_report.beamSearchMs = m_set.beamSearchMs;
     m_report.greedySearchMs = m_set.greedySearchMs;
+    m_report.freezing = m_set.freezing;
     m_report.duplicates = m_set.duplicates;
     if (!m_options.candidates) {
         say("sampled " + std::to_string(m_set.candidates.size()) + " candidates (beam search " +

@@ -109,6 +109,8 @@ struct BenchReport {
     int chosen = -1;               ///< index into candidates, -1 when none qualifies
     std::string chosenWhy;
     double beamSearchMs = 0, greedySearchMs = 0, benchMs = 0;
+    /// Whether the beam search froze, and why not ("" : candidates given, no search).
+    std::string freezing;
     int duplicates = 0;
     int reused = 0;         ///< candidates taken from the measurement database instead of run
     int recorded = 0;       ///< rows added to the measurement database

@@ -75,6 +75,7 @@ CandidateSet sampleCandidates(std::shared_ptr<const FunctionDAG> dag,
     SearchEngine beam(dag, options.search);
     beam.run(options.cancel);
     set.beamSearchMs = beam.elapsedMs();
+    set.freezing = beam.freezingSummary();
     set.candidates = topOfBeam(beam.best(), beam.lastStep()->beam, options.topK, set.beamSearchMs);
     addGreedySamples(dag, options, set);
     return set;

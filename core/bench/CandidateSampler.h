@@ -31,6 +31,7 @@ struct CandidateSet {
     std::vector<BenchCandidate> candidates; ///< beam first (by predicted cost), then greedy
     double beamSearchMs = 0;
     double greedySearchMs = 0; ///< all greedy searches together
+    std::string freezing;      ///< the beam search's SearchEngine::freezingSummary()
     int duplicates = 0;        ///< greedy results equal to an earlier candidate
 };
 

@@ -30,6 +30,8 @@ rows = j["candidates"] + j["baselines"]
 assert j["reused"] == 0, f"reused {j['reused']} on an empty database"
 assert not any(r.get("reused") for r in rows), "a row of the first run is marked reused"
 assert j["recorded"] == int(sys.argv[2]), f"recorded {j['recorded']}, database has {sys.argv[2]}"
+# The report says how the beam search ran: this chain's 6 Funcs are below the freezing threshold.
+assert j["freezing"] == "off: 6 searched Funcs, fewer than 10", j.get("freezing")
 PY
 
 # 2. The identical rerun measures nothing: no rows added, every row marked reused.
