@@ -1,6 +1,6 @@
 // CommandLine: the GUI's arguments — beamscope [--app APP] [-p key=value]... [--generator-lib
 // PATH | --generator-py FILE.py | --pipeline-file FILE.hlpipe] [--beam N] [--passes N] [--seed N]
-// [--gpu NAME] [--pins FILE.json] [--steps N]
+// [--freeze-min-funcs N] [--gpu NAME] [--pins FILE.json] [--steps N]
 // [--dock NAME] [--bench K[,BASELINE...]] [--tune ROUNDS,BATCH] [--db PATH] [--cost-model SPEC]
 // [--show-step K] [--compare A,B | --compare-with WITH] [--screenshot FILE.png] [SESSION.json].
 // Checked before any window opens; bad input is a UsageError with one line.
