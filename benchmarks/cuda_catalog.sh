@@ -4,7 +4,8 @@
 # and the paper's), Li2018, Mullapudi2016 and naive baselines measured in the same run, never
 # reusing measurements (--no-db). Per app OUT/APP.json (the report) and OUT/APP.log (stderr);
 # cuda_catalog_table.py makes the table. For Fig. 7 on the GPU, run it twice into two folders:
-# MODE=topk, and SEARCH_FLAGS="--no-sampling --no-freezing" for the second;
+# MODE=topk with SEARCH_FLAGS="--freeze-min-funcs 0" (the paper's freezing, on every pipeline),
+# and SEARCH_FLAGS="--no-sampling --no-freezing" for the second;
 # `cuda_catalog_table.py --fig7 ON_DIR OFF_DIR` joins the two into the lines fig7_table.py reads.
 #   benchmarks/cuda_catalog.sh CLI OUT [APP...]
 # Environment (defaults in brackets): MODE [oneshot] and TOP [5] as bench's --mode/--top,
