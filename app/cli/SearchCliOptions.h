@@ -24,8 +24,7 @@ struct SearchCliOptions {
     std::string costModel = "default";
 
     /// Adds --beam, --passes, --seed, --gpu, --no-sampling, --no-freezing, --freeze-min-funcs,
-    /// --no-memo,
-    /// --wide-tilings, --no-parallel-filter, --pins, --freeze, --cost-model.
+    /// --no-memo, --wide-tilings, --no-parallel-filter, --pins, --freeze, --cost-model.
     /// `gpuFromDevice`: --gpu defaults to none, meaning the front end picks the GPU model from
     /// the device it runs on (bench).
     void addTo(CLI::App &command, bool gpuFromDevice = false);

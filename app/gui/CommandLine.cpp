@@ -26,14 +26,18 @@ QCommandLineOption sharedOption(const options::Definition &definition,
                               QString::fromLatin1(definition.valueName));
 }
 
-int positiveInt(const QString &text, const char *what, int max) {
+int integerIn(const QString &text, const char *what, int min, int max) {
     bool ok = false;
     const int v = text.toInt(&ok);
-    if (!ok || v < 1 || v > max) {
-        throw UsageError(std::string("--") + what + " needs an integer in 1.." +
-                         std::to_string(max) + ", not '" + text.toStdString() + "'");
+    if (!ok || v < min || v > max) {
+        throw UsageError(std::string("--") + what + " needs an integer in " + std::to_string(min) +
+                         ".." + std::to_string(max) + ", not '" + text.toStdString() + "'");
     }
     return v;
+}
+
+int positiveInt(const QString &text, const char *what, int max) {
+    return integerIn(text, what, 1, max);
 }
 
 /// Catalog apps are checked here (name, parameter names and ranges) so that a typo fails
@@ -109,9 +113,9 @@ QStringList withoutQtOptions(const QStringList &arguments) {
     return out;
 }
 
-/// The value of integer option `definition`, checked against its range (its minimum is 1).
-int positiveInt(const QString &text, const options::Definition &definition) {
-    return positiveInt(text, definition.name, definition.max);
+/// The value of integer option `definition`, checked against its range.
+int integerOption(const QString &text, const options::Definition &definition) {
+    return integerIn(text, definition.name, definition.min, definition.max);
 }
 
 } // namespace
@@ -233,17 +237,10 @@ GuiArguments parseGuiArguments(const QStringList &arguments) {
     }
     if (out.source && !out.session.isEmpty())
         throw UsageError("give either --app or a session file, not both");
-    if (parser.isSet(beam)) out.beam = positiveInt(parser.value(beam), options::beam);
-    if (parser.isSet(passes)) out.passes = positiveInt(parser.value(passes), options::passes);
-    if (parser.isSet(freezeMinFuncs)) {
-        bool ok = false;
-        const int n = parser.value(freezeMinFuncs).toInt(&ok);
-        if (!ok || n < 0 || n > options::freezeMinFuncs.max)
-            throw UsageError("--freeze-min-funcs needs an integer in 0.." +
-                             std::to_string(options::freezeMinFuncs.max) + ", not '" +
-                             parser.value(freezeMinFuncs).toStdString() + "'");
-        out.freezeMinFuncs = n;
-    }
+    if (parser.isSet(beam)) out.beam = integerOption(parser.value(beam), options::beam);
+    if (parser.isSet(passes)) out.passes = integerOption(parser.value(passes), options::passes);
+    if (parser.isSet(freezeMinFuncs))
+        out.freezeMinFuncs = integerOption(parser.value(freezeMinFuncs), options::freezeMinFuncs);
     if (parser.isSet(seed)) {
         bool ok = false;
         out.seed = parser.value(seed).toULongLong(&ok);
