@@ -476,6 +476,90 @@ std::vector<double> LearnedCostModel::predictMs(const std::vector<TrainingRow> &
     return predictRows(data, margins, rows.size());
 }
 
+const FeatureBands &LearnedCostModel::shareBands() {
+    if (!m_shareBands) {
+        // Binary JSON keeps each threshold's float exactly (the text form rounds it to decimal).
+        bst_ulong length = 0;
+        const char *buffer = nullptr;
+        FeatureBands bands;
+        if (XGBoosterSaveModelToBuffer(m_booster, R"({"format": "ubj"})", &length, &buffer) == 0) {
+            const nlohmann::json doc = nlohmann::json::from_ubjson(
+                reinterpret_cast<const uint8_t *>(buffer),
+                reinterpret_cast<const uint8_t *>(buffer) + length, true, false);
+            if (!doc.is_discarded())
+                bands = FeatureBands::read(doc, int(kernelFeatureNames().size()) - 1);
+        }
+        m_shareBands = std::make_unique<FeatureBands>(std::move(bands));
+    }
+    return *m_shareBands;
+}
+
+std::vector<double> LearnedCostModel::predictMemoizedKernels(const std::vector<Pending> &queue) {
+    const FeatureBands &bands = shareBands();
+    m_kernelRows.trim();
+    // Per kernel of each schedule: the batch row to read, or the memo's score.
+    struct Use {
+        double analyticMs;
+        int64_t row; ///< -1: `score`
+        float score;
+    };
+    std::vector<std::vector<Use>> schedules;
+    schedules.reserve(queue.size());
+    std::vector<float> data;
+    // Scores this batch's prediction gives: an entry and the index of its band's score.
+    std::vector<std::pair<KernelRowMemo::Entry *, size_t>> filled;
+    size_t rows = 0;
+    std::vector<float> scores;
+    try {
+        for (size_t i = 0; i < queue.size(); ++i) {
+            const Pending &p = queue[i];
+            std::vector<Use> &uses = schedules.emplace_back();
+            for (KernelRowMemo::Entry *e : m_kernelRows.entries(p.features, *p.analytic, m_gpu)) {
+                if (!e) continue; // a null kernel: no stages, no time
+                if (!(e->row.analyticMs >= 0) || !std::isfinite(e->row.analyticMs))
+                    throw Error("schedule " + std::to_string(i) +
+                                " has a kernel without an analytic time");
+                const float share = shareOfSchedule(e->row.analyticMs, p.analytic->total);
+                const std::optional<uint32_t> band = bands.band(share);
+                const KernelRowMemo::BandScore *known = band ? e->find(*band) : nullptr;
+                if (known) {
+                    uses.push_back({e->row.analyticMs, known->pendingRow, known->score});
+                    continue;
+                }
+                // Not scored in this band yet: one more row for the trees.
+                data.insert(data.end(), e->row.features.begin(), e->row.features.end());
+                data.push_back(share);
+                const int64_t row = int64_t(rows++);
+                if (band) {
+                    e->scores.push_back({*band, row, 0.0f});
+                    filled.emplace_back(e, e->scores.size() - 1);
+                }
+                uses.push_back({e->row.analyticMs, row, 0.0f});
+            }
+        }
+        scores = rawScores(data, {}, rows);
+    } catch (...) {
+        m_kernelRows.clear(); // no score left pending
+        throw;
+    }
+    for (const auto &[entry, index] : filled) {
+        KernelRowMemo::BandScore &s = entry->scores[index];
+        s.score = scores[size_t(s.pendingRow)];
+        s.pendingRow = -1;
+    }
+    // As predictKernels(): each kernel's analytic time times exp(its margin), summed in launch
+    // order.
+    std::vector<double> ms;
+    ms.reserve(schedules.size());
+    for (const std::vector<Use> &uses : schedules) {
+        double total = 0;
+        for (const Use &u : uses)
+            total += u.analyticMs * std::exp(double(u.row >= 0 ? scores[size_t(u.row)] : u.score));
+        ms.push_back(total);
+    }
+    return ms;
+}
+
 void LearnedCostModel::enqueue(const ScheduleState &state,
                                std::vector<std::shared_ptr<const KernelFeatures>> features,
                                StateCost *out) {
@@ -490,13 +574,7 @@ void LearnedCostModel::evaluateAll() {
     m_queue.clear();
     std::vector<double> predicted;
     if (m_structure == ModelStructure::Kernels) {
-        std::vector<std::vector<KernelFeatureRow>> kernels;
-        for (const Pending &p : queue)
-            kernels.push_back(kernelFeatureRows(p.features, *p.analytic, m_gpu, &m_kernelRows));
-        std::vector<const std::vector<KernelFeatureRow> *> schedules;
-        for (const auto &k : kernels)
-            schedules.push_back(&k);
-        predicted = predictKernels(schedules);
+        predicted = predictMemoizedKernels(queue);
     } else {
         std::vector<float> data, margins;
         for (const Pending &p : queue) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cost/AnalyticalGpuCostModel.h"
+#include "cost/FeatureBands.h"
 #include "cost/ScheduleFeatures.h"
 
 #include <nlohmann/json.hpp>
@@ -158,6 +159,10 @@ public:
                  StateCost *out) override;
     /// Runs the analytic prior, then one batched prediction for every queued state.
     void evaluateAll() override;
+    /// The bands of the share feature (a per-kernel row's last) in the trees, within which a
+    /// kernel's score is reused: read from the file by load(), else once from XGBoost's binary
+    /// JSON (a model trained or fine-tuned here).
+    const FeatureBands &shareBands();
 
 private:
     LearnedCostModel(GpuSpec gpu, ModelMetadata meta, void *booster, int nthread,
@@ -186,6 +191,10 @@ private:
         std::unique_ptr<StateCost> analytic;
         StateCost *out;
     };
+    /// predictKernels() of the queued states, to the bit, through m_kernelRows: a kernel met
+    /// before is not built again, nor predicted again at a share in a band it was scored in.
+    std::vector<double> predictMemoizedKernels(const std::vector<Pending> &queue);
+
     GpuSpec m_gpu; ///< the GPU the features are normalised by
     AnalyticalGpuCostModel m_analytic;
     ModelMetadata m_meta;
@@ -194,7 +203,8 @@ private:
     ModelStructure m_structure;
     std::string m_name = "learned";
     std::vector<Pending> m_queue;
-    KernelRowMemo m_kernelRows; ///< per-kernel rows across evaluateAll() calls
+    KernelRowMemo m_kernelRows; ///< per-kernel rows and scores across evaluateAll() calls
+    std::unique_ptr<FeatureBands> m_shareBands; ///< shareBands(), once read
 };
 
 } // namespace beamscope

@@ -132,6 +132,11 @@ std::shared_ptr<LearnedCostModel> LearnedCostModel::load(const std::string &path
             throw Error("cost model file '" + path + "' expects " + std::to_string(features) +
                         " features; schema " + std::to_string(kScheduleFeatureSchema) + " has " +
                         std::to_string(expected) + " per " + structureName);
+        // The share's bands from the document at hand: reading them back from XGBoost would
+        // cost a search of a small pipeline a third more.
+        if (structure == ModelStructure::Kernels)
+            model->m_shareBands = std::make_unique<FeatureBands>(
+                FeatureBands::read(doc.at("booster"), int(expected) - 1));
     } catch (const nlohmann::json::exception &) {
         throw Error("cost model file '" + path +
                     "' is corrupt (missing or mistyped version, schema or booster)");

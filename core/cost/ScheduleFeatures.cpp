@@ -219,35 +219,102 @@ const std::vector<std::string> &kernelFeatureNames() {
     return names;
 }
 
-std::vector<KernelFeatureRow>
-kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
-                  const StateCost &analytic, const GpuSpec &gpu, KernelRowMemo *memo) {
-    std::vector<KernelFeatureRow> rows;
+float shareOfSchedule(double kernelMs, double scheduleMs) {
+    return float(ratio(kernelMs, scheduleMs));
+}
+
+namespace {
+/// Calls visit(kernel, first stage, stage count) for each kernel, its stages' range in
+/// `analytic` (launch order); throws when the costs do not line up with the kernels' rows.
+template <typename Visit>
+void forEachKernel(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
+                   const StateCost &analytic, Visit visit) {
     size_t stage = 0;
     for (const auto &kernel : kernels) {
         const size_t count = kernel ? kernel->size() : 0;
         if (stage + count > analytic.stages.size())
             throw Error("the analytic costs do not line up with the schedule's kernels");
-        // The kernel as a schedule of one kernel: its stages' costs and their sums.
-        StateCost own;
-        own.stages.assign(analytic.stages.begin() + long(stage),
-                          analytic.stages.begin() + long(stage + count));
-        own.addUpStages();
-        auto build = [&] {
-            KernelFeatureRow row;
-            row.features = kernel ? scheduleFeatureVector({kernel}, own, gpu)
-                                  : std::vector<float>(scheduleFeatureNames().size(), 0.0f);
-            row.analyticMs = own.total;
-            return row;
-        };
-        KernelFeatureRow row = memo && kernel ? memo->get(kernel, own.total, build) : build();
-        row.features.push_back(float(ratio(own.total, analytic.total)));
-        rows.push_back(std::move(row));
+        visit(kernel, stage, count);
         stage += count;
     }
     if (stage != analytic.stages.size())
         throw Error("the analytic costs do not line up with the schedule's kernels");
+}
+
+/// The kernel as a schedule of one kernel: its stages' costs and their sums.
+StateCost kernelCost(const StateCost &analytic, size_t first, size_t count) {
+    StateCost own;
+    own.stages.assign(analytic.stages.begin() + long(first),
+                      analytic.stages.begin() + long(first + count));
+    own.addUpStages();
+    return own;
+}
+
+/// kernelCost(...).total without copying the stages: the same sums in the same order
+/// (StateCost::addUpStages()), so the value is the same to the bit.
+double kernelTotal(const StateCost &analytic, size_t first, size_t count) {
+    CostTerms terms{};
+    for (size_t s = first; s < first + count; ++s) {
+        for (size_t t = 0; t < kMaxCostTerms; ++t)
+            terms[t] += analytic.stages[s].terms[t];
+    }
+    double total = 0;
+    for (double t : terms)
+        total += t;
+    return total;
+}
+
+KernelFeatureRow kernelRow(const std::shared_ptr<const KernelFeatures> &kernel,
+                           const StateCost &own, const GpuSpec &gpu) {
+    KernelFeatureRow row;
+    row.features = kernel ? scheduleFeatureVector({kernel}, own, gpu)
+                          : std::vector<float>(scheduleFeatureNames().size(), 0.0f);
+    row.analyticMs = own.total;
+    return row;
+}
+} // namespace
+
+std::vector<KernelFeatureRow>
+kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
+                  const StateCost &analytic, const GpuSpec &gpu) {
+    std::vector<KernelFeatureRow> rows;
+    forEachKernel(kernels, analytic, [&](const auto &kernel, size_t first, size_t count) {
+        rows.push_back(kernelRow(kernel, kernelCost(analytic, first, count), gpu));
+        rows.back().features.push_back(shareOfSchedule(rows.back().analyticMs, analytic.total));
+    });
     return rows;
+}
+
+std::vector<KernelRowMemo::Entry *>
+KernelRowMemo::entries(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
+                       const StateCost &analytic, const GpuSpec &gpu) {
+    std::vector<Entry *> out;
+    out.reserve(kernels.size());
+    forEachKernel(kernels, analytic, [&](const auto &kernel, size_t first, size_t count) {
+        if (!kernel) {
+            out.push_back(nullptr);
+            return;
+        }
+        Entry &e = m_rows[kernel.get()];
+        if (e.kernel != kernel || e.row.analyticMs != kernelTotal(analytic, first, count)) {
+            e.kernel = kernel;
+            e.row = kernelRow(kernel, kernelCost(analytic, first, count), gpu);
+            e.scores.clear();
+        }
+        out.push_back(&e);
+    });
+    return out;
+}
+
+KernelRowMemo::BandScore *KernelRowMemo::Entry::find(uint32_t band) {
+    for (BandScore &s : scores) {
+        if (s.band == band) return &s;
+    }
+    return nullptr;
+}
+
+void KernelRowMemo::trim() {
+    if (m_rows.size() > kMaxEntries) m_rows.clear();
 }
 
 } // namespace beamscope

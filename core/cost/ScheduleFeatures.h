@@ -8,6 +8,7 @@
 
 #include "cost/CostModel.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -72,28 +73,48 @@ struct KernelFeatureRow {
 /// scheduleFeatureNames() followed by "share_of_schedule". Built once.
 const std::vector<std::string> &kernelFeatureNames();
 
-/// Kernel rows already built, for a search that meets the same kernel in many states (the
-/// featurizer hands out one KernelFeatures per distinct kernel): a row's features but its share
-/// depend only on the kernel's rows, its stages' analytic costs and the GPU. Keyed by the rows'
-/// address, which it keeps alive; an entry whose analytic time differs is built again. One GPU
-/// per memo.
+/// A kernel's share of its schedule's analytic time, as its row's last feature holds it (0 when
+/// the schedule's time is not positive).
+float shareOfSchedule(double kernelMs, double scheduleMs);
+
+/// One row per kernel, in launch order: the kernel read as a schedule of one kernel
+/// (scheduleFeatureVector() of its rows and its stages' analytic costs) and its share of the
+/// schedule's analytic total. Throws Error when `analytic`'s stages do not line up with the
+/// kernels' rows. Deterministic.
+std::vector<KernelFeatureRow>
+kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
+                  const StateCost &analytic, const GpuSpec &gpu);
+
+/// Kernel rows already built, and the model's scores of each, for a search that meets the same
+/// kernel in many states (the featurizer hands out one KernelFeatures per distinct kernel): a
+/// row's features but its share depend only on the kernel's rows, its stages' analytic costs and
+/// the GPU. Keyed by the rows' address, which it keeps alive; an entry whose analytic time
+/// differs is built again. One GPU and one model per memo.
 class KernelRowMemo {
 public:
-    /// The row without its share (scheduleFeatureNames() order), built by `build` when missing.
-    template <typename Build>
-    const KernelFeatureRow &get(const std::shared_ptr<const KernelFeatures> &kernel,
-                                double analyticMs, Build build) {
-        Entry &e = m_rows[kernel.get()];
-        if (e.kernel != kernel || e.row.analyticMs != analyticMs) {
-            if (m_rows.size() > kMaxEntries) {
-                m_rows.clear();
-                return get(kernel, analyticMs, build);
-            }
-            e.kernel = kernel;
-            e.row = build();
-        }
-        return e.row;
-    }
+    /// The model's score of the row at shares of one band (a range no split of the trees on the
+    /// share divides: LearnedCostModel), or the batch row that will give it.
+    struct BandScore {
+        uint32_t band = 0;
+        int64_t pendingRow = -1; ///< >= 0 while the batch's prediction is to come
+        float score = 0;
+    };
+    struct Entry {
+        std::shared_ptr<const KernelFeatures> kernel;
+        KernelFeatureRow row; ///< without its share: scheduleFeatureNames() order
+        std::vector<BandScore> scores;
+        BandScore *find(uint32_t band);
+    };
+
+    /// The entry of each kernel of a schedule, in launch order (nullptr for a null kernel, which
+    /// has no stages and no time), built when missing or stale. Throws Error as
+    /// kernelFeatureRows() does. The pointers stay valid until trim() or clear().
+    std::vector<Entry *> entries(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
+                                 const StateCost &analytic, const GpuSpec &gpu);
+    /// Starts again when past its bound; call between batches, never while entries are held.
+    void trim();
+    void clear() { m_rows.clear(); }
+    size_t size() const { return m_rows.size(); }
 
 private:
     /// A bound on memory, since entries keep their kernels' features alive after the search's
@@ -101,19 +122,7 @@ private:
     /// the distinct kernels of the largest catalog search (lens_blur at its default size, 29,390
     /// on the h100 preset). Past it, start again.
     static constexpr size_t kMaxEntries = 65536;
-    struct Entry {
-        std::shared_ptr<const KernelFeatures> kernel;
-        KernelFeatureRow row;
-    };
     std::unordered_map<const KernelFeatures *, Entry> m_rows;
 };
-
-/// One row per kernel, in launch order: the kernel read as a schedule of one kernel
-/// (scheduleFeatureVector() of its rows and its stages' analytic costs) and its share of the
-/// schedule's analytic total. Throws Error when `analytic`'s stages do not line up with the
-/// kernels' rows. Deterministic; with a memo, rows it holds are not built again.
-std::vector<KernelFeatureRow>
-kernelFeatureRows(const std::vector<std::shared_ptr<const KernelFeatures>> &kernels,
-                  const StateCost &analytic, const GpuSpec &gpu, KernelRowMemo *memo = nullptr);
 
 } // namespace beamscope

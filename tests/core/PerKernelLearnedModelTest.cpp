@@ -3,12 +3,15 @@
 // learns a per-kernel slowdown its analytic prior misses, predicts a sum (two copies of a kernel
 // cost twice one), round-trips through its file with its structure, refuses a schedule-level
 // prediction and a mismatched fine-tuning with one line, and serves a search; the kernel rows it
-// reads are the schedule's kernels read as one-kernel schedules.
+// reads are the schedule's kernels read as one-kernel schedules, and a search's predictions,
+// which reuse a kernel's score within a band of its share that no split divides, are the plain
+// ones to the bit.
 #include "LearnedModelTestUtil.h"
 #include "ScheduleTestUtil.h"
 
 #include "cost/AnalyticalGpuCostModel.h"
 #include "cost/CostOf.h"
+#include "cost/FeatureBands.h"
 #include "cost/Featurizer.h"
 #include "cost/LearnedCostModel.h"
 #include "cost/RankMetrics.h"
@@ -85,12 +88,13 @@ struct FeaturizedState {
     GpuSpec gpu;
     std::vector<std::shared_ptr<const KernelFeatures>> kernels;
     StateCost cost;
+    StatePtr state;
 };
 
 FeaturizedState featurizedStencilChain() {
     auto dag = stencilChainDag(4);
     const StatePtr state = placeRest(ScheduleState::initial(dag));
-    FeaturizedState f{GpuSpec::load("v100"), {}, {}};
+    FeaturizedState f{GpuSpec::load("v100"), {}, {}, state};
     Featurizer featurizer(f.gpu, false);
     f.kernels = featurizer.featurize(*state);
     AnalyticalGpuCostModel analytic(f.gpu);
@@ -244,13 +248,21 @@ TEST(PerKernelLearnedModel, KernelRowsAreTheKernelsReadAsSchedules) {
     for (size_t k = 0; k < rows.size(); ++k) {
         ASSERT_EQ(rows[k].features.size(), names.size());
         // The kernel's time is its own stages' analytic totals, by hand.
-        double own = 0;
+        StateCost own;
         for (size_t s = 0; s < kernels[k]->size(); ++s)
-            own += cost.stages[stage++].total();
-        EXPECT_NEAR(rows[k].analyticMs, own, 1e-12 * own);
-        EXPECT_FLOAT_EQ(rows[k].features.back(), float(own / cost.total));
-        EXPECT_FLOAT_EQ(rows[k].features[kCostTerms], float(std::log(own))); // analytic_total
+            own.stages.push_back(cost.stages[stage++]);
+        double ownMs = 0;
+        for (const StageCost &s : own.stages)
+            ownMs += s.total();
+        EXPECT_NEAR(rows[k].analyticMs, ownMs, 1e-12 * ownMs);
+        EXPECT_FLOAT_EQ(rows[k].features.back(), float(ownMs / cost.total));
+        EXPECT_FLOAT_EQ(rows[k].features[kCostTerms], float(std::log(ownMs))); // analytic_total
         EXPECT_FLOAT_EQ(rows[k].features[2 * kCostTerms + 1], float(std::log1p(1.0))); // kernels
+        // Before its share, the kernel alone costed as a schedule.
+        own.addUpStages();
+        const std::vector<float> alone = scheduleFeatureVector({kernels[k]}, own, gpu);
+        EXPECT_TRUE(std::equal(alone.begin(), alone.end(), rows[k].features.begin()))
+            << "kernel " << k;
         sum += rows[k].analyticMs;
     }
     EXPECT_NEAR(sum, cost.total, 1e-12 * cost.total);
@@ -260,47 +272,135 @@ TEST(PerKernelLearnedModel, KernelRowsAreTheKernelsReadAsSchedules) {
     EXPECT_NE(errorOf([&] { kernelFeatureRows(kernels, shorter, gpu); }), "");
 }
 
-TEST(PerKernelLearnedModel, AMemoReusesAKernelsRowButNotItsShare) {
+TEST(PerKernelLearnedModel, AMemoBuildsAKernelsRowOnceAndAgainWhenItsTimeDiffers) {
     const FeaturizedState f = featurizedStencilChain();
     const GpuSpec &gpu = f.gpu;
     const auto &kernels = f.kernels;
     const StateCost &cost = f.cost;
-    KernelRowMemo memo;
     const std::vector<KernelFeatureRow> plain = kernelFeatureRows(kernels, cost, gpu);
-    for (int pass = 0; pass < 2; ++pass) { // built, then read back from the memo
-        const std::vector<KernelFeatureRow> memoized = kernelFeatureRows(kernels, cost, gpu, &memo);
-        ASSERT_EQ(memoized.size(), plain.size());
-        for (size_t k = 0; k < plain.size(); ++k) {
-            EXPECT_EQ(memoized[k].features, plain[k].features)
-                << "pass " << pass << " kernel " << k;
-            EXPECT_EQ(memoized[k].analyticMs, plain[k].analyticMs);
+    KernelRowMemo memo;
+    const std::vector<KernelRowMemo::Entry *> first = memo.entries(kernels, cost, gpu);
+    ASSERT_EQ(first.size(), plain.size());
+    for (size_t k = 0; k < plain.size(); ++k) {
+        ASSERT_NE(first[k], nullptr);
+        // The row but its share.
+        EXPECT_EQ(first[k]->row.features,
+                  std::vector<float>(plain[k].features.begin(), plain[k].features.end() - 1))
+            << "kernel " << k;
+        EXPECT_EQ(first[k]->row.analyticMs, plain[k].analyticMs) << "kernel " << k;
+        EXPECT_TRUE(first[k]->scores.empty());
+        first[k]->scores.push_back({7, -1, float(k)});
+    }
+    // Met again: the same entries, scores kept.
+    EXPECT_EQ(memo.entries(kernels, cost, gpu), first);
+    EXPECT_EQ(memo.size(), kernels.size());
+    ASSERT_NE(first[1]->find(7), nullptr);
+    EXPECT_EQ(first[1]->find(7)->score, 1.0f);
+    EXPECT_EQ(first[1]->find(6), nullptr);
+    // The first kernel costed otherwise (its first stage's time doubled): built again, its
+    // scores dropped; the other kernels keep their rows and scores.
+    StateCost slower = cost;
+    for (double &t : slower.stages[0].terms)
+        t *= 2;
+    const std::vector<KernelRowMemo::Entry *> again = memo.entries(kernels, slower, gpu);
+    EXPECT_TRUE(again[0]->scores.empty());
+    EXPECT_GT(again[0]->row.analyticMs, plain[0].analyticMs);
+    EXPECT_NE(again[0]->row.features.front(), plain[0].features.front()); // log of a term
+    EXPECT_EQ(again[1]->scores.size(), 1u);
+    // A null kernel has no entry; costs that do not line up are refused.
+    std::vector<std::shared_ptr<const KernelFeatures>> withNull = kernels;
+    withNull.push_back(nullptr);
+    EXPECT_EQ(memo.entries(withNull, cost, gpu).back(), nullptr);
+    StateCost shorter = cost;
+    shorter.stages.pop_back();
+    EXPECT_NE(errorOf([&] { memo.entries(kernels, shorter, gpu); }), "");
+}
+
+TEST(PerKernelLearnedModel, FeatureBandsAreTheRangesNoSplitDivides) {
+    // Two trees by hand (XGBoost's JSON layout): feature 2 split at 0.5 and 0.25, feature 0 at
+    // 0.75; a leaf's condition is its value and never a threshold.
+    const nlohmann::json booster = nlohmann::json::parse(R"({"learner": {"gradient_booster": {
+        "name": "gbtree", "model": {"trees": [
+          {"left_children": [1, -1, -1], "split_indices": [2, 0, 0],
+           "split_conditions": [0.5, 0.1, 0.3], "split_type": [0, 0, 0]},
+          {"left_children": [1, 3, -1, -1, -1], "split_indices": [0, 2, 2, 0, 0],
+           "split_conditions": [0.75, 0.25, 9.0, 0.2, 0.4], "split_type": [0, 0, 0, 0, 0]}]}}}})");
+    const FeatureBands bands = FeatureBands::read(booster, 2);
+    ASSERT_TRUE(bands.usable());
+    EXPECT_EQ(bands.thresholds(), (std::vector<float>{0.25f, 0.5f}));
+    // A split sends `value < threshold` left: a value at a threshold is past it.
+    EXPECT_EQ(bands.band(0.0f), 0u);
+    EXPECT_EQ(bands.band(0.2499f), 0u);
+    EXPECT_EQ(bands.band(0.2501f), 1u);
+    EXPECT_EQ(bands.band(0.4999f), 1u);
+    EXPECT_EQ(bands.band(0.5001f), 2u);
+    EXPECT_EQ(bands.band(1.0f), 2u);
+    // At a threshold or a float's step from it: no band (the tree's float may be the neighbour).
+    for (float t : {0.25f, 0.5f}) {
+        EXPECT_FALSE(bands.band(t).has_value()) << t;
+        EXPECT_FALSE(bands.band(std::nextafter(t, 0.0f)).has_value()) << t;
+        EXPECT_FALSE(bands.band(std::nextafter(t, 1.0f)).has_value()) << t;
+        EXPECT_TRUE(bands.band(std::nextafter(std::nextafter(t, 1.0f), 1.0f)).has_value()) << t;
+    }
+    EXPECT_FALSE(bands.band(std::nanf("")).has_value());
+    EXPECT_EQ(FeatureBands::read(booster, 0).thresholds(), (std::vector<float>{0.75f}));
+    // A categorical split, another booster or another layout: no bands.
+    nlohmann::json categorical = booster;
+    categorical["learner"]["gradient_booster"]["model"]["trees"][0]["split_type"][0] = 1;
+    EXPECT_FALSE(FeatureBands::read(categorical, 2).usable());
+    nlohmann::json dart = booster;
+    dart["learner"]["gradient_booster"]["name"] = "dart";
+    EXPECT_FALSE(FeatureBands::read(dart, 2).usable());
+    EXPECT_FALSE(FeatureBands::read(nlohmann::json::object(), 2).usable());
+    EXPECT_FALSE(FeatureBands().band(0.5f).has_value());
+}
+
+TEST(PerKernelLearnedModel, ASearchsMemoizedPredictionIsThePlainOne) {
+    // Trained so that the trees split on the share too (the true factor grows with it): states
+    // that share a kernel at other shares must not share its score unless no split divides them.
+    std::vector<TrainingRow> rows = kernelRows(300, 5);
+    for (TrainingRow &r : rows) {
+        double truth = 0;
+        for (const KernelFeatureRow &k : r.kernels)
+            truth += k.analyticMs * std::exp(1.5 * k.features[0] + 2.0 * k.features.back());
+        r.measuredMs = truth;
+    }
+    const std::string path = tempPath("memo.model");
+    auto trained = LearnedCostModel::train(rows, testMetadata(), kernelOptions(40));
+    trained->save(path);
+    const FeatureBands bands = FeatureBands::read(
+        nlohmann::json::parse(readFile(path)).at("booster"), int(kernelFeatureNames().size()) - 1);
+    EXPECT_GE(bands.thresholds().size(), 5u); // the trees do split on the share
+    // Read back from XGBoost for the model in memory: the same thresholds.
+    EXPECT_EQ(trained->shareBands().thresholds(), bands.thresholds());
+    SearchOptions options;
+    options.gpu = GpuSpec::load("v100");
+    options.beamSize = 8;
+    options.passes = 2;
+    options.costModel = path;
+    // Each state of every step's beam, costed again from nothing: the search's cost to the bit,
+    // with the model loaded from its file and with the one in memory.
+    auto fresh = LearnedCostModel::load(path, options.gpu);
+    Featurizer featurizer(options.gpu, false);
+    AnalyticalGpuCostModel analytic(options.gpu);
+    size_t checked = 0;
+    for (const std::shared_ptr<CostModel> &model :
+         {std::shared_ptr<CostModel>(), std::shared_ptr<CostModel>(trained)}) {
+        SearchEngine engine(stencilChainDag(4), options, model);
+        while (!engine.finished()) {
+            const SearchStepPtr step = engine.step();
+            for (const BeamEntry &entry : step->beam) {
+                const auto kernels = featurizer.featurize(*entry.state);
+                TrainingRow row;
+                row.kernels = kernelFeatureRows(
+                    kernels, costOf(*entry.state, analytic, kernels).cost, options.gpu);
+                EXPECT_EQ(entry.cost.total, fresh->predictMs(row)) << "state " << checked;
+                ++checked;
+            }
         }
     }
-    // The first kernel as a schedule of its own: the memo's row, with the whole schedule's share.
-    StateCost alone;
-    alone.stages.assign(cost.stages.begin(), cost.stages.begin() + long(kernels[0]->size()));
-    alone.addUpStages();
-    const std::vector<KernelFeatureRow> own = kernelFeatureRows({kernels[0]}, alone, gpu, &memo);
-    ASSERT_EQ(own.size(), 1u);
-    EXPECT_FLOAT_EQ(own[0].features.back(), 1.0f);
-    EXPECT_LT(plain[0].features.back(), 1.0f);
-    EXPECT_TRUE(
-        std::equal(own[0].features.begin(), own[0].features.end() - 1, plain[0].features.begin()));
-    // Another analytic time for the same kernel builds the row again.
-    int builds = 0;
-    auto build = [&] {
-        ++builds;
-        KernelFeatureRow r;
-        r.analyticMs = builds == 1 ? 1.0 : 2.0;
-        r.features.assign(3, float(builds));
-        return r;
-    };
-    KernelRowMemo fresh;
-    fresh.get(kernels[0], 1.0, build);
-    EXPECT_EQ(fresh.get(kernels[0], 1.0, build).features.front(), 1.0f);
-    EXPECT_EQ(builds, 1);
-    EXPECT_EQ(fresh.get(kernels[0], 2.0, build).features.front(), 2.0f);
-    EXPECT_EQ(builds, 2);
+    EXPECT_GT(checked, 40u);
+    std::filesystem::remove(path);
 }
 
 TEST(PerKernelLearnedModel, ServesASearch) {
