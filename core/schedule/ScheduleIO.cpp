@@ -125,7 +125,6 @@ ScheduleFile loadScheduleFile(const std::string &path) {
         const nlohmann::json &m =
             measurement != json.end() && measurement->is_object() ? *measurement : json;
         if (m.contains("measured_ms") || m.contains("max_unrolled_points")) {
-            file.measured = true;
             file.maxUnrolledPoints =
                 jsonIntegerOr(m, "max_unrolled_points", kLegacyMaxUnrolledPoints);
             if (file.maxUnrolledPoints < 1)

@@ -33,7 +33,6 @@ struct ScheduleFile {
     /// candidate, a measurement record: without the field, the legacy limit, as
     /// Measurement::fromJson reads it); else this build's.
     int64_t maxUnrolledPoints = kMaxUnrolledPoints;
-    bool measured = false; ///< the file holds a measurement of the schedule
 };
 
 /// readScheduleFile, with the unroll limit the schedule was measured with, so that an export of

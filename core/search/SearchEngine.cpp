@@ -100,6 +100,7 @@ std::string SearchEngine::freezingSummary() const {
 }
 
 int SearchEngine::estimatedSteps() const {
+    if (m_finished) return m_stepIndex;
     // A Func takes one step when inlined for sure or frozen, two otherwise (location, tiling);
     // the set of frozen Funcs is known once the pre-pass is over.
     int full = 0, afterFreezing = 0;
@@ -108,8 +109,12 @@ int SearchEngine::estimatedSteps() const {
         full += one ? 1 : 2;
         afterFreezing += one || m_frozen.count(node) ? 1 : 2;
     }
-    if (m_mainPasses == m_options.passes) return full * m_mainPasses;
-    return full + afterFreezing * m_mainPasses;
+    if (freezes() && m_pass == 0) return full + afterFreezing * m_mainPasses;
+    // A main pass takes fewer where the whole beam inlines a Func (no tiling step): once one has
+    // ended, the passes to come are taken to be as long as the last.
+    const int perPass = m_lastPassSteps > 0 ? m_lastPassSteps : afterFreezing;
+    const int inPass = m_stepIndex - m_passStartStep;
+    return m_passStartStep + std::max(perPass, inPass + 1) + perPass * (m_mainPasses - m_pass);
 }
 
 void SearchEngine::startPass(int pass) {
@@ -471,6 +476,9 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
 }
 
 void SearchEngine::finishPass() {
+    // Called within the pass's last step, before m_stepIndex counts it.
+    if (m_pass >= 1) m_lastPassSteps = m_stepIndex + 1 - m_passStartStep;
+    m_passStartStep = m_stepIndex + 1;
     if (m_pass == 0) {
         freezeAfterPrepass();
         startPass(1);

@@ -97,7 +97,9 @@ public:
     /// The model that costs the states (the one given, or makeCostModel(options.costModel)).
     const CostModel &costModel() const { return *m_model; }
     const FunctionDAG &dag() const { return *m_dag; }
-    /// Total number of steps of the search (for progress), estimated before the pre-pass ends.
+    /// Total number of steps of the search (for progress): an upper bound until the first main
+    /// pass ends (every Func two steps, one if frozen or inlined for sure), then the steps taken
+    /// and the last main pass's length for each pass to come; exact once finished.
     int estimatedSteps() const;
     /// Number of main passes: options.passes, less the one the freezing pre-pass replaces.
     int mainPasses() const { return m_mainPasses; }
@@ -153,6 +155,8 @@ private:
     size_t m_cursor = 0;
     Phase m_phase = Phase::ComputeLocation;
     int m_stepIndex = 0;
+    int m_passStartStep = 0; ///< m_stepIndex of the current pass's first step
+    int m_lastPassSteps = 0; ///< steps of the last main pass that ended (0: none yet)
     bool m_finished = false;
     std::vector<BeamEntry> m_beam;
     std::optional<BeamEntry> m_best;

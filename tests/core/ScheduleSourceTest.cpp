@@ -77,11 +77,8 @@ TEST(ScheduleSource, AMeasuredScheduleIsExportedWithTheUnrollLimitItRanWith) {
     const ScheduleFile current = write(
         "record.json", {{"schedule", schedule}, {"measurement", {{"max_unrolled_points", 16}}}});
     const ScheduleFile bare = write("bare.json", schedule);
-    EXPECT_TRUE(legacy.measured);
     EXPECT_EQ(legacy.maxUnrolledPoints, 15);
-    EXPECT_TRUE(current.measured);
     EXPECT_EQ(current.maxUnrolledPoints, 16);
-    EXPECT_FALSE(bare.measured);
     EXPECT_EQ(bare.maxUnrolledPoints, 16);
     EXPECT_EQ(legacy.schedule, schedule);
     auto outputUnrolls = [&](const ScheduleFile &file) {

@@ -154,6 +154,37 @@ TEST(SearchEngine, FreezesAllButLog2NStagesAfterThePrepass) {
 // Freezing runs on pipelines of at least freezeMinFuncs searched Funcs (10 by default; input
 // wrappers not counted); below it the search runs every pass in full and says why. 0 is the
 // paper's configuration, and an explicit frozen set asks for the pre-pass at any size.
+TEST(SearchEngine, EstimatedStepsFollowTheLastMainPass) {
+    // Without freezing every searched Func is bounded at two steps a pass; a Func the whole beam
+    // inlines (here pinned inline) takes one, so the bound overestimates until a pass has ended.
+    auto dag = stencilChainDag(3);
+    SearchOptions options = smallBeam();
+    options.passes = 3;
+    options.pins = {Pin{"stage_3", ComputeKind::Inline, "", {}, {}, false}}; // pointwise
+    SearchEngine engine(dag, options);
+    ASSERT_FALSE(engine.freezes());
+    const int bound = engine.estimatedSteps();
+    int done = 0, firstPass = 0;
+    while (!engine.finished()) {
+        const SearchStepPtr step = engine.step();
+        ++done;
+        if (step->passFinished && step->pass == 1) {
+            firstPass = done;
+            // The passes to come as long as the first.
+            EXPECT_EQ(engine.estimatedSteps(), 3 * firstPass);
+        }
+        if (!engine.finished()) {
+            EXPECT_GT(engine.estimatedSteps(), done) << "step " << done;
+        }
+    }
+    EXPECT_EQ(engine.estimatedSteps(), done);
+    // The bound: 7 searched Funcs (input_im is read in place), two steps each, every pass; the
+    // pinned Func's tiling step at least is never taken.
+    EXPECT_EQ(bound, 3 * 2 * 7);
+    EXPECT_LE(firstPass, 2 * 7 - 1);
+    EXPECT_LT(done, bound);
+}
+
 TEST(SearchEngine, FreezingAppliesToPipelinesOfAtLeastTenFuncs) {
     EXPECT_EQ(SearchOptions{}.freezeMinFuncs, 10);
     auto small = stencilChainDag(5); // the chain, its producers and the output: 9 Funcs
