@@ -28,15 +28,25 @@ double StageCost::total() const {
     return sum;
 }
 
-void StateCost::addUpStages() {
-    terms = {};
-    for (const StageCost &c : stages) {
+CostTerms StateCost::termsOfStages(size_t first, size_t count) const {
+    CostTerms sums{};
+    for (size_t s = first; s < first + count; ++s) {
         for (size_t t = 0; t < kMaxCostTerms; ++t)
-            terms[t] += c.terms[t];
+            sums[t] += stages[s].terms[t];
     }
-    total = 0;
+    return sums;
+}
+
+double StateCost::totalOf(const CostTerms &terms) {
+    double total = 0;
     for (double t : terms)
         total += t;
+    return total;
+}
+
+void StateCost::addUpStages() {
+    terms = termsOfStages(0, stages.size());
+    total = totalOf(terms);
 }
 
 namespace {

@@ -45,6 +45,10 @@ struct StateCost {
     std::vector<StageCost> stages;
     /// Sets terms to the stages' sums, term by term, and total to the terms' sum.
     void addUpStages();
+    /// The terms of stages [first, first + count) summed term by term, as addUpStages() sums them.
+    CostTerms termsOfStages(size_t first, size_t count) const;
+    /// The terms' sum, as addUpStages() takes the total.
+    static double totalOf(const CostTerms &terms);
 };
 
 class CostModel {

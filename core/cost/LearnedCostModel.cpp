@@ -69,6 +69,12 @@ void checkRow(const std::vector<float> &features, double analyticMs, const std::
         throw Error(what + " has no positive analytic prediction");
 }
 
+/// Checks a kernel's analytic time: finite and not negative.
+void checkKernelTime(double analyticMs, const std::string &what) {
+    if (!(analyticMs >= 0) || !std::isfinite(analyticMs))
+        throw Error(what + " has a kernel without an analytic time");
+}
+
 /// Checks a row's kernels for a per-kernel model: the schema's length, finite non-negative
 /// times, and (to train on) a positive sum.
 void checkKernels(const std::vector<KernelFeatureRow> &kernels, const std::string &what,
@@ -80,8 +86,7 @@ void checkKernels(const std::vector<KernelFeatureRow> &kernels, const std::strin
             throw Error(what + " has a kernel of " + std::to_string(k.features.size()) +
                         " features; feature schema " + std::to_string(kScheduleFeatureSchema) +
                         " has " + std::to_string(expected) + " per kernel");
-        if (!(k.analyticMs >= 0) || !std::isfinite(k.analyticMs))
-            throw Error(what + " has a kernel without an analytic time");
+        checkKernelTime(k.analyticMs, what);
         sum += k.analyticMs;
     }
     if (training && !(sum > 0)) throw Error(what + " has no kernel with a positive analytic time");
@@ -516,9 +521,6 @@ std::vector<double> LearnedCostModel::predictMemoizedKernels(const std::vector<P
             std::vector<Use> &uses = schedules.emplace_back();
             for (KernelRowMemo::Entry *e : m_kernelRows.entries(p.features, *p.analytic, m_gpu)) {
                 if (!e) continue; // a null kernel: no stages, no time
-                if (!(e->row.analyticMs >= 0) || !std::isfinite(e->row.analyticMs))
-                    throw Error("schedule " + std::to_string(i) +
-                                " has a kernel without an analytic time");
                 const float share = shareOfSchedule(e->row.analyticMs, p.analytic->total);
                 const std::optional<uint32_t> band = bands.band(share);
                 const KernelRowMemo::BandScore *known = band ? e->find(*band) : nullptr;
@@ -526,7 +528,9 @@ std::vector<double> LearnedCostModel::predictMemoizedKernels(const std::vector<P
                     uses.push_back({e->row.analyticMs, known->pendingRow, known->score});
                     continue;
                 }
-                // Not scored in this band yet: one more row for the trees.
+                // Not scored in this band yet: one more row for the trees (a kernel's time is
+                // checked before its first score; a scored one passed).
+                checkKernelTime(e->row.analyticMs, "schedule " + std::to_string(i));
                 data.insert(data.end(), e->row.features.begin(), e->row.features.end());
                 data.push_back(share);
                 const int64_t row = int64_t(rows++);

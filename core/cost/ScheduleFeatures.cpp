@@ -250,18 +250,9 @@ StateCost kernelCost(const StateCost &analytic, size_t first, size_t count) {
     return own;
 }
 
-/// kernelCost(...).total without copying the stages: the same sums in the same order
-/// (StateCost::addUpStages()), so the value is the same to the bit.
+/// kernelCost(...).total without copying the stages: the same sums, so the same to the bit.
 double kernelTotal(const StateCost &analytic, size_t first, size_t count) {
-    CostTerms terms{};
-    for (size_t s = first; s < first + count; ++s) {
-        for (size_t t = 0; t < kMaxCostTerms; ++t)
-            terms[t] += analytic.stages[s].terms[t];
-    }
-    double total = 0;
-    for (double t : terms)
-        total += t;
-    return total;
+    return StateCost::totalOf(analytic.termsOfStages(first, count));
 }
 
 KernelFeatureRow kernelRow(const std::shared_ptr<const KernelFeatures> &kernel,

@@ -87,10 +87,11 @@ SearchEngine::SearchEngine(std::shared_ptr<const FunctionDAG> dag, SearchOptions
         m_options.freezing && m_order.size() > 1 && m_options.passes > 1 &&
         (int(m_order.size()) >= m_options.freezeMinFuncs || !m_options.freezeFuncs.empty());
     m_mainPasses = m_options.passes - (prepass ? 1 : 0);
+    m_freezingSummary = summarizeFreezing();
     startPass(prepass ? 0 : 1);
 }
 
-std::string SearchEngine::freezingSummary() const {
+std::string SearchEngine::summarizeFreezing() const {
     if (freezes()) return "on";
     if (!m_options.freezing) return "off";
     if (m_order.size() <= 1) return "off: one Func";
@@ -413,7 +414,7 @@ SearchStepPtr SearchEngine::advance(const CancelToken *cancel) {
     s.pass = m_pass;
     s.hashDepth = samplingDepth(m_pass);
     s.passes = m_mainPasses;
-    s.freezing = freezingSummary();
+    s.freezing = m_freezingSummary;
     s.node = node;
     s.func = m_dag->node(node).name;
     s.phase = m_phase;

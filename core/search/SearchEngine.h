@@ -107,7 +107,7 @@ public:
     bool freezes() const { return m_mainPasses != m_options.passes; }
     /// Why the pre-pass runs or not, one phrase: "on", "off", "off: one Func", "off: one pass",
     /// "off: 8 searched Funcs, fewer than 10" (input wrappers are not searched: freezing's N).
-    std::string freezingSummary() const;
+    const std::string &freezingSummary() const { return m_freezingSummary; }
     /// The hash depth at which main pass `pass` (1-based) buckets; -1 for the pre-pass (0).
     static int samplingDepth(int pass) { return pass - 1; }
     /// Funcs of `n` that freezing leaves under search: all but log2(n) are frozen, counted as
@@ -127,6 +127,8 @@ public:
 
 private:
     SearchStepPtr advance(const CancelToken *cancel);
+    /// freezingSummary()'s phrase, made once the pre-pass is decided.
+    std::string summarizeFreezing() const;
     void startPass(int pass);
     void finishPass();
     std::vector<StepCandidate> enumerate(int node, Phase phase,
@@ -157,6 +159,7 @@ private:
     int m_stepIndex = 0;
     int m_passStartStep = 0; ///< m_stepIndex of the current pass's first step
     int m_lastPassSteps = 0; ///< steps of the last main pass that ended (0: none yet)
+    std::string m_freezingSummary; ///< freezingSummary(): fixed at construction
     bool m_finished = false;
     std::vector<BeamEntry> m_beam;
     std::optional<BeamEntry> m_best;
